@@ -1,0 +1,38 @@
+/* cct_ingest.h: turning an HPCToolkit database directory into a run of a cctq
+ * archive (the cct_ingest library).  The format (classic experiment.xml or v4
+ * meta.db/profile.db) is detected from the files.  A new archive is written to
+ * a temporary file beside the output and renamed on success; a run appended to
+ * an existing archive is one transaction.  Either way a failure leaves nothing
+ * behind and an existing archive unchanged. */
+#ifndef CCT_INGEST_H
+#define CCT_INGEST_H
+
+#include "cct.h"
+
+typedef struct cct_ingest_options {
+  const char *db_dir;   /* HPCToolkit database directory */
+  const char *out_path; /* archive to create or append to */
+  const char *title;    /* run title, NULL for the database's own */
+  int replace;          /* 1: replace a run with the same content instead of refusing */
+  int progress;         /* 1: print a progress line on stderr while working */
+} cct_ingest_options;
+
+/* Summary of a finished ingest, for the final line cctingest prints. */
+typedef struct cct_ingest_stats {
+  int run;                  /* run number in the archive */
+  const char *format;       /* "classic" or "v4" (static string) */
+  long long contexts;       /* context rows, root included */
+  long long by_kind[5];     /* contexts by kind: root, function, loop, line, instruction */
+  long long metrics;        /* metric columns (base metric x statistic) */
+  long long profiles;       /* per-thread/rank/stream profiles */
+  long long elided;         /* v4 context ids with values but not in meta.db */
+  double seconds;           /* wall time */
+} cct_ingest_stats;
+
+/* Ingests opt->db_dir into opt->out_path.
+ * Returns CCT_OK and fills *stats (may be NULL); or CCT_EIO, CCT_ECORRUPT,
+ * CCT_EFORMAT, CCT_ESCHEMA, CCT_EEXISTS, CCT_ESQL, CCT_ENOMEM with err set to a
+ * one-line message naming the file at fault. */
+int cct_ingest(const cct_ingest_options *opt, cct_ingest_stats *stats, cct_err *err);
+
+#endif

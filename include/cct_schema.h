@@ -1,0 +1,50 @@
+/* cct_schema.h: opening, creating and checking cctq archives, and the SQL text
+ * embedded from schema/.  An archive is a SQLite file with PRAGMA
+ * application_id = CCT_APPLICATION_ID and user_version = CCT_SCHEMA_VERSION.
+ * The sqlite3 handle returned belongs to the caller (close with sqlite3_close). */
+#ifndef CCT_SCHEMA_H
+#define CCT_SCHEMA_H
+
+#include "cct.h"
+#include <sqlite3.h>
+
+/* SQL text of the schema/ files base.sql, indexes.sql, views.sql, ingest.sql (NUL-terminated). */
+extern const char cct_sql_base[], cct_sql_indexes[], cct_sql_views[], cct_sql_ingest[];
+
+enum {
+  CCT_OPEN_READONLY = 0, /* open an existing archive for queries */
+  CCT_OPEN_WRITE = 1,    /* open an existing archive, or create it, for ingest */
+};
+
+/* Opens the archive at path.  CCT_OPEN_READONLY requires an existing archive of a
+ * schema version this build reads; CCT_OPEN_WRITE also accepts a missing or
+ * empty file, which it initializes with base.sql and views.sql (no indexes: call
+ * cct_schema_create_indexes after loading).  The file is put in WAL mode so
+ * readers can go on while a run is appended.
+ * Returns CCT_OK with *pdb set, or CCT_EIO / CCT_ESCHEMA with *pdb NULL. */
+int cct_schema_open(const char *path, int flags, sqlite3 **pdb, cct_err *err);
+
+/* Creates the secondary indexes of indexes.sql if missing.  Returns CCT_OK or CCT_ESQL. */
+int cct_schema_create_indexes(sqlite3 *db, cct_err *err);
+
+/* Runs a script of several statements.  Returns CCT_OK or CCT_ESQL with the
+ * SQLite message in err. */
+int cct_schema_exec(sqlite3 *db, const char *sql, cct_err *err);
+
+/* Prepares one statement, reporting failures through err with the text of the
+ * statement's first line.  Returns CCT_OK or CCT_ESQL (*pst NULL). */
+int cct_schema_prepare(sqlite3 *db, const char *sql, sqlite3_stmt **pst, cct_err *err);
+
+/* Named statements: in a script, the text from a line '-- @NAME' to the next
+ * '-- @' line (or the end) is the block NAME.  Returns a pointer to the block
+ * and sets *len, or NULL when the script has no such block. */
+const char *cct_schema_named(const char *script, const char *name, int *len);
+
+/* Prepares the first statement of block NAME of script.
+ * Returns CCT_OK, or CCT_ESQL (*pst NULL) naming the block. */
+int cct_schema_prepare_named(sqlite3 *db, const char *script, const char *name, sqlite3_stmt **pst, cct_err *err);
+
+/* Runs every statement of block NAME with ?1 bound to arg.  Returns CCT_OK or CCT_ESQL. */
+int cct_schema_run_named(sqlite3 *db, const char *script, const char *name, long long arg, cct_err *err);
+
+#endif

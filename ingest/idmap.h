@@ -1,0 +1,29 @@
+/* idmap.h: a hash map from a pair of 64-bit keys to a 64-bit value, used by
+ * the ingest library to map the database's ids to the archive's.  Open
+ * addressing with linear probing; the map owns its memory. */
+#ifndef CCT_IDMAP_H
+#define CCT_IDMAP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct cct_idmap {
+  struct cct_idmap_slot *slots; /* capacity entries, used ones have used == 1 */
+  size_t capacity;              /* power of two, 0 before the first put */
+  size_t count;                 /* entries stored */
+} cct_idmap;
+#define CCT_IDMAP_INIT {NULL, 0, 0}
+
+/* Looks up (a, b).  Returns a pointer to the stored value, or NULL if absent.
+ * The pointer is valid until the next cct_idmap_put. */
+int64_t *cct_idmap_get(const cct_idmap *m, int64_t a, int64_t b);
+
+/* Inserts (a, b) -> v, or finds the existing entry.  Sets *added to 1 when the
+ * entry is new (then its value is v), 0 when it existed (value unchanged).
+ * Returns the value's address, or NULL when out of memory. */
+int64_t *cct_idmap_put(cct_idmap *m, int64_t a, int64_t b, int64_t v, int *added);
+
+/* Frees the map's memory and re-initializes it. */
+void cct_idmap_release(cct_idmap *m);
+
+#endif

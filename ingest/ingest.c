@@ -1,0 +1,86 @@
+/* ingest.c: the entry point of the ingest library: detects the database's
+ * format from its files, computes the content digest that identifies it, and
+ * runs the matching reader into an archive writer. */
+#include "cct_ingest.h"
+#include "ingest_int.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+void cct_digest_update(uint64_t *h, const void *p, size_t n) {
+  const unsigned char *b = p;
+  uint64_t x = *h;
+  for (size_t i = 0; i < n; i++) x = (x ^ b[i]) * 0x100000001b3ull; /* FNV-1a */
+  *h = x;
+}
+
+/* Hashes a whole file into *h.  Returns 0, or -1 if it cannot be read. */
+static int digest_file(const char *path, uint64_t *h) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return -1;
+  unsigned char buf[1 << 16];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, f)) > 0) cct_digest_update(h, buf, n);
+  int bad = ferror(f);
+  fclose(f);
+  return bad ? -1 : 0;
+}
+
+/* Reads the first n bytes of path into buf.  Returns the count read, or -1. */
+static long head(const char *path, char *buf, size_t n) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return -1;
+  size_t got = fread(buf, 1, n, f);
+  fclose(f);
+  return (long)got;
+}
+
+int cct_ingest(const cct_ingest_options *opt, cct_ingest_stats *stats, cct_err *err) {
+  char xml[4096], meta[4096], prof[4096];
+  struct stat sb;
+  if (stat(opt->db_dir, &sb) != 0)
+    return cct_err_set(err, CCT_EIO, "cannot open '%s': %s", opt->db_dir, strerror(errno));
+  if (!S_ISDIR(sb.st_mode))
+    return cct_err_set(err, CCT_EUSAGE, "'%s' is not a directory; give an HPCToolkit database directory", opt->db_dir);
+  snprintf(xml, sizeof xml, "%s/experiment.xml", opt->db_dir);
+  snprintf(meta, sizeof meta, "%s/meta.db", opt->db_dir);
+  snprintf(prof, sizeof prof, "%s/profile.db", opt->db_dir);
+
+  const char *format = NULL;
+  char buf[512];
+  long n;
+  uint64_t h = 0xcbf29ce484222325ull;
+  if ((n = head(meta, buf, 16)) >= 0) {
+    format = "v4";
+    if (digest_file(meta, &h) || (stat(prof, &sb) == 0 && digest_file(prof, &h)))
+      return cct_err_set(err, CCT_EIO, "cannot read '%s': %s", meta, strerror(errno));
+  } else if ((n = head(xml, buf, sizeof buf - 1)) >= 0) {
+    buf[n] = 0;
+    const char *v = strstr(buf, "<HPCToolkitExperiment");
+    if (v && (v = strstr(v, "version=\"")) && v[9] == '4')
+      return cct_err_set(err, CCT_EFORMAT,
+                         "'%s': prof2 database (experiment.xml version 4.0 with profile.db) is not supported yet; "
+                         "re-run hpcprof >= 2022.10 to write meta.db",
+                         xml);
+    format = "classic";
+    if (digest_file(xml, &h)) return cct_err_set(err, CCT_EIO, "cannot read '%s': %s", xml, strerror(errno));
+  } else {
+    return cct_err_set(err, CCT_EFORMAT, "'%s' holds neither experiment.xml nor meta.db: not an HPCToolkit database",
+                       opt->db_dir);
+  }
+  char digest[17];
+  snprintf(digest, sizeof digest, "%016llx", (unsigned long long)h);
+
+  cct_writer *w = NULL;
+  int rc = cct_writer_open(opt->out_path, opt->db_dir, format, opt->title, digest, opt->replace, &w, err);
+  if (rc) return rc;
+  rc = format[0] == 'v' ? cct_read_v4(opt->db_dir, w, err) : cct_read_classic(opt->db_dir, w, err);
+  if (rc) {
+    cct_err_set(err, rc, "%s", cct_writer_err(w)->msg);
+    cct_writer_abort(w);
+    return rc;
+  }
+  return cct_writer_commit(w, stats, err);
+}

@@ -1,0 +1,109 @@
+/* ingest_int.h: private interface between the format readers (classic.c,
+ * v4.c) and the archive writer (writer.c).  A reader declares modules, files,
+ * functions and metrics, then walks the tree in pre-order calling
+ * cct_writer_enter / cct_writer_value / cct_writer_exit, then streams the
+ * profiles one at a time.  The writer owns all numbering (pre/last, frames,
+ * levels), the static-scope totals and the SQLite statements.
+ *
+ * Ids passed by readers are the database's own: the writer maps module, file
+ * and function ids to dense archive ids, and keeps context ids as given. */
+#ifndef CCT_INGEST_INT_H
+#define CCT_INGEST_INT_H
+
+#include "cct.h"
+#include "cct_ingest.h"
+#include <stdint.h>
+
+typedef struct cct_writer cct_writer;
+
+enum { CCT_KIND_ROOT = 0, CCT_KIND_FUNCTION, CCT_KIND_LOOP, CCT_KIND_LINE, CCT_KIND_INSTRUCTION };
+enum { CCT_REL_LEXICAL = 0, CCT_REL_CALL, CCT_REL_INLINED };
+enum { CCT_INCLUSIVE = 0, CCT_EXCLUSIVE = 1, CCT_EXCLUSIVE_LEX = 2 };
+#define CCT_NONE INT64_MIN /* "no such reference" for module/file/function/line ids */
+
+/* One node of the tree, as a reader describes it on entry. */
+typedef struct cct_context {
+  int64_t id;       /* database's own context id (unique within the run) */
+  int kind;         /* CCT_KIND_* */
+  int relation;     /* CCT_REL_* to the parent */
+  int64_t function; /* reader's function id for function contexts, else CCT_NONE */
+  int64_t file;     /* reader's file id, CCT_NONE when unknown */
+  int64_t line;     /* source line (loop header), CCT_NONE when unknown */
+  int64_t module;   /* reader's module id for instruction contexts, else CCT_NONE */
+  int64_t offset;   /* offset in module for instruction contexts */
+  int callsite;     /* 1: a line context whose children are calls (classic C) */
+} cct_context;
+
+/* Identity of one profile (thread, rank, GPU stream); -1 = not applicable. */
+typedef struct cct_profile_id {
+  int64_t node, rank, thread, core, gpucontext, gpustream;
+  const char *source; /* file name or "profile.db#N" */
+} cct_profile_id;
+
+/* Starts a run in the archive at out_path (see cct_ingest_options).  format is
+ * "classic" or "v4"; digest identifies the input's content.
+ * Returns CCT_OK with *pw set, or an error (CCT_EEXISTS for a known digest). */
+int cct_writer_open(const char *out_path, const char *db_dir, const char *format, const char *title,
+                    const char *digest, int replace, cct_writer **pw, cct_err *err);
+
+/* Declarations, before the tree.  Ids are the reader's; each may be declared
+ * once.  src_path (may be NULL) names a readable copy of the file's text,
+ * which is stored zstd-compressed.  Return CCT_OK or an error. */
+int cct_writer_module(cct_writer *w, int64_t id, const char *path);
+int cct_writer_file(cct_writer *w, int64_t id, const char *path, const char *src_path);
+int cct_writer_function(cct_writer *w, int64_t id, const char *name, int64_t module, int64_t file, int64_t line);
+
+/* Declares a metric column: base name, statistic ('sum', 'mean', ...) and
+ * description (may be NULL); has_lex says the database gives the lex_aware
+ * exclusive.  Returns the writer's metric index (0, 1, ...) used below, or a
+ * negative value with err set. */
+int cct_writer_metric(cct_writer *w, const char *name, const char *stat, const char *description, int has_lex,
+                      cct_err *err);
+
+/* Enters a context (pre-order); the first one entered is the root.
+ * Returns CCT_OK, or CCT_ECORRUPT for a duplicate id or unknown reference. */
+int cct_writer_enter(cct_writer *w, const cct_context *c);
+
+/* Sets one value (CCT_INCLUSIVE, CCT_EXCLUSIVE or CCT_EXCLUSIVE_LEX) of metric
+ * index m for the innermost open context.  An EXCLUSIVE never set defaults to
+ * EXCLUSIVE_LEX and vice versa.  Returns CCT_OK or CCT_EUSAGE. */
+int cct_writer_value(cct_writer *w, int m, int which, double v);
+
+/* Leaves the innermost open context.  Returns CCT_OK or an error. */
+int cct_writer_exit(cct_writer *w);
+
+/* Returns 1 when context id has been entered, else 0 (for profile values). */
+int cct_writer_has_context(cct_writer *w, int64_t id);
+
+/* Counts context ids that have values but are not in the tree (v4). */
+void cct_writer_note_elided(cct_writer *w, long long n);
+
+/* Adds one profile and its values for metric index m: n contexts (ascending
+ * ids, each one in the tree) with inclusive and exclusive values.  Call
+ * cct_writer_profile once per profile, then cct_writer_profile_values once per
+ * metric.  Returns CCT_OK or an error. */
+int cct_writer_profile(cct_writer *w, const cct_profile_id *id);
+int cct_writer_profile_values(cct_writer *w, int m, size_t n, const uint32_t *ctx, const double *incl,
+                              const double *excl);
+
+/* Progress: bytes of input consumed so far (for the progress line). */
+void cct_writer_progress(cct_writer *w, long long bytes_done, long long bytes_total);
+
+/* Finishes the run: static-scope totals, indexes, commit, rename.
+ * Fills stats (may be NULL).  Frees w whatever happens.  Returns CCT_OK or an error. */
+int cct_writer_commit(cct_writer *w, cct_ingest_stats *stats, cct_err *err);
+
+/* Abandons the run: rolls back, removes a temporary file, frees w.  NULL is a no-op. */
+void cct_writer_abort(cct_writer *w);
+
+/* The error recorded by the writer, for readers that got a non-zero code. */
+cct_err *cct_writer_err(cct_writer *w);
+
+/* Readers: each returns CCT_OK or an error with err set, naming the file. */
+int cct_read_classic(const char *db_dir, cct_writer *w, cct_err *err);
+int cct_read_v4(const char *db_dir, cct_writer *w, cct_err *err);
+
+/* Content digest of the files that identify a database (hex string in out[17]). */
+void cct_digest_update(uint64_t *h, const void *p, size_t n);
+
+#endif

@@ -1,0 +1,60 @@
+/* main.c: the cctingest program, a thin command line over cct_ingest(). */
+#include "cct_ingest.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char usage[] =
+    "usage: cctingest [--title TEXT] [--replace] [--quiet] DB_DIR OUT.sqlite\n"
+    "Flattens an HPCToolkit database (classic experiment.xml or v4 meta.db) into a\n"
+    "cctq archive; an existing archive gets a new run.\n"
+    "  --title TEXT  name the run (default: the database directory's name)\n"
+    "  --replace     replace a run ingested from the same database content\n"
+    "  --quiet       no progress line and no summary\n";
+
+int main(int argc, char **argv) {
+  cct_ingest_options opt = {0};
+  int quiet = 0;
+  const char *pos[2];
+  int npos = 0;
+  for (int i = 1; i < argc; i++) {
+    if (!strcmp(argv[i], "--title") && i + 1 < argc) opt.title = argv[++i];
+    else if (!strcmp(argv[i], "--replace")) opt.replace = 1;
+    else if (!strcmp(argv[i], "--quiet") || !strcmp(argv[i], "-q")) quiet = 1;
+    else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) return fputs(usage, stdout), 0;
+    else if (!strcmp(argv[i], "--version")) return puts("cctingest " CCT_VERSION), 0;
+    else if (argv[i][0] == '-' && argv[i][1]) {
+      fprintf(stderr, "cctingest: error: unknown option '%s'\n%s", argv[i], usage);
+      return 2;
+    } else if (npos < 2) pos[npos++] = argv[i];
+    else {
+      fprintf(stderr, "cctingest: error: unexpected argument '%s'\n%s", argv[i], usage);
+      return 2;
+    }
+  }
+  if (npos != 2) {
+    fprintf(stderr, "cctingest: error: need DB_DIR and OUT.sqlite\n%s", usage);
+    return 2;
+  }
+  opt.db_dir = pos[0];
+  opt.out_path = pos[1];
+  opt.progress = !quiet;
+  cct_err err = CCT_ERR_INIT;
+  cct_ingest_stats st;
+  int rc = cct_ingest(&opt, &st, &err);
+  if (rc) {
+    fprintf(stderr, "cctingest: error: %s\n", err.msg);
+    return rc == CCT_EUSAGE ? 2 : 1;
+  }
+  if (!quiet)
+    fprintf(stderr,
+            "cctingest: run %d (%s): %lld contexts (%lld functions, %lld loops, %lld lines, %lld instructions), "
+            "%lld metric columns, %lld profiles%s in %.2f s\n",
+            st.run, st.format, st.contexts, st.by_kind[1], st.by_kind[2], st.by_kind[3], st.by_kind[4], st.metrics,
+            st.profiles, "", st.seconds);
+  if (!quiet && st.elided)
+    fprintf(stderr, "cctingest: %lld context ids in profile.db are not in meta.db (elided instructions); "
+                    "their cost is in their ancestors' values\n", st.elided);
+  return 0;
+}

@@ -1,0 +1,729 @@
+/* writer.c: writes one run into a cctq archive as a reader walks the tree
+ * (the archive side of ingest_int.h).  It maps the database's ids to dense
+ * archive ids, numbers the tree (pre/last intervals, frames, function and line
+ * levels), accumulates the static-scope totals with the outermost rule, and
+ * stores per-profile values as zstd frames.  A new archive is built in a
+ * temporary file renamed on commit; an append is one transaction. */
+#include "cct_ingest.h"
+#include "cct_schema.h"
+#include "idmap.h"
+#include "ingest_int.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include <zstd.h>
+
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+#error "profile_value blobs are written little-endian with memcpy: port cct_writer_profile_values"
+#endif
+
+enum { SCOPE_FUNCTION, SCOPE_FILE, SCOPE_MODULE, SCOPE_LOOP, SCOPE_LINE, NSCOPES };
+static const char *const scope_names[NSCOPES] = {"function", "file", "module", "loop", "line"};
+
+/* One open context on the writer's stack. */
+typedef struct open_ctx {
+  int64_t id, parent;        /* database ids; parent -1 for the root */
+  int kind, relation;        /* CCT_KIND_*, CCT_REL_* */
+  int64_t function;          /* dense function id, 0 = none */
+  int64_t file, line;        /* dense file id (0 = none), line (-1 = none) */
+  int64_t module, offset;    /* dense module id (0 = none), offset */
+  int callsite;              /* line whose children are calls */
+  int64_t call_file, call_line; /* frames: location of the call-site line above, 0/-1 = none */
+  int64_t pre;               /* pre-order number */
+  int64_t frame, fparent;    /* nearest frame (self for frames), parent row at function level */
+  int fdepth, ldepth;        /* function and line levels */
+  int64_t lparent;           /* parent row at line level, -1 = none */
+  double *vals;              /* nmetrics x 3 values (CCT_INCLUSIVE, _EXCLUSIVE, _EXCLUSIVE_LEX) */
+  unsigned char *set;        /* which of vals were given */
+  int64_t slot[NSCOPES];     /* static-scope slot of this context, -1 = none */
+  int outer[NSCOPES];        /* 1 when no ancestor is in the same scope */
+} open_ctx;
+
+struct cct_writer {
+  sqlite3 *db;               /* archive being written */
+  char *out_path;            /* final path */
+  char *tmp_path;            /* temporary file for a new archive, NULL when appending */
+  int64_t run;               /* run number */
+  const char *format;        /* "classic" or "v4" */
+  cct_err err;               /* first error */
+  struct timespec t0;        /* start time */
+  sqlite3_stmt *ins_ctx, *ins_val, *ins_mod, *ins_file, *ins_fn, *ins_metric, *ins_prof, *ins_pval;
+  cct_idmap modules, files, functions, synth; /* reader id -> dense id; synth: (module, offset) */
+  int64_t nmodules, nfiles, nfunctions;
+  char **module_path;        /* by dense module id */
+  int64_t *fn_file, *fn_module; /* by dense function id */
+  size_t fn_cap, mod_cap;
+  cct_idmap contexts;        /* context id -> 1 */
+  int nmetrics;              /* metric columns declared */
+  open_ctx *stack;           /* open contexts, stack[0] = root */
+  int depth, stack_cap;      /* open count, allocated entries */
+  int64_t next_pre;          /* pre-order counter */
+  int root_done;             /* the root has been closed */
+  cct_idmap scopes;          /* (scope kind << 48 | key, line) -> slot */
+  int *active;               /* per slot: open contexts in the scope */
+  double *scope_incl, *scope_excl; /* per slot x metric */
+  int64_t *scope_key;        /* per slot: kind, key, line (3 entries) */
+  size_t nslots, slot_cap;
+  long long by_kind[5], nprofiles, elided;
+  int64_t cur_profile;       /* id of the profile being written, 0 = none */
+  int progress;              /* print progress lines */
+  double last_progress;      /* seconds at the last progress line */
+};
+
+static double elapsed(const cct_writer *w) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)(t.tv_sec - w->t0.tv_sec) + (double)(t.tv_nsec - w->t0.tv_nsec) * 1e-9;
+}
+
+cct_err *cct_writer_err(cct_writer *w) { return &w->err; }
+
+static int sql_fail(cct_writer *w, const char *what) {
+  return cct_err_set(&w->err, CCT_ESQL, "cannot write '%s' (%s): %s", w->out_path, what, sqlite3_errmsg(w->db));
+}
+
+/* Steps a fully bound insert and resets it.  Returns CCT_OK or CCT_ESQL. */
+static int step_reset(cct_writer *w, sqlite3_stmt *st, const char *what) {
+  int rc = sqlite3_step(st);
+  sqlite3_reset(st);
+  sqlite3_clear_bindings(st);
+  return rc == SQLITE_DONE ? CCT_OK : sql_fail(w, what);
+}
+
+static void bind_opt(sqlite3_stmt *st, int i, int64_t v, int present) {
+  if (present) sqlite3_bind_int64(st, i, v);
+  else sqlite3_bind_null(st, i);
+}
+
+static void *grow_array(void *p, size_t *cap, size_t need, size_t elem) {
+  if (need <= *cap) return p;
+  size_t n = *cap ? *cap : 64;
+  while (n < need) n *= 2;
+  void *q = realloc(p, n * elem);
+  if (q) {
+    memset((char *)q + *cap * elem, 0, (n - *cap) * elem);
+    *cap = n;
+  }
+  return q;
+}
+
+static int oom(cct_writer *w) { return cct_err_set(&w->err, CCT_ENOMEM, "out of memory"); }
+
+/* Splits a C++ qualified name 'ns::C::f(int)' into class 'ns::C' and
+ * namespace 'ns' (a single qualifier is both, as the name cannot tell). */
+static void parse_scope(const char *name, char **cls, char **ns) {
+  *cls = *ns = NULL;
+  const char *last = NULL, *prev = NULL;
+  int angle = 0;
+  for (const char *p = name; *p; p++) {
+    if (*p == '<') angle++;
+    else if (*p == '>' && angle) angle--;
+    else if (*p == '(' && !angle && p != name) break;
+    else if (*p == ' ' && !angle && !last) name = p + 1; /* skip a return type */
+    else if (p[0] == ':' && p[1] == ':' && !angle) {
+      prev = last;
+      last = p;
+      p++;
+    }
+  }
+  if (!last || last == name) return;
+  *cls = strndup(name, (size_t)(last - name));
+  *ns = prev ? strndup(name, (size_t)(prev - name)) : strdup(*cls);
+}
+
+int cct_writer_open(const char *out_path, const char *db_dir, const char *format, const char *title,
+                    const char *digest, int replace, cct_writer **pw, cct_err *err) {
+  cct_writer *w = calloc(1, sizeof *w);
+  *pw = NULL;
+  if (!w) return cct_err_set(err, CCT_ENOMEM, "out of memory");
+  clock_gettime(CLOCK_MONOTONIC, &w->t0);
+  w->format = format;
+  w->out_path = strdup(out_path);
+  struct stat sb;
+  int exists = stat(out_path, &sb) == 0 && sb.st_size > 0;
+  int rc = CCT_OK;
+  if (!exists) {
+    /* New archive: build it in a temporary file beside the output. */
+    size_t n = strlen(out_path) + 32;
+    w->tmp_path = malloc(n);
+    if (!w->tmp_path) return cct_writer_abort(w), cct_err_set(err, CCT_ENOMEM, "out of memory");
+    snprintf(w->tmp_path, n, "%s.tmp%ld", out_path, (long)getpid());
+    unlink(w->tmp_path);
+    FILE *f = fopen(w->tmp_path, "wb");
+    if (!f) {
+      rc = cct_err_set(err, CCT_EIO, "cannot write '%s': %s", out_path, strerror(errno));
+      free(w->tmp_path);
+      w->tmp_path = NULL;
+      cct_writer_abort(w);
+      return rc;
+    }
+    fclose(f);
+  }
+  rc = cct_schema_open(w->tmp_path ? w->tmp_path : out_path, CCT_OPEN_WRITE, &w->db, err);
+  if (!rc && w->tmp_path)
+    rc = cct_schema_exec(w->db, "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; PRAGMA cache_size=-262144;", err);
+  else if (!rc)
+    rc = cct_schema_exec(w->db, "PRAGMA synchronous=NORMAL; PRAGMA cache_size=-262144;", err);
+  if (!rc) rc = cct_schema_exec(w->db, "BEGIN IMMEDIATE", err);
+  if (rc) {
+    cct_writer_abort(w);
+    return rc;
+  }
+  sqlite3_stmt *st = NULL;
+  rc = cct_schema_prepare_named(w->db, cct_sql_ingest, "find_digest", &st, err);
+  if (!rc) {
+    sqlite3_bind_text(st, 1, digest, -1, SQLITE_STATIC);
+    if (sqlite3_step(st) == SQLITE_ROW) {
+      long long old = sqlite3_column_int64(st, 0);
+      if (!replace)
+        rc = cct_err_set(err, CCT_EEXISTS, "'%s' is already run %lld of '%s'; use --replace to replace it", db_dir,
+                         old, out_path);
+      else
+        rc = cct_schema_run_named(w->db, cct_sql_ingest, "delete_run", old, err);
+    }
+    sqlite3_finalize(st);
+  }
+  if (!rc) rc = cct_schema_prepare_named(w->db, cct_sql_ingest, "next_run", &st, err);
+  if (!rc) {
+    w->run = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 1;
+    sqlite3_finalize(st);
+    rc = cct_schema_prepare_named(w->db, cct_sql_ingest, "insert_run", &st, err);
+  }
+  if (!rc) {
+    char now[32], abs[4096];
+    time_t t = time(NULL);
+    struct tm tm;
+    gmtime_r(&t, &tm);
+    strftime(now, sizeof now, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    const char *path = realpath(db_dir, abs) ? abs : db_dir;
+    const char *base = strrchr(path, '/');
+    sqlite3_bind_int64(st, 1, w->run);
+    sqlite3_bind_text(st, 2, path, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 3, format, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 4, title ? title : base && base[1] ? base + 1 : path, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 5, now, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 6, "cctingest " CCT_VERSION, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 7, digest, -1, SQLITE_STATIC);
+    if (sqlite3_step(st) != SQLITE_DONE) rc = cct_err_set(err, CCT_ESQL, "cannot write run: %s", sqlite3_errmsg(w->db));
+    sqlite3_finalize(st);
+  }
+  struct { sqlite3_stmt **st; const char *name; } stmts[] = {
+      {&w->ins_ctx, "insert_context"}, {&w->ins_val, "insert_value"},     {&w->ins_mod, "insert_module"},
+      {&w->ins_file, "insert_file"},   {&w->ins_fn, "insert_function"},   {&w->ins_metric, "insert_metric"},
+      {&w->ins_prof, "insert_profile"}, {&w->ins_pval, "insert_profile_value"}};
+  for (size_t i = 0; !rc && i < sizeof stmts / sizeof *stmts; i++)
+    rc = cct_schema_prepare_named(w->db, cct_sql_ingest, stmts[i].name, stmts[i].st, err);
+  if (rc) {
+    cct_writer_abort(w);
+    return rc;
+  }
+  w->progress = isatty(2);
+  *pw = w;
+  return CCT_OK;
+}
+
+int cct_writer_module(cct_writer *w, int64_t id, const char *path) {
+  int added = 0;
+  int64_t *v = cct_idmap_put(&w->modules, id, 0, w->nmodules + 1, &added);
+  if (!v) return oom(w);
+  if (!added) return cct_err_set(&w->err, CCT_ECORRUPT, "module id %lld declared twice", (long long)id);
+  w->nmodules++;
+  w->module_path = grow_array(w->module_path, &w->mod_cap, (size_t)w->nmodules + 1, sizeof *w->module_path);
+  if (!w->module_path || !(w->module_path[w->nmodules] = strdup(path))) return oom(w);
+  sqlite3_bind_int64(w->ins_mod, 1, w->run);
+  sqlite3_bind_int64(w->ins_mod, 2, w->nmodules);
+  sqlite3_bind_text(w->ins_mod, 3, path, -1, SQLITE_STATIC);
+  return step_reset(w, w->ins_mod, "module");
+}
+
+/* Reads and compresses the source copy at src_path.  Returns a malloc'd zstd
+ * frame (size in *zn, text size in *n), or NULL when the file cannot be read. */
+static void *compress_file(const char *src_path, size_t *n, size_t *zn) {
+  FILE *f = fopen(src_path, "rb");
+  if (!f) return NULL;
+  char *text = NULL, *z = NULL;
+  struct stat sb;
+  if (fstat(fileno(f), &sb) == 0 && S_ISREG(sb.st_mode) && (text = malloc((size_t)sb.st_size + 1)) &&
+      fread(text, 1, (size_t)sb.st_size, f) == (size_t)sb.st_size) {
+    *n = (size_t)sb.st_size;
+    size_t cap = ZSTD_compressBound(*n);
+    if ((z = malloc(cap))) {
+      *zn = ZSTD_compress(z, cap, text, *n, 9);
+      if (ZSTD_isError(*zn)) {
+        free(z);
+        z = NULL;
+      }
+    }
+  }
+  free(text);
+  fclose(f);
+  return z;
+}
+
+int cct_writer_file(cct_writer *w, int64_t id, const char *path, const char *src_path) {
+  int added = 0;
+  int64_t *v = cct_idmap_put(&w->files, id, 0, w->nfiles + 1, &added);
+  if (!v) return oom(w);
+  if (!added) return cct_err_set(&w->err, CCT_ECORRUPT, "file id %lld declared twice", (long long)id);
+  w->nfiles++;
+  size_t n = 0, zn = 0;
+  void *z = src_path ? compress_file(src_path, &n, &zn) : NULL;
+  sqlite3_bind_int64(w->ins_file, 1, w->run);
+  sqlite3_bind_int64(w->ins_file, 2, w->nfiles);
+  sqlite3_bind_text(w->ins_file, 3, path, -1, SQLITE_STATIC);
+  if (z) {
+    sqlite3_bind_int64(w->ins_file, 4, (sqlite3_int64)n);
+    sqlite3_bind_blob(w->ins_file, 5, z, (int)zn, free);
+  }
+  return step_reset(w, w->ins_file, "file");
+}
+
+/* Adds a function with dense references; returns its dense id or 0 on error. */
+static int64_t add_function(cct_writer *w, const char *name, int64_t module, int64_t file, int64_t line) {
+  int64_t id = ++w->nfunctions;
+  if ((size_t)id >= w->fn_cap) {
+    size_t cap = w->fn_cap ? w->fn_cap * 2 : 256;
+    int64_t *f = realloc(w->fn_file, cap * sizeof *f);
+    if (f) w->fn_file = f;
+    int64_t *m = realloc(w->fn_module, cap * sizeof *m);
+    if (m) w->fn_module = m;
+    if (!f || !m) return oom(w), 0;
+    w->fn_cap = cap;
+  }
+  w->fn_file[id] = file;
+  w->fn_module[id] = module;
+  char *cls = NULL, *ns = NULL;
+  parse_scope(name, &cls, &ns);
+  sqlite3_stmt *st = w->ins_fn;
+  sqlite3_bind_int64(st, 1, w->run);
+  sqlite3_bind_int64(st, 2, id);
+  sqlite3_bind_text(st, 3, name, -1, SQLITE_TRANSIENT);
+  bind_opt(st, 4, module, module > 0);
+  bind_opt(st, 5, file, file > 0);
+  bind_opt(st, 6, line, line >= 0);
+  if (cls) sqlite3_bind_text(st, 7, cls, -1, free);
+  if (ns) sqlite3_bind_text(st, 8, ns, -1, free);
+  return step_reset(w, st, "function") ? 0 : id;
+}
+
+/* Maps a reader's reference through map; CCT_NONE maps to 0.  Returns -1 when unknown. */
+static int64_t map_ref(const cct_idmap *map, int64_t id) {
+  if (id == CCT_NONE) return 0;
+  int64_t *v = cct_idmap_get(map, id, 0);
+  return v ? *v : -1;
+}
+
+int cct_writer_function(cct_writer *w, int64_t id, const char *name, int64_t module, int64_t file, int64_t line) {
+  int64_t m = map_ref(&w->modules, module), f = map_ref(&w->files, file);
+  if (m < 0 || f < 0)
+    return cct_err_set(&w->err, CCT_ECORRUPT, "function %lld refers to unknown %s %lld", (long long)id,
+                       m < 0 ? "module" : "file", (long long)(m < 0 ? module : file));
+  int added = 0;
+  int64_t *v = cct_idmap_put(&w->functions, id, 0, 0, &added);
+  if (!v) return oom(w);
+  if (!added) return cct_err_set(&w->err, CCT_ECORRUPT, "function id %lld declared twice", (long long)id);
+  int64_t dense = add_function(w, name, m, f, line == CCT_NONE ? -1 : line);
+  if (!dense) return w->err.code;
+  *cct_idmap_get(&w->functions, id, 0) = dense;
+  return CCT_OK;
+}
+
+int cct_writer_metric(cct_writer *w, const char *name, const char *stat, const char *description, int has_lex,
+                      cct_err *err) {
+  if (w->depth || w->next_pre) return cct_err_set(err, CCT_EUSAGE, "metric '%s' declared after the tree", name), -1;
+  int m = w->nmetrics++;
+  char unit[64] = "";
+  const char *open = strrchr(name, '('), *close = open ? strchr(open, ')') : NULL;
+  if (open && close && close - open - 1 < (long)sizeof unit) snprintf(unit, sizeof unit, "%.*s", (int)(close - open - 1), open + 1);
+  sqlite3_stmt *st = w->ins_metric;
+  sqlite3_bind_int64(st, 1, w->run);
+  sqlite3_bind_int64(st, 2, m + 1);
+  sqlite3_bind_text(st, 3, name, -1, SQLITE_TRANSIENT);
+  sqlite3_bind_text(st, 4, stat, -1, SQLITE_TRANSIENT);
+  if (*unit) sqlite3_bind_text(st, 5, unit, -1, SQLITE_TRANSIENT);
+  if (description) sqlite3_bind_text(st, 6, description, -1, SQLITE_TRANSIENT);
+  sqlite3_bind_int(st, 7, has_lex);
+  if (step_reset(w, st, "metric")) {
+    cct_err_set(err, w->err.code, "%s", w->err.msg);
+    return -1;
+  }
+  return m;
+}
+
+/* Returns the slot of static scope (kind, key, line), creating it; -2 when out of memory. */
+static int64_t scope_slot(cct_writer *w, int kind, int64_t key, int64_t line) {
+  int added = 0;
+  int64_t *v = cct_idmap_put(&w->scopes, ((int64_t)kind << 48) | key, line, (int64_t)w->nslots, &added);
+  if (!v) return -2;
+  if (added) {
+    size_t n = w->nslots++, nm = (size_t)(w->nmetrics ? w->nmetrics : 1), cap = w->slot_cap;
+    if (n >= cap) {
+      size_t ncap = cap ? cap * 2 : 256;
+      int *a = realloc(w->active, ncap * sizeof *a);
+      if (a) w->active = a;
+      double *i = realloc(w->scope_incl, ncap * nm * sizeof *i);
+      if (i) w->scope_incl = i;
+      double *e = realloc(w->scope_excl, ncap * nm * sizeof *e);
+      if (e) w->scope_excl = e;
+      int64_t *k = realloc(w->scope_key, ncap * 3 * sizeof *k);
+      if (k) w->scope_key = k;
+      if (!a || !i || !e || !k) return -2;
+      w->slot_cap = ncap;
+    }
+    w->active[n] = 0;
+    memset(w->scope_incl + n * nm, 0, nm * sizeof(double));
+    memset(w->scope_excl + n * nm, 0, nm * sizeof(double));
+    w->scope_key[3 * n] = kind;
+    w->scope_key[3 * n + 1] = key;
+    w->scope_key[3 * n + 2] = line;
+  }
+  return *v;
+}
+
+static int is_frame(const cct_context *c) {
+  return c->kind == CCT_KIND_ROOT || c->kind == CCT_KIND_FUNCTION ||
+         (c->kind == CCT_KIND_INSTRUCTION && c->relation == CCT_REL_CALL);
+}
+
+/* Dense function of an instruction frame: the synthetic 'MODULE+0xOFFSET'. */
+static int64_t synthetic_function(cct_writer *w, int64_t module, int64_t offset) {
+  int added = 0;
+  int64_t *v = cct_idmap_put(&w->synth, module, offset, 0, &added);
+  if (!v) return oom(w), 0;
+  if (!added) return *v;
+  const char *path = module > 0 ? w->module_path[module] : "<unknown module>";
+  const char *base = strrchr(path, '/');
+  char name[512];
+  snprintf(name, sizeof name, "%s+0x%llx", base ? base + 1 : path, (unsigned long long)offset);
+  int64_t id = add_function(w, name, module, 0, -1);
+  if (id) *cct_idmap_get(&w->synth, module, offset) = id;
+  return id;
+}
+
+int cct_writer_enter(cct_writer *w, const cct_context *c) {
+  if (w->err.code) return w->err.code;
+  if (w->root_done || (w->depth == 0 && w->next_pre > 0))
+    return cct_err_set(&w->err, CCT_ECORRUPT, "context %lld lies outside the tree", (long long)c->id);
+  if (c->kind < CCT_KIND_ROOT || c->kind > CCT_KIND_INSTRUCTION || (c->kind == CCT_KIND_ROOT) != (w->depth == 0))
+    return cct_err_set(&w->err, CCT_ECORRUPT, "context %lld has kind %d at depth %d", (long long)c->id, c->kind, w->depth);
+  int added = 0;
+  if (!cct_idmap_put(&w->contexts, c->id, 0, 1, &added)) return oom(w);
+  if (!added) return cct_err_set(&w->err, CCT_ECORRUPT, "context id %lld appears twice", (long long)c->id);
+  if (w->depth == w->stack_cap) {
+    int ncap = w->stack_cap ? w->stack_cap * 2 : 64;
+    open_ctx *s = realloc(w->stack, (size_t)ncap * sizeof *s);
+    if (!s) return oom(w);
+    memset(s + w->stack_cap, 0, (size_t)(ncap - w->stack_cap) * sizeof *s);
+    w->stack = s;
+    w->stack_cap = ncap;
+  }
+  open_ctx *p = w->depth ? &w->stack[w->depth - 1] : NULL, *o = &w->stack[w->depth];
+  size_t nv = (size_t)w->nmetrics * 3;
+  if (!o->vals && nv) {
+    o->vals = malloc(nv * sizeof *o->vals);
+    o->set = malloc(nv);
+    if (!o->vals || !o->set) return oom(w);
+  }
+  if (nv) {
+    memset(o->vals, 0, nv * sizeof *o->vals);
+    memset(o->set, 0, nv);
+  }
+  int64_t fn = map_ref(&w->functions, c->function), file = map_ref(&w->files, c->file),
+          mod = map_ref(&w->modules, c->module);
+  if (fn < 0 || file < 0 || mod < 0)
+    return cct_err_set(&w->err, CCT_ECORRUPT, "context %lld refers to unknown %s %lld", (long long)c->id,
+                       fn < 0 ? "function" : file < 0 ? "file" : "module",
+                       (long long)(fn < 0 ? c->function : file < 0 ? c->file : c->module));
+  int frame = is_frame(c);
+  o->id = c->id;
+  o->parent = p ? p->id : -1;
+  o->kind = c->kind;
+  o->relation = c->relation;
+  o->module = mod;
+  o->offset = c->kind == CCT_KIND_INSTRUCTION ? c->offset : 0;
+  o->line = c->line == CCT_NONE ? -1 : c->line;
+  o->callsite = c->callsite && c->kind == CCT_KIND_LINE;
+  if (frame && c->kind == CCT_KIND_INSTRUCTION && !(fn = synthetic_function(w, mod, c->offset))) return w->err.code;
+  o->function = frame ? fn : p->function;
+  if (!file && !frame && p) file = p->file; /* classic lines inherit their scope's file */
+  if (!file && frame && fn) file = w->fn_file[fn];
+  o->file = file;
+  o->call_file = 0;
+  o->call_line = -1;
+  if (frame && p && p->kind == CCT_KIND_LINE) {
+    o->call_file = p->file;
+    o->call_line = p->line;
+  }
+  o->pre = w->next_pre++;
+  o->frame = frame ? c->id : p->frame;
+  o->fdepth = frame ? (p ? p->fdepth + 1 : 0) : p->fdepth;
+  o->fparent = frame ? (p ? p->frame : -1) : p->frame;
+  if (!p) {
+    o->ldepth = 0;
+    o->lparent = -1;
+  } else if (p->callsite && c->relation != CCT_REL_LEXICAL) {
+    o->ldepth = p->ldepth;
+    o->lparent = p->lparent;
+  } else {
+    o->ldepth = p->ldepth + 1;
+    o->lparent = p->id;
+  }
+  for (int s = 0; s < NSCOPES; s++) o->slot[s] = -1;
+  if (frame && p) {
+    o->slot[SCOPE_FUNCTION] = scope_slot(w, SCOPE_FUNCTION, o->function, 0);
+    int64_t ffile = w->fn_file[o->function], fmod = w->fn_module[o->function];
+    if (ffile > 0) o->slot[SCOPE_FILE] = scope_slot(w, SCOPE_FILE, ffile, 0);
+    if (fmod > 0) o->slot[SCOPE_MODULE] = scope_slot(w, SCOPE_MODULE, fmod, 0);
+  } else if (c->kind == CCT_KIND_LOOP && file) {
+    o->slot[SCOPE_LOOP] = scope_slot(w, SCOPE_LOOP, file, o->line);
+  } else if (c->kind == CCT_KIND_LINE && file) {
+    o->slot[SCOPE_LINE] = scope_slot(w, SCOPE_LINE, file, o->line);
+  }
+  for (int s = 0; s < NSCOPES; s++) {
+    if (o->slot[s] < -1) return oom(w);
+    if (o->slot[s] >= 0) o->outer[s] = w->active[o->slot[s]]++ == 0;
+  }
+  w->by_kind[c->kind]++;
+  w->depth++;
+  return CCT_OK;
+}
+
+int cct_writer_value(cct_writer *w, int m, int which, double v) {
+  if (!w->depth || m < 0 || m >= w->nmetrics || which < 0 || which > 2)
+    return cct_err_set(&w->err, CCT_EUSAGE, "value for metric %d outside a context", m);
+  open_ctx *o = &w->stack[w->depth - 1];
+  o->vals[3 * m + which] = v;
+  o->set[3 * m + which] = 1;
+  return CCT_OK;
+}
+
+int cct_writer_exit(cct_writer *w) {
+  if (w->err.code) return w->err.code;
+  if (!w->depth) return cct_err_set(&w->err, CCT_EUSAGE, "exit without an open context");
+  open_ctx *o = &w->stack[--w->depth];
+  sqlite3_stmt *st = w->ins_ctx;
+  sqlite3_bind_int64(st, 1, w->run);
+  sqlite3_bind_int64(st, 2, o->id);
+  bind_opt(st, 3, o->parent, o->parent >= 0 || w->depth);
+  sqlite3_bind_int(st, 4, w->depth);
+  sqlite3_bind_int(st, 5, o->kind);
+  sqlite3_bind_int(st, 6, o->relation);
+  bind_opt(st, 7, o->function, o->function > 0);
+  bind_opt(st, 8, o->file, o->file > 0);
+  bind_opt(st, 9, o->line, o->line >= 0);
+  bind_opt(st, 10, o->module, o->module > 0);
+  bind_opt(st, 11, o->offset, o->kind == CCT_KIND_INSTRUCTION);
+  sqlite3_bind_int(st, 12, o->callsite);
+  bind_opt(st, 13, o->call_file, o->call_file > 0);
+  bind_opt(st, 14, o->call_line, o->call_line >= 0);
+  sqlite3_bind_int64(st, 15, o->pre);
+  sqlite3_bind_int64(st, 16, w->next_pre - 1);
+  sqlite3_bind_int64(st, 17, o->frame);
+  sqlite3_bind_int(st, 18, o->fdepth);
+  bind_opt(st, 19, o->fparent, w->depth > 0);
+  sqlite3_bind_int(st, 20, o->ldepth);
+  bind_opt(st, 21, o->lparent, w->depth > 0);
+  if (step_reset(w, st, "context")) return w->err.code;
+  for (int m = 0; m < w->nmetrics; m++) {
+    double *v = o->vals + 3 * m;
+    unsigned char *s = o->set + 3 * m;
+    if (!s[CCT_EXCLUSIVE]) v[CCT_EXCLUSIVE] = v[CCT_EXCLUSIVE_LEX];
+    if (!s[CCT_EXCLUSIVE_LEX]) v[CCT_EXCLUSIVE_LEX] = v[CCT_EXCLUSIVE];
+    if (v[0] == 0 && v[1] == 0 && v[2] == 0) continue;
+    sqlite3_bind_int64(w->ins_val, 1, w->run);
+    sqlite3_bind_int64(w->ins_val, 2, m + 1);
+    sqlite3_bind_int64(w->ins_val, 3, o->id);
+    sqlite3_bind_double(w->ins_val, 4, v[0]);
+    sqlite3_bind_double(w->ins_val, 5, v[1]);
+    sqlite3_bind_double(w->ins_val, 6, v[2]);
+    if (step_reset(w, w->ins_val, "value")) return w->err.code;
+  }
+  size_t nm = (size_t)w->nmetrics;
+  for (int s = 0; s < NSCOPES; s++) {
+    int64_t slot = o->slot[s];
+    if (slot < 0) continue;
+    for (size_t m = 0; m < nm; m++) {
+      if (o->outer[s]) w->scope_incl[(size_t)slot * nm + m] += o->vals[3 * m + CCT_INCLUSIVE];
+      w->scope_excl[(size_t)slot * nm + m] += o->vals[3 * m + CCT_EXCLUSIVE];
+    }
+    w->active[slot]--;
+  }
+  if (!w->depth) w->root_done = 1;
+  return CCT_OK;
+}
+
+void cct_writer_note_elided(cct_writer *w, long long n) { w->elided += n; }
+
+int cct_writer_has_context(cct_writer *w, int64_t id) { return cct_idmap_get(&w->contexts, id, 0) != NULL; }
+
+int cct_writer_profile(cct_writer *w, const cct_profile_id *id) {
+  if (w->err.code) return w->err.code;
+  if (!w->root_done) return cct_err_set(&w->err, CCT_EUSAGE, "profile before the tree is complete");
+  sqlite3_stmt *st = w->ins_prof;
+  w->cur_profile = ++w->nprofiles;
+  sqlite3_bind_int64(st, 1, w->run);
+  sqlite3_bind_int64(st, 2, w->cur_profile);
+  int64_t f[6] = {id->node, id->rank, id->thread, id->core, id->gpucontext, id->gpustream};
+  for (int i = 0; i < 6; i++) bind_opt(st, 3 + i, f[i], f[i] >= 0);
+  if (id->source) sqlite3_bind_text(st, 9, id->source, -1, SQLITE_TRANSIENT);
+  return step_reset(w, st, "profile");
+}
+
+int cct_writer_profile_values(cct_writer *w, int m, size_t n, const uint32_t *ctx, const double *incl,
+                              const double *excl) {
+  if (w->err.code) return w->err.code;
+  if (!w->cur_profile || m < 0 || m >= w->nmetrics)
+    return cct_err_set(&w->err, CCT_EUSAGE, "profile values for metric %d without a profile", m);
+  if (!n) return CCT_OK;
+  size_t raw = 4 + n * (4 + 8 + 8), cap = ZSTD_compressBound(raw);
+  unsigned char *buf = malloc(raw), *z = malloc(cap);
+  if (!buf || !z) {
+    free(buf);
+    free(z);
+    return oom(w);
+  }
+  uint32_t n32 = (uint32_t)n;
+  memcpy(buf, &n32, 4);
+  memcpy(buf + 4, ctx, n * 4);
+  memcpy(buf + 4 + n * 4, incl, n * 8);
+  memcpy(buf + 4 + n * 12, excl, n * 8);
+  size_t zn = ZSTD_compress(z, cap, buf, raw, 3);
+  free(buf);
+  if (ZSTD_isError(zn)) {
+    free(z);
+    return cct_err_set(&w->err, CCT_ENOMEM, "zstd: %s", ZSTD_getErrorName(zn));
+  }
+  sqlite3_bind_int64(w->ins_pval, 1, w->run);
+  sqlite3_bind_int64(w->ins_pval, 2, w->cur_profile);
+  sqlite3_bind_int64(w->ins_pval, 3, m + 1);
+  sqlite3_bind_blob(w->ins_pval, 4, z, (int)zn, free);
+  return step_reset(w, w->ins_pval, "profile values");
+}
+
+void cct_writer_progress(cct_writer *w, long long done, long long total) {
+  if (!w->progress) return;
+  double t = elapsed(w);
+  if (t < 1.0 || t - w->last_progress < 0.25) return;
+  w->last_progress = t;
+  fprintf(stderr, "\rcctingest: %lld/%lld MiB read, %lld contexts, %lld profiles, %.0f s ", done >> 20, total >> 20,
+          (long long)w->next_pre, w->nprofiles, t);
+  fflush(stderr);
+}
+
+/* Writes the static-scope totals accumulated during the walk. */
+static int write_scope_totals(cct_writer *w) {
+  sqlite3_stmt *st = NULL;
+  if (cct_schema_prepare_named(w->db, cct_sql_ingest, "insert_scope_total", &st, &w->err)) return w->err.code;
+  size_t nm = (size_t)w->nmetrics;
+  int rc = CCT_OK;
+  for (size_t s = 0; s < w->nslots && !rc; s++)
+    for (size_t m = 0; m < nm && !rc; m++) {
+      double in = w->scope_incl[s * nm + m], ex = w->scope_excl[s * nm + m];
+      if (in == 0 && ex == 0) continue;
+      sqlite3_bind_int64(st, 1, w->run);
+      sqlite3_bind_text(st, 2, scope_names[w->scope_key[3 * s]], -1, SQLITE_STATIC);
+      sqlite3_bind_int64(st, 3, w->scope_key[3 * s + 1]);
+      sqlite3_bind_int64(st, 4, w->scope_key[3 * s + 2]);
+      sqlite3_bind_int64(st, 5, (int64_t)m + 1);
+      sqlite3_bind_double(st, 6, in);
+      sqlite3_bind_double(st, 7, ex);
+      rc = step_reset(w, st, "scope totals");
+    }
+  sqlite3_finalize(st);
+  return rc;
+}
+
+int cct_writer_commit(cct_writer *w, cct_ingest_stats *stats, cct_err *err) {
+  int rc = w->err.code;
+  if (!rc && (!w->root_done || w->depth)) rc = cct_err_set(&w->err, CCT_ECORRUPT, "the context tree is incomplete");
+  if (!rc) rc = write_scope_totals(w);
+  double seconds = elapsed(w);
+  if (!rc) {
+    sqlite3_stmt *st = NULL;
+    rc = cct_schema_prepare_named(w->db, cct_sql_ingest, "finish_run", &st, &w->err);
+    if (!rc) {
+      sqlite3_bind_int64(st, 1, w->run);
+      sqlite3_bind_int64(st, 2, w->next_pre);
+      sqlite3_bind_int64(st, 3, w->nprofiles);
+      sqlite3_bind_int64(st, 4, w->elided);
+      sqlite3_bind_double(st, 5, seconds);
+      rc = step_reset(w, st, "run");
+      sqlite3_finalize(st);
+    }
+  }
+  if (!rc) rc = cct_schema_create_indexes(w->db, &w->err);
+  if (!rc) rc = cct_schema_exec(w->db, "COMMIT; PRAGMA analysis_limit=1000; ANALYZE;", &w->err);
+  if (!rc && w->tmp_path) rc = cct_schema_exec(w->db, "PRAGMA journal_mode=WAL;", &w->err);
+  if (!rc && w->progress) fputs("\r\033[K", stderr);
+  if (!rc && stats) {
+    stats->run = (int)w->run;
+    stats->format = w->format;
+    stats->contexts = w->next_pre;
+    memcpy(stats->by_kind, w->by_kind, sizeof stats->by_kind);
+    stats->metrics = w->nmetrics;
+    stats->profiles = w->nprofiles;
+    stats->elided = w->elided;
+    stats->seconds = seconds;
+  }
+  if (!rc && w->tmp_path) {
+    sqlite3_stmt *s;
+    while ((s = sqlite3_next_stmt(w->db, NULL))) sqlite3_finalize(s);
+    if (sqlite3_close(w->db) != SQLITE_OK) rc = cct_err_set(&w->err, CCT_EIO, "cannot close '%s'", w->tmp_path);
+    w->db = NULL;
+    if (!rc && rename(w->tmp_path, w->out_path))
+      rc = cct_err_set(&w->err, CCT_EIO, "cannot rename to '%s': %s", w->out_path, strerror(errno));
+    if (!rc) {
+      free(w->tmp_path);
+      w->tmp_path = NULL;
+    }
+  }
+  if (rc) cct_err_set(err, rc, "%s", w->err.msg);
+  cct_writer_abort(w);
+  return rc;
+}
+
+void cct_writer_abort(cct_writer *w) {
+  if (!w) return;
+  if (w->db) {
+    sqlite3_stmt *s;
+    while ((s = sqlite3_next_stmt(w->db, NULL))) sqlite3_finalize(s);
+    if (!sqlite3_get_autocommit(w->db)) sqlite3_exec(w->db, "ROLLBACK", NULL, NULL, NULL);
+    sqlite3_close(w->db);
+  }
+  if (w->tmp_path) {
+    unlink(w->tmp_path);
+    char side[4200];
+    snprintf(side, sizeof side, "%s-wal", w->tmp_path);
+    unlink(side);
+    snprintf(side, sizeof side, "%s-shm", w->tmp_path);
+    unlink(side);
+  }
+  for (int i = 0; i < w->stack_cap; i++) {
+    free(w->stack[i].vals);
+    free(w->stack[i].set);
+  }
+  for (int64_t i = 1; i <= w->nmodules && w->module_path; i++) free(w->module_path[i]);
+  free(w->module_path);
+  free(w->stack);
+  free(w->fn_file);
+  free(w->fn_module);
+  free(w->active);
+  free(w->scope_incl);
+  free(w->scope_excl);
+  free(w->scope_key);
+  cct_idmap_release(&w->modules);
+  cct_idmap_release(&w->files);
+  cct_idmap_release(&w->functions);
+  cct_idmap_release(&w->synth);
+  cct_idmap_release(&w->contexts);
+  cct_idmap_release(&w->scopes);
+  free(w->tmp_path);
+  free(w->out_path);
+  free(w);
+}

@@ -1,0 +1,162 @@
+-- base.sql: the tables of a cctq archive (schema version 1).
+--
+-- One archive holds many runs; every table is keyed by run.  These tables are
+-- private to cctq and may change between schema versions; other tools read the
+-- public views of views.sql instead.  Indexes are in indexes.sql, created after
+-- the bulk load of a new archive (faster than maintaining them row by row).
+--
+-- Enumerations used below:
+--   context.kind      0 root, 1 function, 2 loop, 3 line, 4 instruction
+--   context.relation  0 lexical, 1 call, 2 inlined   (to the parent context)
+
+-- One ingested HPCToolkit database.
+CREATE TABLE IF NOT EXISTS run(
+  run         INTEGER PRIMARY KEY,  -- run number, 1, 2, ... in ingest order
+  path        TEXT NOT NULL,        -- database directory as given to cctingest (absolute)
+  format      TEXT NOT NULL,        -- 'classic' or 'v4'
+  title       TEXT NOT NULL,        -- --title, else the database's own title
+  ingested_at TEXT NOT NULL,        -- UTC, ISO 8601
+  tool        TEXT NOT NULL,        -- cctingest version that wrote the run
+  digest      TEXT NOT NULL,        -- content hash of the input; refuses re-ingest
+  contexts    INTEGER NOT NULL,     -- number of context rows (root included)
+  profiles    INTEGER NOT NULL,     -- number of per-thread/rank/stream profiles
+  elided      INTEGER NOT NULL DEFAULT 0, -- v4: context ids with values but absent from meta.db
+  seconds     REAL                  -- ingest wall time
+);
+
+-- Load modules (binaries and shared libraries).
+CREATE TABLE IF NOT EXISTS module(
+  run   INTEGER NOT NULL,
+  id    INTEGER NOT NULL,           -- cctq's id, dense from 1 within the run
+  path  TEXT NOT NULL,              -- path as recorded by HPCToolkit
+  PRIMARY KEY(run, id)
+) WITHOUT ROWID;
+
+-- Source files, with the database's copy of the text when it has one.
+CREATE TABLE IF NOT EXISTS file(
+  run     INTEGER NOT NULL,
+  id      INTEGER NOT NULL,         -- cctq's id, dense from 1 within the run
+  path    TEXT NOT NULL,            -- path as recorded (classic './src/...' for copies)
+  size    INTEGER,                  -- bytes of source text, NULL when no copy
+  source  BLOB,                     -- zstd frame of the source text, NULL when no copy
+  PRIMARY KEY(run, id)
+) WITHOUT ROWID;
+
+-- Functions (classic procedures, v4 function records, and synthetic frames
+-- MODULE+0xOFFSET for instruction contexts entered by a call).
+CREATE TABLE IF NOT EXISTS function(
+  run       INTEGER NOT NULL,
+  id        INTEGER NOT NULL,       -- cctq's id, dense from 1 within the run
+  name      TEXT NOT NULL,          -- name as recorded (demangled by hpcstruct)
+  module    INTEGER,                -- module.id, NULL when unknown
+  file      INTEGER,                -- file.id of the definition, NULL when unknown
+  line      INTEGER,                -- line of the definition, NULL when unknown
+  class     TEXT,                   -- C++ class parsed from the name ('ns::C' of 'ns::C::f(int)')
+  namespace TEXT,                   -- C++ namespace parsed from the name ('ns')
+  PRIMARY KEY(run, id)
+) WITHOUT ROWID;
+
+-- The calling-context tree, one row per node.  Besides the tree itself each row
+-- carries the numbering that turns subtree and level questions into index range
+-- scans (see indexes.sql):
+--   pre..last    pre-order interval: y is in x's subtree iff x.pre <= y.pre <= x.last
+--   frame        the nearest ancestor-or-self that is a frame (function context, or
+--                instruction context entered by a call); the root is its own frame
+--   fdepth       number of frames strictly above 'frame' (function-granularity level)
+--   ldepth       line-granularity level: frames, loops and lines count, except that the
+--                callee of a call-site line sits at the level of its call site (and
+--                shares its lparent), so it takes the call site's place in line views
+CREATE TABLE IF NOT EXISTS context(
+  run       INTEGER NOT NULL,
+  id        INTEGER NOT NULL,       -- the database's own id (classic i, v4 ctxId; root 0/1)
+  parent    INTEGER,                -- parent id, NULL for the root
+  depth     INTEGER NOT NULL,       -- root 0
+  kind      INTEGER NOT NULL,       -- 0 root, 1 function, 2 loop, 3 line, 4 instruction
+  relation  INTEGER NOT NULL,       -- 0 lexical, 1 call, 2 inlined
+  function  INTEGER,                -- function.id for frames, else the enclosing frame's
+  file      INTEGER,                -- file.id of the source location, NULL if unknown
+  line      INTEGER,                -- source line (loop: header line), NULL if unknown
+  module    INTEGER,                -- module.id for instruction contexts
+  offset    INTEGER,                -- offset in the module for instruction contexts
+  callsite  INTEGER NOT NULL DEFAULT 0, -- 1 for a line context whose children are calls
+  call_file INTEGER,                -- frames: file of the call-site line that leads here
+  call_line INTEGER,                -- frames: line of that call site
+  pre       INTEGER NOT NULL,       -- pre-order number within the run, root 0
+  last      INTEGER NOT NULL,       -- largest pre in the subtree
+  frame     INTEGER NOT NULL,       -- id of the nearest ancestor-or-self frame
+  fdepth    INTEGER NOT NULL,       -- frames above 'frame'
+  fparent   INTEGER,                -- frames: the parent's frame (the caller's row); others: frame
+  ldepth    INTEGER NOT NULL,       -- line-granularity level
+  lparent   INTEGER,                -- the nearest ancestor at level ldepth - 1
+  PRIMARY KEY(run, id)
+) WITHOUT ROWID;
+
+-- Metric columns.  One row per (base metric, summary statistic); the statistic
+-- 'sum' is the one views show by default.
+CREATE TABLE IF NOT EXISTS metric(
+  run         INTEGER NOT NULL,
+  id          INTEGER NOT NULL,     -- cctq's id, dense from 1 within the run
+  name        TEXT NOT NULL,        -- base name, e.g. 'CPUTIME (sec)'
+  stat        TEXT NOT NULL,        -- 'sum', 'mean', 'min', 'max', 'stddev', 'cfvar', 'sumsq', 'count', ...
+  unit        TEXT,                 -- from the name's parenthesis, e.g. 'sec', NULL if none
+  description TEXT,
+  has_lex     INTEGER NOT NULL,     -- 1 when exclusive_lex comes from the database (lex_aware)
+  PRIMARY KEY(run, id)
+) WITHOUT ROWID;
+
+-- Summary values of each context, zero values omitted.
+--   inclusive      v4 scope 'execution', classic t="inclusive"
+--   exclusive      v4 scope 'function': the context and its lexical descendants,
+--                  nothing called or inlined (loops include nested loops)
+--   exclusive_lex  v4 scope 'lex_aware', classic t="exclusive": as exclusive, but a
+--                  loop excludes nested loops; equals exclusive where the run lacks it
+CREATE TABLE IF NOT EXISTS value(
+  run           INTEGER NOT NULL,
+  metric        INTEGER NOT NULL,
+  ctx           INTEGER NOT NULL,   -- context.id
+  inclusive     REAL NOT NULL,
+  exclusive     REAL NOT NULL,
+  exclusive_lex REAL NOT NULL,
+  PRIMARY KEY(run, metric, ctx)
+) WITHOUT ROWID;
+
+-- Static-scope totals, precomputed at ingest because they do not depend on the
+-- center: inclusive follows the outermost rule (a context counts only if no
+-- proper ancestor belongs to the same scope), exclusive sums the 'function' scope.
+--   kind 'function' key=function.id, 'file' key=file.id, 'module' key=module.id,
+--   'loop' and 'line' key=file.id with line set.
+CREATE TABLE IF NOT EXISTS scope_total(
+  run       INTEGER NOT NULL,
+  kind      TEXT NOT NULL,
+  key       INTEGER NOT NULL,
+  line      INTEGER NOT NULL DEFAULT 0,
+  metric    INTEGER NOT NULL,
+  inclusive REAL NOT NULL,
+  exclusive REAL NOT NULL,
+  PRIMARY KEY(run, kind, metric, key, line)
+) WITHOUT ROWID;
+
+-- Profiles: one per thread, rank or GPU stream (the summary is not a profile).
+CREATE TABLE IF NOT EXISTS profile(
+  run        INTEGER NOT NULL,
+  id         INTEGER NOT NULL,      -- 1.. in database order
+  node       INTEGER,               -- host id
+  rank       INTEGER,               -- MPI rank
+  thread     INTEGER,               -- thread number (classic: GPU streams are >= 500)
+  core       INTEGER,
+  gpucontext INTEGER,
+  gpustream  INTEGER,
+  source     TEXT,                  -- metric-db file name, or 'profile.db#N'
+  PRIMARY KEY(run, id)
+) WITHOUT ROWID;
+
+-- Per-profile values of one metric ('sum' column) as a zstd frame of
+--   u32 n; u32 ctx[n] (ascending); f64 inclusive[n]; f64 exclusive[n]   (little-endian)
+-- holding the non-zero contexts of that profile.
+CREATE TABLE IF NOT EXISTS profile_value(
+  run     INTEGER NOT NULL,
+  profile INTEGER NOT NULL,
+  metric  INTEGER NOT NULL,
+  data    BLOB NOT NULL,
+  PRIMARY KEY(run, metric, profile)
+) WITHOUT ROWID;

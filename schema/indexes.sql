@@ -1,0 +1,22 @@
+-- indexes.sql: secondary indexes of the archive, created after the bulk load of
+-- a new archive (and kept up to date row by row when a run is appended).
+-- Each one exists for a query of query/ or schema/queries/; tests pin the plans.
+
+-- Top-down at function granularity: the frames of a subtree at one level,
+-- a range scan on (fdepth, pre) bounded by the level and the pre..last interval.
+CREATE INDEX IF NOT EXISTS context_frame_level ON context(run, fdepth, pre, function, fparent) WHERE frame = id;
+
+-- Top-down at line granularity: every context of a subtree at one line level.
+CREATE INDEX IF NOT EXISTS context_line_level ON context(run, ldepth, pre, lparent);
+
+-- Centers by function (name, glob, regex, file, module, class, namespace).
+CREATE INDEX IF NOT EXISTS context_by_function ON context(run, function, kind);
+
+-- Centers by source location (FILE:LINE, loop FILE:LINE) and the source view.
+CREATE INDEX IF NOT EXISTS context_by_line ON context(run, file, line, kind);
+
+-- Subtree scans: y in subtree(x) iff pre between x.pre and x.last.
+CREATE INDEX IF NOT EXISTS context_by_pre ON context(run, pre);
+
+-- Function look-up by name (centers, completion).
+CREATE INDEX IF NOT EXISTS function_by_name ON function(run, name);

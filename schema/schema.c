@@ -1,0 +1,149 @@
+/* schema.c: opens, creates and verifies cctq archives (the cct_schema library).
+ * The SQL itself lives in schema/ as .sql files, embedded at build time. */
+#include "cct_schema.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+int cct_err_set(cct_err *err, int code, const char *fmt, ...) {
+  if (err && err->code == CCT_OK) {
+    va_list ap;
+    va_start(ap, fmt);
+    err->code = code;
+    vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+    va_end(ap);
+  }
+  return code;
+}
+
+const char *cct_errstr(int code) {
+  switch (code) {
+  case CCT_OK: return "ok";
+  case CCT_EIO: return "input/output error";
+  case CCT_ECORRUPT: return "input is corrupt";
+  case CCT_EFORMAT: return "unsupported input format";
+  case CCT_ESCHEMA: return "not a usable cctq archive";
+  case CCT_EEXISTS: return "run already in archive";
+  case CCT_EUSAGE: return "usage error";
+  case CCT_ENOTFOUND: return "not found";
+  case CCT_ESQL: return "SQL error";
+  case CCT_ENOMEM: return "out of memory";
+  default: return "unknown error";
+  }
+}
+
+int cct_schema_exec(sqlite3 *db, const char *sql, cct_err *err) {
+  char *msg = NULL;
+  if (sqlite3_exec(db, sql, NULL, NULL, &msg) != SQLITE_OK) {
+    cct_err_set(err, CCT_ESQL, "%s", msg ? msg : sqlite3_errmsg(db));
+    sqlite3_free(msg);
+    return CCT_ESQL;
+  }
+  return CCT_OK;
+}
+
+int cct_schema_prepare(sqlite3 *db, const char *sql, sqlite3_stmt **pst, cct_err *err) {
+  if (sqlite3_prepare_v3(db, sql, -1, SQLITE_PREPARE_PERSISTENT, pst, NULL) == SQLITE_OK)
+    return CCT_OK;
+  const char *eol = strchr(sql, '\n');
+  int n = eol ? (int)(eol - sql) : (int)strlen(sql);
+  *pst = NULL;
+  return cct_err_set(err, CCT_ESQL, "%s in '%.*s'", sqlite3_errmsg(db), n > 80 ? 80 : n, sql);
+}
+
+/* Returns the integer result of a one-value PRAGMA, or -1. */
+static long pragma_int(sqlite3 *db, const char *pragma) {
+  sqlite3_stmt *st = NULL;
+  long v = -1;
+  if (sqlite3_prepare_v2(db, pragma, -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
+    v = sqlite3_column_int64(st, 0);
+  sqlite3_finalize(st);
+  return v;
+}
+
+int cct_schema_open(const char *path, int flags, sqlite3 **pdb, cct_err *err) {
+  sqlite3 *db = NULL;
+  int oflags = flags == CCT_OPEN_WRITE ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE : SQLITE_OPEN_READONLY;
+  *pdb = NULL;
+  if (sqlite3_open_v2(path, &db, oflags, NULL) != SQLITE_OK) {
+    cct_err_set(err, CCT_EIO, "cannot open '%s': %s", path, db ? sqlite3_errmsg(db) : "out of memory");
+    sqlite3_close(db);
+    return CCT_EIO;
+  }
+  sqlite3_busy_timeout(db, 5000);
+  sqlite3_extended_result_codes(db, 1);
+  long app = pragma_int(db, "PRAGMA application_id");
+  long ver = pragma_int(db, "PRAGMA user_version");
+  long ntables = pragma_int(db, "SELECT count(*) FROM sqlite_schema");
+  int rc = CCT_OK;
+  if (app < 0 || ntables < 0) {
+    rc = cct_err_set(err, CCT_ESCHEMA, "'%s' is not a cctq archive: %s", path, sqlite3_errmsg(db));
+  } else if (app == 0 && ntables == 0 && flags == CCT_OPEN_WRITE) {
+    char init[160];
+    snprintf(init, sizeof init, "PRAGMA journal_mode=WAL; PRAGMA application_id=%d; PRAGMA user_version=%d;",
+             CCT_APPLICATION_ID, CCT_SCHEMA_VERSION);
+    rc = cct_schema_exec(db, init, err);
+    if (!rc) rc = cct_schema_exec(db, cct_sql_base, err);
+    if (!rc) rc = cct_schema_exec(db, cct_sql_views, err);
+  } else if (app != CCT_APPLICATION_ID) {
+    rc = cct_err_set(err, CCT_ESCHEMA, "'%s' is not a cctq archive (application_id %ld); make one with cctingest", path, app);
+  } else if (ver > CCT_SCHEMA_VERSION) {
+    rc = cct_err_set(err, CCT_ESCHEMA, "'%s' has schema version %ld, this build reads up to %d; upgrade cctq", path, ver,
+                     CCT_SCHEMA_VERSION);
+  } else if (ver < CCT_SCHEMA_VERSION) {
+    rc = cct_err_set(err, CCT_ESCHEMA, "'%s' has old schema version %ld; re-run cctingest to rebuild it", path, ver);
+  }
+  if (rc) {
+    sqlite3_close(db);
+    return rc;
+  }
+  *pdb = db;
+  return CCT_OK;
+}
+
+int cct_schema_create_indexes(sqlite3 *db, cct_err *err) { return cct_schema_exec(db, cct_sql_indexes, err); }
+
+const char *cct_schema_named(const char *script, const char *name, int *len) {
+  size_t n = strlen(name);
+  for (const char *p = strstr(script, "-- @"); p; p = strstr(p + 4, "-- @")) {
+    if (strncmp(p + 4, name, n) || (p[4 + n] != ' ' && p[4 + n] != '\n')) continue;
+    const char *body = strchr(p, '\n');
+    if (!body) return NULL;
+    const char *end = strstr(body, "\n-- @");
+    *len = end ? (int)(end - body) : (int)strlen(body);
+    return body;
+  }
+  return NULL;
+}
+
+int cct_schema_prepare_named(sqlite3 *db, const char *script, const char *name, sqlite3_stmt **pst, cct_err *err) {
+  int len = 0;
+  const char *sql = cct_schema_named(script, name, &len);
+  *pst = NULL;
+  if (!sql) return cct_err_set(err, CCT_ESQL, "no statement named '%s'", name);
+  if (sqlite3_prepare_v3(db, sql, len, SQLITE_PREPARE_PERSISTENT, pst, NULL) != SQLITE_OK)
+    return cct_err_set(err, CCT_ESQL, "%s in statement '%s'", sqlite3_errmsg(db), name);
+  return CCT_OK;
+}
+
+int cct_schema_run_named(sqlite3 *db, const char *script, const char *name, long long arg, cct_err *err) {
+  int len = 0;
+  const char *sql = cct_schema_named(script, name, &len);
+  if (!sql) return cct_err_set(err, CCT_ESQL, "no statement named '%s'", name);
+  const char *end = sql + len;
+  while (sql < end) {
+    sqlite3_stmt *st = NULL;
+    const char *tail = NULL;
+    if (sqlite3_prepare_v2(db, sql, (int)(end - sql), &st, &tail) != SQLITE_OK)
+      return cct_err_set(err, CCT_ESQL, "%s in statement '%s'", sqlite3_errmsg(db), name);
+    if (!st) break; /* only comments or white space left */
+    if (sqlite3_bind_parameter_count(st) >= 1) sqlite3_bind_int64(st, 1, arg);
+    int rc = sqlite3_step(st);
+    sqlite3_finalize(st);
+    if (rc != SQLITE_DONE && rc != SQLITE_ROW)
+      return cct_err_set(err, CCT_ESQL, "%s in statement '%s'", sqlite3_errmsg(db), name);
+    sql = tail;
+  }
+  return CCT_OK;
+}
