@@ -68,9 +68,12 @@ int cct_v4_check_header(const uint8_t *p, size_t n, const char *fmt, unsigned ns
                        "'%s': prof2 profile.db (big-endian, 2021-2022 develop builds) is not supported yet", path);
   if (n < 16 || memcmp(p, "HPCTOOLKIT", 10) != 0)
     return cct_err_set(err, CCT_ECORRUPT, "'%s': not an HPCToolkit v4 file (bad magic)", path);
-  if (memcmp(p + 10, fmt, 4) != 0)
-    return cct_err_set(err, CCT_ECORRUPT, "'%s': wrong format id '%.4s', expected '%s'", path, (const char *)p + 10,
-                       fmt);
+  if (memcmp(p + 10, fmt, 4) != 0) {
+    char id[5];
+    for (int i = 0; i < 4; i++) id[i] = p[10 + i] >= 0x20 && p[10 + i] < 0x7f ? (char)p[10 + i] : '?';
+    id[4] = 0;
+    return cct_err_set(err, CCT_ECORRUPT, "'%s': wrong format id '%s', expected '%s'", path, id, fmt);
+  }
   if (p[14] != 4)
     return cct_err_set(err, CCT_EFORMAT, "'%s': unsupported version %u.%u; this build reads 4.x", path, p[14], p[15]);
   uint64_t hdr = 0x10 + 16 * (uint64_t)nsec;
@@ -233,6 +236,8 @@ static int corrupt(v4 *r, const v4_file *f, const char *fmt, ...) {
   va_start(ap, fmt);
   vsnprintf(buf, sizeof buf, fmt, ap);
   va_end(ap);
+  for (char *c = buf; *c; c++) /* names quoted from the file stay on one line */
+    if ((unsigned char)*c < 0x20 || *c == 0x7f) *c = '?';
   return cct_err_set(r->err, CCT_ECORRUPT, "'%s': %s", f->path, buf);
 }
 
