@@ -225,7 +225,8 @@ static int pop(reader *r) {
     open_elem *p = r->depth ? &r->stack[r->depth - 1] : NULL;
     for (int m = 0; m < r->nmetrics; m++) {
       double fx = e->excl_lex[m] + e->loopsum[m];
-      if (fx != 0 && cct_writer_value(r->w, m, CCT_EXCLUSIVE, fx)) return cct_writer_err(r->w)->code;
+      if (cct_writer_value(r->w, m, CCT_EXCLUSIVE, fx) || cct_writer_value(r->w, m, CCT_EXCLUSIVE_LEX, e->excl_lex[m]))
+        return cct_writer_err(r->w)->code;
       if (p && p->loop) p->loopsum[m] += fx;
     }
   }
@@ -438,7 +439,9 @@ static int read_metricdb(reader *r, const char *dir, const char *name) {
   int rc = CCT_OK;
   if (cct_classic_metricdb_header(hdr, got, &nodes, &ncol, &why))
     rc = cct_err_set(r->err, CCT_ECORRUPT, "'%s': %s", path, why);
-  else if (fstat(fileno(f), &sb) || (uint64_t)sb.st_size != CCT_METRICDB_HEADER + 8ull * nodes * ncol)
+  else if (fstat(fileno(f), &sb) || sb.st_size < CCT_METRICDB_HEADER ||
+           ((uint64_t)sb.st_size - CCT_METRICDB_HEADER) / 8 / ncol != nodes ||
+           ((uint64_t)sb.st_size - CCT_METRICDB_HEADER) % (8ull * ncol))
     rc = cct_err_set(r->err, CCT_ECORRUPT, "'%s': size %lld does not match its header (%u nodes x %u metrics)", path,
                      (long long)sb.st_size, nodes, ncol);
   for (size_t k = 0; !rc && k < r->ndbcols; k++)

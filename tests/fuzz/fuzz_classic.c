@@ -1,0 +1,56 @@
+/* fuzz_classic.c: libFuzzer target for the classic reader.  The first byte
+ * picks what the rest of the input becomes: even, the experiment.xml of a
+ * database; odd, a metric-db file beside a small valid experiment.xml (two
+ * nodes, one metric-db column pair).  Either way the whole ingest runs into a
+ * temporary archive; any outcome but a crash or a leak is fine. */
+#include "cct_ingest.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char small_xml[] =
+    "<?xml version=\"1.0\"?>\n<HPCToolkitExperiment version=\"2.0\"><SecCallPathProfile i=\"0\" n=\"x\"><SecHeader>"
+    "<MetricTable><Metric i=\"2\" n=\"T:Sum (I)\" t=\"inclusive\" partner=\"3\"/>"
+    "<Metric i=\"3\" n=\"T:Sum (E)\" t=\"exclusive\" partner=\"2\"/></MetricTable>"
+    "<MetricDBTable><MetricDB i=\"0\" n=\"T (I)\" t=\"inclusive\" db-id=\"0\" db-num-metrics=\"2\"/>"
+    "<MetricDB i=\"1\" n=\"T (E)\" t=\"exclusive\" db-id=\"1\" db-num-metrics=\"2\"/></MetricDBTable>"
+    "<LoadModuleTable><LoadModule i=\"1\" n=\"a.out\"/></LoadModuleTable><FileTable><File i=\"1\" n=\"a.c\"/></FileTable>"
+    "<ProcedureTable><Procedure i=\"1\" n=\"main\"/></ProcedureTable></SecHeader><SecCallPathProfileData>"
+    "<PF i=\"2\" s=\"1\" l=\"1\" lm=\"1\" f=\"1\" n=\"1\"><M n=\"2\" v=\"1\"/><S i=\"3\" s=\"2\" l=\"2\"><M n=\"2\" v=\"1\"/>"
+    "<M n=\"3\" v=\"1\"/></S></PF></SecCallPathProfileData></SecCallPathProfile></HPCToolkitExperiment>\n";
+
+static void write_file(const char *path, const uint8_t *p, size_t n) {
+  FILE *f = fopen(path, "wb");
+  if (!f) abort();
+  if (n) fwrite(p, 1, n, f);
+  fclose(f);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  if (!size) return 0;
+  static char dir[64];
+  if (!dir[0]) {
+    memcpy(dir, "/tmp/cct-fuzz-classic-XXXXXX", sizeof "/tmp/cct-fuzz-classic-XXXXXX");
+    if (!mkdtemp(dir)) abort();
+  }
+  char xml[128], mdb[128], out[128];
+  snprintf(xml, sizeof xml, "%s/experiment.xml", dir);
+  snprintf(mdb, sizeof mdb, "%s/1.a-000000-000-0-1-0.metric-db", dir);
+  snprintf(out, sizeof out, "%s/out.sqlite", dir);
+  if (data[0] & 1) {
+    write_file(xml, (const uint8_t *)small_xml, sizeof small_xml - 1);
+    write_file(mdb, data + 1, size - 1);
+  } else {
+    write_file(xml, data + 1, size - 1);
+    unlink(mdb);
+  }
+  unlink(out);
+  cct_ingest_options opt = {.db_dir = dir, .out_path = out};
+  cct_err err = CCT_ERR_INIT;
+  cct_ingest(&opt, NULL, &err);
+  unlink(out);
+  return 0;
+}

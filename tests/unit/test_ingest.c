@@ -1,0 +1,222 @@
+/* test_ingest.c: unit tests of the ingest library: classic decoders, the id
+ * map, schema checks on open, and the writer's numbering and outermost-rule
+ * totals on a small tree built through the writer API. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include "cct_schema.h"
+#include "classic_int.h"
+#include "idmap.h"
+#include "ingest_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static void split(const char *name, const char *base, const char *stat, int which) {
+  char b[128], s[64];
+  int w;
+  cct_classic_split_metric(name, b, sizeof b, s, sizeof s, &w);
+  assert_string_equal(b, base);
+  assert_string_equal(s, stat);
+  assert_int_equal(w, which);
+}
+
+static void test_split_metric(void **state) {
+  (void)state;
+  split("CPUTIME (usec):Sum (I)", "CPUTIME (usec)", "sum", CCT_INCLUSIVE);
+  split("WALLCLOCK (us):Mean:num-src (E)", "WALLCLOCK (us)", "mean:num-src", CCT_EXCLUSIVE_LEX);
+  split("WALLCLOCK (us):StdDev (I)", "WALLCLOCK (us)", "stddev", CCT_INCLUSIVE);
+  split("CPUTIME (usec) (I)", "CPUTIME (usec)", "sum", CCT_INCLUSIVE);
+  split("perf::task-clock:Min (E)", "perf::task-clock", "min", CCT_EXCLUSIVE_LEX);
+  split("REALTIME (sec).[0,0]", "REALTIME (sec).[0,0]", "sum", -1);
+}
+
+static void test_profile_id(void **state) {
+  (void)state;
+  cct_profile_id id;
+  cct_classic_profile_id("1.osu_allgather-000007-001-a8c00471-152584-0.metric-db", &id);
+  assert_int_equal(id.rank, 7);
+  assert_int_equal(id.thread, 1);
+  assert_int_equal(id.node, 0xa8c00471);
+  cct_classic_profile_id("odd.metric-db", &id);
+  assert_int_equal(id.rank, -1);
+}
+
+static void test_metricdb_header(void **state) {
+  (void)state;
+  unsigned char h[32] = "HPCPROF-metricdb__00.10b";
+  h[27] = 60;
+  h[31] = 2;
+  uint32_t n = 0, m = 0;
+  const char *why = NULL;
+  assert_int_equal(cct_classic_metricdb_header(h, 32, &n, &m, &why), 0);
+  assert_int_equal(n, 60);
+  assert_int_equal(m, 2);
+  assert_int_equal(cct_classic_metricdb_header(h, 31, &n, &m, &why), -1);
+  assert_string_equal(why, "truncated header");
+  h[23] = 'l';
+  assert_int_equal(cct_classic_metricdb_header(h, 32, &n, &m, &why), -1);
+  assert_non_null(strstr(why, "big-endian"));
+}
+
+static void test_idmap(void **state) {
+  (void)state;
+  cct_idmap m = CCT_IDMAP_INIT;
+  int added;
+  for (int64_t i = 0; i < 100000; i++) assert_non_null(cct_idmap_put(&m, i, i & 7, i * 3, &added));
+  assert_int_equal(m.count, 100000);
+  assert_int_equal(*cct_idmap_get(&m, 4242, 4242 & 7), 4242 * 3);
+  assert_null(cct_idmap_get(&m, 4242, 1));
+  assert_int_equal(*cct_idmap_put(&m, 5, 5, 0, &added), 15);
+  assert_int_equal(added, 0);
+  cct_idmap_release(&m);
+  assert_null(cct_idmap_get(&m, 1, 1));
+}
+
+static void test_schema_checks(void **state) {
+  (void)state;
+  char path[] = "/tmp/cct-test-schema-XXXXXX";
+  int fd = mkstemp(path);
+  assert_true(fd >= 0);
+  close(fd);
+  sqlite3 *db = NULL;
+  cct_err err = CCT_ERR_INIT;
+  /* An empty file becomes an archive when opened for writing... */
+  assert_int_equal(cct_schema_open(path, CCT_OPEN_WRITE, &db, &err), CCT_OK);
+  assert_int_equal(cct_schema_exec(db, "PRAGMA user_version = 99", &err), CCT_OK);
+  sqlite3_close(db);
+  /* ...a newer schema version is refused... */
+  assert_int_equal(cct_schema_open(path, CCT_OPEN_READONLY, &db, &err), CCT_ESCHEMA);
+  assert_non_null(strstr(err.msg, "schema version 99"));
+  assert_null(db);
+  /* ...and so is a SQLite file of another application. */
+  unlink(path);
+  assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+  sqlite3_exec(db, "CREATE TABLE t(x)", NULL, NULL, NULL);
+  sqlite3_close(db);
+  err = (cct_err)CCT_ERR_INIT;
+  assert_int_equal(cct_schema_open(path, CCT_OPEN_READONLY, &db, &err), CCT_ESCHEMA);
+  assert_non_null(strstr(err.msg, "is not a cctq archive"));
+  unlink(path);
+  int len = 0;
+  const char *sql = cct_schema_named(cct_sql_ingest, "insert_run", &len);
+  assert_non_null(sql);
+  assert_non_null(strstr(sql, "INSERT INTO run"));
+  assert_null(cct_schema_named(cct_sql_ingest, "insert", &len));
+}
+
+/* enter a context through the writer */
+static void enter(cct_writer *w, int64_t id, int kind, int rel, int64_t fn, int64_t line, double incl, double excl) {
+  cct_context c = {id, kind, rel, fn, CCT_NONE, line, CCT_NONE, 0, 0};
+  assert_int_equal(cct_writer_enter(w, &c), CCT_OK);
+  if (incl) assert_int_equal(cct_writer_value(w, 0, CCT_INCLUSIVE, incl), CCT_OK);
+  if (excl) assert_int_equal(cct_writer_value(w, 0, CCT_EXCLUSIVE, excl), CCT_OK);
+}
+
+/* Tree (inclusive/exclusive):  root 10
+ *   main(1) 10/1 -> f(2) 9/2 -> line 9 (1/1), f(2) 6/3 -> f(2) 3/3 ; main -> g(3) via line 12 (callsite) 0 */
+static void test_writer_numbering(void **state) {
+  (void)state;
+  char path[] = "/tmp/cct-test-writer-XXXXXX";
+  int fd = mkstemp(path);
+  close(fd);
+  unlink(path);
+  cct_writer *w = NULL;
+  cct_err err = CCT_ERR_INIT;
+  assert_int_equal(cct_writer_open(path, "/tmp", "classic", "t", "d1", 0, &w, &err), CCT_OK);
+  assert_int_equal(cct_writer_function(w, 1, "main", CCT_NONE, CCT_NONE, CCT_NONE), CCT_OK);
+  assert_int_equal(cct_writer_function(w, 2, "ns::C::f(int)", CCT_NONE, CCT_NONE, CCT_NONE), CCT_OK);
+  assert_int_equal(cct_writer_metric(w, "T (s)", "sum", NULL, 0, &err), 0);
+  enter(w, 1, CCT_KIND_ROOT, CCT_REL_LEXICAL, CCT_NONE, CCT_NONE, 10, 0);
+  enter(w, 10, CCT_KIND_FUNCTION, CCT_REL_CALL, 1, CCT_NONE, 10, 1);
+  enter(w, 11, CCT_KIND_FUNCTION, CCT_REL_CALL, 2, CCT_NONE, 9, 2);
+  enter(w, 12, CCT_KIND_LINE, CCT_REL_LEXICAL, CCT_NONE, 9, 1, 1);
+  assert_int_equal(cct_writer_exit(w), CCT_OK);
+  enter(w, 13, CCT_KIND_FUNCTION, CCT_REL_CALL, 2, CCT_NONE, 6, 3);
+  enter(w, 14, CCT_KIND_FUNCTION, CCT_REL_CALL, 2, CCT_NONE, 3, 3);
+  assert_int_equal(cct_writer_exit(w), CCT_OK);
+  assert_int_equal(cct_writer_exit(w), CCT_OK);
+  assert_int_equal(cct_writer_exit(w), CCT_OK);
+  cct_context cs = {15, CCT_KIND_LINE, CCT_REL_LEXICAL, CCT_NONE, CCT_NONE, 12, CCT_NONE, 0, 1};
+  assert_int_equal(cct_writer_enter(w, &cs), CCT_OK);
+  enter(w, 16, CCT_KIND_FUNCTION, CCT_REL_CALL, 1, CCT_NONE, 0, 0);
+  assert_int_equal(cct_writer_exit(w), CCT_OK);
+  assert_int_equal(cct_writer_exit(w), CCT_OK);
+  assert_int_equal(cct_writer_exit(w), CCT_OK);
+  assert_int_equal(cct_writer_exit(w), CCT_OK);
+  /* a duplicate id or a context after the root is closed is refused */
+  cct_context late = {99, CCT_KIND_LINE, CCT_REL_LEXICAL, CCT_NONE, CCT_NONE, 1, CCT_NONE, 0, 0};
+  assert_int_equal(cct_writer_enter(w, &late), CCT_ECORRUPT);
+  cct_ingest_stats st;
+  assert_int_equal(cct_writer_commit(w, &st, &err), CCT_ECORRUPT); /* the error sticks: nothing written */
+  assert_int_equal(access(path, F_OK), -1);
+
+  /* again, without the late context */
+  err = (cct_err)CCT_ERR_INIT;
+  assert_int_equal(cct_writer_open(path, "/tmp", "classic", "t", "d1", 0, &w, &err), CCT_OK);
+  assert_int_equal(cct_writer_function(w, 1, "main", CCT_NONE, CCT_NONE, CCT_NONE), CCT_OK);
+  assert_int_equal(cct_writer_function(w, 2, "ns::C::f(int)", CCT_NONE, CCT_NONE, CCT_NONE), CCT_OK);
+  assert_int_equal(cct_writer_metric(w, "T (s)", "sum", NULL, 0, &err), 0);
+  enter(w, 1, CCT_KIND_ROOT, CCT_REL_LEXICAL, CCT_NONE, CCT_NONE, 10, 0);
+  enter(w, 10, CCT_KIND_FUNCTION, CCT_REL_CALL, 1, CCT_NONE, 10, 1);
+  enter(w, 11, CCT_KIND_FUNCTION, CCT_REL_CALL, 2, CCT_NONE, 9, 2);
+  enter(w, 12, CCT_KIND_LINE, CCT_REL_LEXICAL, CCT_NONE, 9, 1, 1);
+  assert_int_equal(cct_writer_exit(w), CCT_OK);
+  enter(w, 13, CCT_KIND_FUNCTION, CCT_REL_CALL, 2, CCT_NONE, 6, 3);
+  enter(w, 14, CCT_KIND_FUNCTION, CCT_REL_CALL, 2, CCT_NONE, 3, 3);
+  for (int i = 0; i < 3; i++) assert_int_equal(cct_writer_exit(w), CCT_OK);
+  assert_int_equal(cct_writer_enter(w, &cs), CCT_OK);
+  enter(w, 16, CCT_KIND_FUNCTION, CCT_REL_CALL, 1, CCT_NONE, 0, 0);
+  for (int i = 0; i < 4; i++) assert_int_equal(cct_writer_exit(w), CCT_OK);
+  assert_int_equal(cct_writer_commit(w, &st, &err), CCT_OK);
+  assert_int_equal(st.contexts, 8);
+
+  sqlite3 *db = NULL;
+  assert_int_equal(cct_schema_open(path, CCT_OPEN_READONLY, &db, &err), CCT_OK);
+  sqlite3_stmt *q = NULL;
+  assert_int_equal(sqlite3_prepare_v2(db,
+                                      "SELECT group_concat(id || ':' || pre || '-' || last || '/' || frame || '/' || fdepth || "
+                                      "'/' || ifnull(fparent, '') || '/' || ldepth || '/' || ifnull(lparent, ''), ' ') "
+                                      "FROM (SELECT * FROM context ORDER BY pre)",
+                                      -1, &q, NULL),
+                   SQLITE_OK);
+  assert_int_equal(sqlite3_step(q), SQLITE_ROW);
+  /* id:pre-last/frame/fdepth/fparent/ldepth/lparent, worked out by hand from the tree above;
+   * 16 is the callee of call-site line 15, so it takes the line's level and lparent */
+  assert_string_equal((const char *)sqlite3_column_text(q, 0),
+                      "1:0-7/1/0//0/ 10:1-7/10/1/1/1/1 11:2-5/11/2/10/2/10 12:3-3/11/2/11/3/11 "
+                      "13:4-5/13/3/11/3/11 14:5-5/14/4/13/4/13 15:6-7/10/1/10/2/10 16:7-7/16/2/10/2/10");
+  sqlite3_finalize(q);
+  /* f's flat inclusive counts only the outermost f (9), not 6 and 3 nested in it;
+   * exclusive adds all three (2 + 3 + 3); class/namespace parsed from the name */
+  assert_int_equal(sqlite3_prepare_v2(db,
+                                      "SELECT t.inclusive, t.exclusive, f.class, f.namespace FROM scope_total t "
+                                      "JOIN function f ON f.id = t.key WHERE t.kind = 'function' AND f.name LIKE '%f(int)'",
+                                      -1, &q, NULL),
+                   SQLITE_OK);
+  assert_int_equal(sqlite3_step(q), SQLITE_ROW);
+  assert_true(sqlite3_column_double(q, 0) == 9.0);
+  assert_true(sqlite3_column_double(q, 1) == 8.0);
+  assert_string_equal((const char *)sqlite3_column_text(q, 2), "ns::C");
+  assert_string_equal((const char *)sqlite3_column_text(q, 3), "ns");
+  sqlite3_finalize(q);
+  sqlite3_close(db);
+  unlink(path);
+  char side[64];
+  snprintf(side, sizeof side, "%s-wal", path);
+  unlink(side);
+  snprintf(side, sizeof side, "%s-shm", path);
+  unlink(side);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_split_metric), cmocka_unit_test(test_profile_id), cmocka_unit_test(test_metricdb_header),
+      cmocka_unit_test(test_idmap),        cmocka_unit_test(test_schema_checks), cmocka_unit_test(test_writer_numbering),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
