@@ -50,9 +50,9 @@ int main(int argc, char **argv) {
   if (!quiet)
     fprintf(stderr,
             "cctingest: run %d (%s): %lld contexts (%lld functions, %lld loops, %lld lines, %lld instructions), "
-            "%lld metric columns, %lld profiles%s in %.2f s\n",
+            "%lld metric columns, %lld profiles in %.2f s\n",
             st.run, st.format, st.contexts, st.by_kind[1], st.by_kind[2], st.by_kind[3], st.by_kind[4], st.metrics,
-            st.profiles, "", st.seconds);
+            st.profiles, st.seconds);
   if (!quiet && st.elided)
     fprintf(stderr, "cctingest: %lld context ids in profile.db are not in meta.db (elided instructions); "
                     "their cost is in their ancestors' values\n", st.elided);

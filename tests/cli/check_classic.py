@@ -17,8 +17,10 @@ def close(a, b, rel=1e-5):
 metrics = {}      # Metric@i -> (name, t)
 counts = {"function": 0, "loop": 0, "line": 0}
 values = {}       # node id -> {metric id: value}
+loops = {}        # loop id -> (parent loop id or None)
 root_vals = {}
 stack = []
+parent_tag = []
 for ev, el in ET.iterparse(os.path.join(db_dir, "experiment.xml"), events=("start", "end")):
     tag = el.tag
     if ev == "start":
@@ -26,7 +28,10 @@ for ev, el in ET.iterparse(os.path.join(db_dir, "experiment.xml"), events=("star
             metrics[el.get("i")] = (el.get("n"), el.get("t"))
         elif tag in ("PF", "Pr", "L", "C", "S"):
             counts["function" if tag in ("PF", "Pr") else "loop" if tag == "L" else "line"] += 1
+            if tag == "L":
+                loops[int(el.get("i"))] = stack[-1] if stack and stack[-1] in loops and parent_tag[-1] == "L" else None
             stack.append(int(el.get("i")))
+            parent_tag.append(tag)
             values[stack[-1]] = {}
         elif tag == "M":
             target = values[stack[-1]] if stack else root_vals
@@ -34,6 +39,7 @@ for ev, el in ET.iterparse(os.path.join(db_dir, "experiment.xml"), events=("star
     else:
         if tag in ("PF", "Pr", "L", "C", "S"):
             stack.pop()
+            parent_tag.pop()
         el.clear()
 
 con = sqlite3.connect(archive)
@@ -65,6 +71,19 @@ for cid, vals in list(values.items()) + [(1, root_vals)]:
     if not close(a[0], inc) or not close(a[1], exc):
         fails.append(f"context {cid}: archive ({a[0]}, {a[1]}), <M> ({inc}, {exc})")
     checked += 1
+
+# -- a loop's 'function' scope exclusive adds the loops directly nested in it
+if excl_id:
+    fx = {}
+    for lid in sorted(loops, reverse=True):  # children have larger ids than their parents
+        fx[lid] = fx.get(lid, 0.0) + values[lid].get(excl_id, 0.0)
+        if loops[lid] is not None:
+            fx[loops[lid]] = fx.get(loops[lid], 0.0) + fx[lid]
+    got_fx = dict(con.execute("SELECT v.ctx, v.exclusive FROM value v WHERE v.run=? AND v.metric="
+                              "(SELECT min(id) FROM metric WHERE run=? AND stat='sum')", (run, run)).fetchall())
+    for lid, want in fx.items():
+        if not close(got_fx.get(lid, 0.0), want):
+            fails.append(f"loop {lid}: function-scope exclusive {got_fx.get(lid, 0.0)}, expected {want}")
 
 # -- per-profile values: the archive's blobs equal the metric-db files, and
 # (except in gauss, whose metric-db files cover 2 of its 4 ranks) add up to <M>
