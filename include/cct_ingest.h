@@ -35,4 +35,19 @@ typedef struct cct_ingest_stats {
  * one-line message naming the file at fault. */
 int cct_ingest(const cct_ingest_options *opt, cct_ingest_stats *stats, cct_err *err);
 
+/* One run of an archive, as listed by cct_archive_list. */
+typedef struct cct_run_info {
+  int run;                 /* run number */
+  const char *title, *ingested_at, *format, *path; /* as stored */
+  long long contexts, profiles, metrics; /* sizes */
+} cct_run_info;
+
+/* Calls fn for each run of the archive at path, in run order (strings valid
+ * during the call only).  Returns CCT_OK, or CCT_EIO / CCT_ESCHEMA / CCT_ESQL. */
+int cct_archive_list(const char *path, void (*fn)(void *arg, const cct_run_info *run), void *arg, cct_err *err);
+
+/* Removes run number run from the archive at path, in one transaction.
+ * Returns CCT_OK, CCT_ENOTFOUND when there is no such run, or an error. */
+int cct_archive_remove(const char *path, int run, cct_err *err);
+
 #endif

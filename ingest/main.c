@@ -7,20 +7,34 @@
 
 static const char usage[] =
     "usage: cctingest [--title TEXT] [--replace] [--quiet] DB_DIR OUT.sqlite\n"
+    "       cctingest --list ARCHIVE.sqlite\n"
+    "       cctingest --remove N ARCHIVE.sqlite\n"
     "Flattens an HPCToolkit database (classic experiment.xml or v4 meta.db) into a\n"
     "cctq archive; an existing archive gets a new run.\n"
     "  --title TEXT  name the run (default: the database directory's name)\n"
     "  --replace     replace a run ingested from the same database content\n"
-    "  --quiet       no progress line and no summary\n";
+    "  --quiet       no progress line and no summary\n"
+    "  --list        list the runs of an archive\n"
+    "  --remove N    remove run N from an archive\n";
+
+static void print_run(void *arg, const cct_run_info *r) {
+  int *n = arg;
+  if (!(*n)++) printf("%-4s %-24s %-20s %-7s %10s %8s %7s  %s\n", "run", "title", "ingested", "format", "contexts",
+                      "profiles", "metrics", "path");
+  printf("%-4d %-24s %-20s %-7s %10lld %8lld %7lld  %s\n", r->run, r->title, r->ingested_at, r->format, r->contexts,
+         r->profiles, r->metrics, r->path);
+}
 
 int main(int argc, char **argv) {
   cct_ingest_options opt = {0};
-  int quiet = 0;
+  int quiet = 0, list = 0, remove = 0;
   const char *pos[2];
   int npos = 0;
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--title") && i + 1 < argc) opt.title = argv[++i];
     else if (!strcmp(argv[i], "--replace")) opt.replace = 1;
+    else if (!strcmp(argv[i], "--list")) list = 1;
+    else if (!strcmp(argv[i], "--remove") && i + 1 < argc && atoi(argv[i + 1]) > 0) remove = atoi(argv[++i]);
     else if (!strcmp(argv[i], "--quiet") || !strcmp(argv[i], "-q")) quiet = 1;
     else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) return fputs(usage, stdout), 0;
     else if (!strcmp(argv[i], "--version")) return puts("cctingest " CCT_VERSION), 0;
@@ -33,14 +47,20 @@ int main(int argc, char **argv) {
       return 2;
     }
   }
-  if (npos != 2) {
+  cct_err err = CCT_ERR_INIT;
+  if ((list || remove) && npos == 1) {
+    int n = 0, rc = list ? cct_archive_list(pos[0], print_run, &n, &err) : cct_archive_remove(pos[0], remove, &err);
+    if (rc) fprintf(stderr, "cctingest: error: %s\n", err.msg);
+    else if (remove && !quiet) fprintf(stderr, "cctingest: removed run %d from '%s'\n", remove, pos[0]);
+    return rc ? 1 : 0;
+  }
+  if (npos != 2 || list || remove) {
     fprintf(stderr, "cctingest: error: need DB_DIR and OUT.sqlite\n%s", usage);
     return 2;
   }
   opt.db_dir = pos[0];
   opt.out_path = pos[1];
   opt.progress = !quiet;
-  cct_err err = CCT_ERR_INIT;
   cct_ingest_stats st;
   int rc = cct_ingest(&opt, &st, &err);
   if (rc) {

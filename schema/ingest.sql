@@ -59,3 +59,11 @@ DELETE FROM function WHERE run = ?1;
 DELETE FROM file WHERE run = ?1;
 DELETE FROM module WHERE run = ?1;
 DELETE FROM run WHERE run = ?1;
+
+-- @list_runs  -> the runs of an archive, for cctingest --list
+SELECT run, title, ingested_at, format, contexts, profiles,
+       (SELECT count(*) FROM metric m WHERE m.run = r.run AND m.stat = 'sum') AS metrics, path
+FROM run r ORDER BY run;
+
+-- @has_run  (run) -> 1 when the archive holds that run
+SELECT 1 FROM run WHERE run = ?1;
