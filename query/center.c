@@ -1,0 +1,728 @@
+/* center.c: the center of a session (SPEC section 4): parsing items, resolving
+ * them to occurrences (sets of contexts), suggestions for items that match
+ * nothing, and the outermost rule over the union of occurrences.
+ *
+ * Item resolution:
+ *   NAME / 'NAME' / "NAME"   frames (kind 1, or instruction frames) of every function with that name
+ *   glob PAT, re REGEX       the same for every function whose name matches (SQLite GLOB, POSIX ERE)
+ *   FILE:LINE                line contexts at a file whose path ends with FILE (at a '/' boundary)
+ *   loop FILE:LINE           loop contexts with their header there
+ *   file PATH, module PATH   frames of every function defined in the file / module (path suffix)
+ *   class NAME               frames of functions whose parsed class is NAME or ends with '::NAME'
+ *   namespace NAME           frames of functions whose parsed namespace is NAME or starts with 'NAME::'
+ *                            (class and namespace come from the demangled name, see ingest/writer.c:
+ *                            a heuristic, 'a::f' gives both class and namespace 'a')
+ *   #ID                      exactly that context
+ *   @N                       row N of the last view: a function row is that function (by id), a
+ *                            loop / line row that loop / line scope, a file or module row that file
+ *                            or module, the top row the current center (no change)
+ *
+ * Outermost rule: O = union of occurrences sorted by pre; O* = members with no
+ * proper ancestor in O.  Inclusive values sum over O*.  Exclusive values sum
+ * over the members of O that have no proper ancestor in O *within the same
+ * frame*: a frame's exclusive cost already holds its lines and loops, so a
+ * center {f, f.c:12} with line 12 inside f counts that line once (for centers of
+ * functions only, this is all of O). */
+#include "query_int.h"
+
+#include <ctype.h>
+#include <regex.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- occurrence lists ---- */
+
+typedef struct occlist {
+  qctx *v;
+  size_t n, cap;
+} occlist;
+
+static int occ_push(occlist *l, const qctx *c) {
+  if (l->n == l->cap) {
+    size_t cap = l->cap ? 2 * l->cap : 16;
+    qctx *v = realloc(l->v, cap * sizeof *v);
+    if (!v) return -1;
+    l->v = v;
+    l->cap = cap;
+  }
+  l->v[l->n++] = *c;
+  return 0;
+}
+
+static int by_pre(const void *a, const void *b) {
+  const qctx *x = a, *y = b;
+  return x->pre < y->pre ? -1 : x->pre > y->pre;
+}
+
+/* Sorts by pre and removes duplicates. */
+static void occ_normalize(occlist *l) {
+  if (!l->n) return;
+  qsort(l->v, l->n, sizeof *l->v, by_pre);
+  size_t k = 1;
+  for (size_t i = 1; i < l->n; i++)
+    if (l->v[i].pre != l->v[k - 1].pre) l->v[k++] = l->v[i];
+  l->n = k;
+}
+
+/* Runs st (already bound) and appends every context row. */
+static int collect(cct_query *q, sqlite3_stmt *st, occlist *l, cct_err *err) {
+  int rc;
+  while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+    qctx c;
+    q_read_ctx(st, &c);
+    if (occ_push(l, &c)) {
+      sqlite3_reset(st);
+      return cct_err_set(err, CCT_ENOMEM, "out of memory");
+    }
+  }
+  sqlite3_reset(st);
+  if (rc != SQLITE_DONE) return cct_err_set(err, CCT_ESQL, "query failed: %s", sqlite3_errmsg(q->db));
+  return CCT_OK;
+}
+
+/* Appends the frames of function fn. */
+static int frames_of(cct_query *q, int64_t fn, occlist *l, cct_err *err) {
+  sqlite3_stmt *st = q_stmt(q, ST_FUNCTION_FRAMES, err);
+  if (!st) return CCT_ESQL;
+  sqlite3_bind_int64(st, 2, fn);
+  return collect(q, st, l, err);
+}
+
+/* Collects the ids of st's first column, then appends the frames of each. */
+static int frames_of_ids(cct_query *q, sqlite3_stmt *st, occlist *l, cct_err *err) {
+  int64_t *ids = NULL;
+  size_t n = 0, cap = 0;
+  int rc;
+  while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+    if (n == cap) {
+      cap = cap ? 2 * cap : 16;
+      int64_t *v = realloc(ids, cap * sizeof *v);
+      if (!v) {
+        free(ids);
+        sqlite3_reset(st);
+        return cct_err_set(err, CCT_ENOMEM, "out of memory");
+      }
+      ids = v;
+    }
+    ids[n++] = sqlite3_column_int64(st, 0);
+  }
+  sqlite3_reset(st);
+  int res = rc == SQLITE_DONE ? CCT_OK : cct_err_set(err, CCT_ESQL, "query failed: %s", sqlite3_errmsg(q->db));
+  for (size_t i = 0; !res && i < n; i++) res = frames_of(q, ids[i], l, err);
+  free(ids);
+  return res;
+}
+
+/* Appends the ids (kind 0: files, 1: modules) whose path suffix-matches path. */
+static int paths_matching(cct_query *q, int kind, const char *path, int64_t **ids, size_t *n, cct_err *err) {
+  sqlite3_stmt *st = q_stmt(q, kind ? ST_MODULES : ST_FILES, err);
+  if (!st) return CCT_ESQL;
+  size_t cap = 0;
+  *ids = NULL;
+  *n = 0;
+  while (sqlite3_step(st) == SQLITE_ROW) {
+    const char *p = (const char *)sqlite3_column_text(st, 1);
+    if (!p || !q_suffix_match(p, path)) continue;
+    if (*n == cap) {
+      cap = cap ? 2 * cap : 8;
+      int64_t *v = realloc(*ids, cap * sizeof *v);
+      if (!v) {
+        sqlite3_reset(st);
+        return cct_err_set(err, CCT_ENOMEM, "out of memory");
+      }
+      *ids = v;
+    }
+    (*ids)[(*n)++] = sqlite3_column_int64(st, 0);
+  }
+  sqlite3_reset(st);
+  return CCT_OK;
+}
+
+/* ---- suggestions ---- */
+
+/* Levenshtein distance, case-insensitive, capped at 99. */
+static int edit_distance(const char *a, const char *b) {
+  size_t n = strlen(a), m = strlen(b);
+  if (n > 200 || m > 200) return 99;
+  int prev[201], cur[201];
+  for (size_t j = 0; j <= m; j++) prev[j] = (int)j;
+  for (size_t i = 1; i <= n; i++) {
+    cur[0] = (int)i;
+    for (size_t j = 1; j <= m; j++) {
+      int cost = tolower((unsigned char)a[i - 1]) != tolower((unsigned char)b[j - 1]);
+      int v = prev[j - 1] + cost;
+      if (prev[j] + 1 < v) v = prev[j] + 1;
+      if (cur[j - 1] + 1 < v) v = cur[j - 1] + 1;
+      cur[j] = v;
+    }
+    memcpy(prev, cur, (m + 1) * sizeof *prev);
+  }
+  return prev[m] > 99 ? 99 : prev[m];
+}
+
+typedef struct suggest {
+  char *name[4];
+  int score[4];
+} suggest;
+
+/* Offers name with score (lower is closer) to the best-four list. */
+static void suggest_offer(suggest *s, const char *name, int score) {
+  for (int i = 0; i < 4; i++)
+    if (s->name[i] && !strcmp(s->name[i], name)) return;
+  int worst = -1;
+  for (int i = 0; i < 4; i++) {
+    if (!s->name[i]) {
+      worst = i;
+      break;
+    }
+    if (worst < 0 || s->score[i] > s->score[worst]) worst = i;
+  }
+  if (s->name[worst] && s->score[worst] <= score) return;
+  free(s->name[worst]);
+  s->name[worst] = strdup(name);
+  s->score[worst] = score;
+}
+
+/* Writes "; did you mean 'a', 'b'?" (best first) into buf and frees s. */
+static void suggest_format(suggest *s, char *buf, size_t size) {
+  buf[0] = 0;
+  size_t len = 0;
+  for (int round = 0; round < 4; round++) {
+    int best = -1;
+    for (int i = 0; i < 4; i++)
+      if (s->name[i] && (best < 0 || s->score[i] < s->score[best])) best = i;
+    if (best < 0) break;
+    len += (size_t)snprintf(buf + len, len < size ? size - len : 0, "%s'%s'", round ? ", " : "; did you mean ",
+                            s->name[best]);
+    free(s->name[best]);
+    s->name[best] = NULL;
+  }
+  if (len && len + 2 < size) strcat(buf, "?");
+}
+
+/* Suggests function names close to name. */
+static void suggest_functions(cct_query *q, const char *name, char *buf, size_t size) {
+  suggest s = {{0}, {0}};
+  cct_err e = CCT_ERR_INIT;
+  sqlite3_stmt *st = q_stmt(q, ST_FUNCTION_NAMES, &e);
+  int limit = (int)strlen(name) / 3 + 2;
+  while (st && sqlite3_step(st) == SQLITE_ROW) {
+    const char *f = (const char *)sqlite3_column_text(st, 1);
+    if (!f) continue;
+    int d = edit_distance(name, f);
+    if (!strncmp(f, name, strlen(name)) || (strlen(f) >= 3 && strstr(name, f) == name)) d = d < 2 ? d : 2;
+    else if (strstr(f, name)) d = d < 3 ? d : 3;
+    if (d <= limit) suggest_offer(&s, f, d);
+  }
+  if (st) sqlite3_reset(st);
+  suggest_format(&s, buf, size);
+}
+
+/* Suggests lines with cost near line in the files matching path, or close file names. */
+static void suggest_lines(cct_query *q, const char *path, long long line, char *buf, size_t size) {
+  suggest s = {{0}, {0}};
+  cct_err e = CCT_ERR_INIT;
+  int64_t *ids = NULL;
+  size_t n = 0;
+  paths_matching(q, 0, path, &ids, &n, &e);
+  for (size_t i = 0; i < n; i++) {
+    const char *p = q_path(q, 0, ids[i], &e);
+    sqlite3_stmt *st = q_stmt(q, ST_LINE_COSTS, &e);
+    if (!st || !p || !q->ncols) break;
+    sqlite3_bind_int64(st, 2, ids[i]);
+    sqlite3_bind_int64(st, 3, q->cols[q->disp].id);
+    while (sqlite3_step(st) == SQLITE_ROW) {
+      long long l = sqlite3_column_int64(st, 0);
+      char name[512];
+      snprintf(name, sizeof name, "%s:%lld", q_basename(p), l);
+      long long d = l > line ? l - line : line - l;
+      suggest_offer(&s, name, d > 1000000 ? 1000000 : (int)d);
+    }
+    sqlite3_reset(st);
+  }
+  free(ids);
+  if (!n) {
+    sqlite3_stmt *st = q_stmt(q, ST_FILES, &e);
+    while (st && sqlite3_step(st) == SQLITE_ROW) {
+      const char *p = (const char *)sqlite3_column_text(st, 1);
+      if (!p) continue;
+      int d = edit_distance(q_basename(path), q_basename(p));
+      if (d <= (int)strlen(q_basename(path)) / 3 + 1) suggest_offer(&s, q_basename(p), d);
+    }
+    if (st) sqlite3_reset(st);
+  }
+  suggest_format(&s, buf, size);
+}
+
+/* ---- parsing ---- */
+
+/* Copies s without surrounding white space and one level of matching quotes. */
+static char *unquote(const char *s, size_t n) {
+  while (n && isspace((unsigned char)*s)) s++, n--;
+  while (n && isspace((unsigned char)s[n - 1])) n--;
+  if (n >= 2 && (s[0] == '\'' || s[0] == '"') && s[n - 1] == s[0]) s++, n -= 2;
+  return strndup(s, n);
+}
+
+/* Splits "FILE:LINE"; returns 1 with *file malloc'd and *line set when arg has that form. */
+static int split_file_line(const char *arg, char **file, long long *line) {
+  const char *c = strrchr(arg, ':');
+  if (!c || c == arg || c[-1] == ':' || !c[1]) return 0;
+  for (const char *p = c + 1; *p; p++)
+    if (!isdigit((unsigned char)*p)) return 0;
+  *line = atoll(c + 1);
+  *file = strndup(arg, (size_t)(c - arg));
+  return *file != NULL;
+}
+
+static const struct {
+  const char *word;
+  int type;
+} keywords[] = {{"glob", IT_GLOB},   {"re", IT_RE},       {"loop", IT_LOOP},       {"file", IT_FILE},
+                {"module", IT_MODULE}, {"class", IT_CLASS}, {"namespace", IT_NAMESPACE}};
+
+/* Parses item text into it (text, type, arg, line, id).  Returns CCT_OK or CCT_EUSAGE. */
+static int parse_item(const char *text, citem *it, cct_err *err) {
+  memset(it, 0, sizeof *it);
+  while (isspace((unsigned char)*text)) text++;
+  size_t n = strlen(text);
+  while (n && isspace((unsigned char)text[n - 1])) n--;
+  if (!n) return cct_err_set(err, CCT_EUSAGE, "empty center item");
+  it->text = strndup(text, n);
+  if (!it->text) return cct_err_set(err, CCT_ENOMEM, "out of memory");
+  const char *t = it->text;
+  if (t[0] == '#' || t[0] == '@') {
+    char *end = NULL;
+    long long v = strtoll(t + 1, &end, 10);
+    if (!t[1] || *end || v < 0)
+      return cct_err_set(err, CCT_EUSAGE, "bad item '%s': expected %cNUMBER", t, t[0]);
+    it->type = t[0] == '#' ? IT_CTX : -1; /* -1: '@N', resolved by the caller */
+    it->id = v;
+    return CCT_OK;
+  }
+  if (t[0] != '\'' && t[0] != '"') {
+    for (size_t k = 0; k < sizeof keywords / sizeof *keywords; k++) {
+      size_t w = strlen(keywords[k].word);
+      if (!strncmp(t, keywords[k].word, w) && isspace((unsigned char)t[w])) {
+        it->type = keywords[k].type;
+        it->arg = unquote(t + w, n - w);
+        if (!it->arg) return cct_err_set(err, CCT_ENOMEM, "out of memory");
+        if (!*it->arg) return cct_err_set(err, CCT_EUSAGE, "bad item '%s': '%s' needs an argument", t, keywords[k].word);
+        if (it->type == IT_LOOP) {
+          char *file = NULL;
+          if (!split_file_line(it->arg, &file, &it->line))
+            return cct_err_set(err, CCT_EUSAGE, "bad item '%s': expected 'loop FILE:LINE'", t);
+          free(it->arg);
+          it->arg = file;
+        }
+        return CCT_OK;
+      }
+    }
+    char *file = NULL;
+    if (split_file_line(t, &file, &it->line)) {
+      it->type = IT_LINE;
+      it->arg = file;
+      return CCT_OK;
+    }
+  }
+  it->type = IT_NAME;
+  it->arg = unquote(t, n);
+  if (!it->arg) return cct_err_set(err, CCT_ENOMEM, "out of memory");
+  if (!*it->arg) return cct_err_set(err, CCT_EUSAGE, "empty center item");
+  return CCT_OK;
+}
+
+static void item_free(citem *it) {
+  free(it->text);
+  free(it->arg);
+  free(it->occ);
+  memset(it, 0, sizeof *it);
+}
+
+/* Appends contexts of kind at (file ids matching path or file id, line). */
+static int contexts_at(cct_query *q, const int64_t *files, size_t nfiles, long long line, int kind, occlist *l,
+                       cct_err *err) {
+  for (size_t i = 0; i < nfiles; i++) {
+    sqlite3_stmt *st = q_stmt(q, ST_CONTEXTS_AT, err);
+    if (!st) return CCT_ESQL;
+    sqlite3_bind_int64(st, 2, files[i]);
+    sqlite3_bind_int64(st, 3, line);
+    sqlite3_bind_int(st, 4, kind);
+    int rc = collect(q, st, l, err);
+    if (rc) return rc;
+  }
+  return CCT_OK;
+}
+
+/* Resolves it in the current run into it->occ.  An item that matches nothing
+ * returns CCT_ENOTFOUND with a message and suggestions. */
+static int resolve_item(cct_query *q, citem *it, cct_err *err) {
+  occlist l = {0};
+  int rc = CCT_OK;
+  sqlite3_stmt *st = NULL;
+  int64_t *ids = NULL;
+  size_t nids = 0;
+  switch (it->type) {
+  case IT_NAME:
+    if (!(st = q_stmt(q, ST_FUNCTIONS_BY_NAME, err))) return CCT_ESQL;
+    sqlite3_bind_text(st, 2, it->arg, -1, SQLITE_TRANSIENT);
+    rc = frames_of_ids(q, st, &l, err);
+    break;
+  case IT_GLOB:
+    if (!(st = q_stmt(q, ST_FUNCTIONS_BY_GLOB, err))) return CCT_ESQL;
+    sqlite3_bind_text(st, 2, it->arg, -1, SQLITE_TRANSIENT);
+    rc = frames_of_ids(q, st, &l, err);
+    break;
+  case IT_RE: {
+    regex_t re;
+    int e = regcomp(&re, it->arg, REG_EXTENDED | REG_NOSUB);
+    if (e) {
+      char m[200];
+      regerror(e, &re, m, sizeof m);
+      return cct_err_set(err, CCT_EUSAGE, "bad regular expression '%s': %s", it->arg, m);
+    }
+    if (!(st = q_stmt(q, ST_FUNCTION_NAMES, err))) {
+      regfree(&re);
+      return CCT_ESQL;
+    }
+    size_t cap = 0;
+    while (!rc && sqlite3_step(st) == SQLITE_ROW) {
+      const char *name = (const char *)sqlite3_column_text(st, 1);
+      if (!name || regexec(&re, name, 0, NULL, 0)) continue;
+      if (nids == cap) {
+        cap = cap ? 2 * cap : 16;
+        int64_t *v = realloc(ids, cap * sizeof *v);
+        if (!v) rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
+        else ids = v;
+      }
+      if (!rc) ids[nids++] = sqlite3_column_int64(st, 0);
+    }
+    sqlite3_reset(st);
+    regfree(&re);
+    for (size_t i = 0; !rc && i < nids; i++) rc = frames_of(q, ids[i], &l, err);
+    break;
+  }
+  case IT_LINE:
+  case IT_LOOP:
+    rc = paths_matching(q, 0, it->arg, &ids, &nids, err);
+    if (!rc) rc = contexts_at(q, ids, nids, it->line, it->type == IT_LOOP ? K_LOOP : K_LINE, &l, err);
+    break;
+  case IT_LINE_ID:
+  case IT_LOOP_ID:
+    rc = contexts_at(q, &it->id, 1, it->line, it->type == IT_LOOP_ID ? K_LOOP : K_LINE, &l, err);
+    break;
+  case IT_FILE:
+  case IT_MODULE:
+    rc = paths_matching(q, it->type == IT_MODULE, it->arg, &ids, &nids, err);
+    for (size_t i = 0; !rc && i < nids; i++) {
+      if (!(st = q_stmt(q, it->type == IT_MODULE ? ST_FUNCTIONS_BY_MODULE : ST_FUNCTIONS_BY_FILE, err))) {
+        rc = CCT_ESQL;
+        break;
+      }
+      sqlite3_bind_int64(st, 2, ids[i]);
+      rc = frames_of_ids(q, st, &l, err);
+    }
+    break;
+  case IT_FILE_ID:
+  case IT_MODULE_ID:
+    if (!(st = q_stmt(q, it->type == IT_MODULE_ID ? ST_FUNCTIONS_BY_MODULE : ST_FUNCTIONS_BY_FILE, err)))
+      return CCT_ESQL;
+    sqlite3_bind_int64(st, 2, it->id);
+    rc = frames_of_ids(q, st, &l, err);
+    break;
+  case IT_CLASS:
+  case IT_NAMESPACE:
+    if (!(st = q_stmt(q, it->type == IT_CLASS ? ST_FUNCTIONS_BY_CLASS : ST_FUNCTIONS_BY_NAMESPACE, err)))
+      return CCT_ESQL;
+    sqlite3_bind_text(st, 2, it->arg, -1, SQLITE_TRANSIENT);
+    rc = frames_of_ids(q, st, &l, err);
+    break;
+  case IT_FUNCTION_ID:
+    rc = frames_of(q, it->id, &l, err);
+    break;
+  case IT_INSTR:
+    if (!(st = q_stmt(q, ST_INSTRUCTIONS_AT, err))) return CCT_ESQL;
+    sqlite3_bind_int64(st, 2, it->id);
+    sqlite3_bind_int64(st, 3, it->id2);
+    rc = collect(q, st, &l, err);
+    break;
+  case IT_CTX: {
+    qctx c;
+    rc = q_load_ctx(q, it->id, &c, err);
+    if (rc == CCT_ENOTFOUND) rc = CCT_OK;
+    else if (!rc && occ_push(&l, &c)) rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
+    break;
+  }
+  default:
+    rc = cct_err_set(err, CCT_EUSAGE, "bad item '%s'", it->text);
+  }
+  free(ids);
+  if (!rc && !l.n) {
+    char sug[600] = "";
+    static const char *const what[] = {[IT_NAME] = "function", [IT_GLOB] = "function matching",
+                                       [IT_RE] = "function matching", [IT_LINE] = "line context at",
+                                       [IT_LOOP] = "loop at", [IT_FILE] = "function in file",
+                                       [IT_MODULE] = "function in module", [IT_CLASS] = "function of class",
+                                       [IT_NAMESPACE] = "function of namespace", [IT_CTX] = "context",
+                                       [IT_FUNCTION_ID] = "frame of", [IT_FILE_ID] = "function in",
+                                       [IT_MODULE_ID] = "function in", [IT_LINE_ID] = "line context at",
+                                       [IT_LOOP_ID] = "loop at", [IT_INSTR] = "instruction context at"};
+    if (it->type == IT_NAME) suggest_functions(q, it->arg, sug, sizeof sug);
+    else if (it->type == IT_LINE || it->type == IT_LOOP) suggest_lines(q, it->arg, it->line, sug, sizeof sug);
+    const char *shown = it->type == IT_CTX ? it->text + 1 : it->type == IT_NAME ? it->arg : it->text;
+    if (it->type == IT_LINE || it->type == IT_LOOP) shown = it->text + (it->type == IT_LOOP ? 5 : 0);
+    rc = cct_err_set(err, CCT_ENOTFOUND, "no %s '%s' in run %d%s", what[it->type], shown, q->run, sug);
+  }
+  if (rc) {
+    free(l.v);
+    return rc;
+  }
+  occ_normalize(&l);
+  free(it->occ);
+  it->occ = l.v;
+  it->nocc = l.n;
+  return CCT_OK;
+}
+
+/* Quotes name for an item text when it has white space or starts with a keyword-like word. */
+static char *quote_name(const char *name) {
+  int plain = *name && !strpbrk(name, " \t'\"") && name[0] != '#' && name[0] != '@';
+  size_t n = strlen(name) + 3;
+  char *s = malloc(n);
+  if (s) snprintf(s, n, plain ? "%s" : strchr(name, '\'') ? "\"%s\"" : "'%s'", name);
+  return s;
+}
+
+/* Turns '@N' into a concrete item from the last view.  Returns CCT_OK,
+ * CCT_EUSAGE, or -1 for the top row (no change). */
+static int resolve_handle(cct_query *q, citem *it, cct_err *err) {
+  long long h = it->id;
+  if (h < 1 || (size_t)h > q->nlast)
+    return cct_err_set(err, CCT_ENOTFOUND, "no row @%lld in the last view%s", h, q->nlast ? "" : " (no view yet)");
+  const lastrow *r = &q->last[h - 1];
+  char buf[600];
+  const char *file = r->file > 0 ? q_path(q, 0, r->file, err) : NULL;
+  free(it->text);
+  it->text = NULL;
+  switch (r->kind) {
+  case CCT_ROW_CENTER: return -1;
+  case CCT_ROW_FUNCTION:
+    it->type = IT_FUNCTION_ID;
+    it->id = r->function;
+    it->arg = q_strdup(r->name);
+    it->text = quote_name(r->name);
+    break;
+  case CCT_ROW_LOOP:
+  case CCT_ROW_LINE:
+    if (!file || r->line < 0) return cct_err_set(err, CCT_EUSAGE, "row @%lld has no source location", h);
+    it->type = r->kind == CCT_ROW_LOOP ? IT_LOOP_ID : IT_LINE_ID;
+    it->id = r->file;
+    it->line = r->line;
+    it->arg = q_strdup(file);
+    snprintf(buf, sizeof buf, "%s%s:%lld", r->kind == CCT_ROW_LOOP ? "loop " : "", q_basename(file), r->line);
+    it->text = strdup(buf);
+    break;
+  case CCT_ROW_INSTRUCTION:
+    it->type = IT_INSTR;
+    it->id = r->module;
+    it->id2 = r->offset;
+    it->text = q_strdup(r->name);
+    break;
+  case CCT_ROW_FILE:
+  case CCT_ROW_MODULE: {
+    const char *p = q_path(q, r->kind == CCT_ROW_MODULE, r->kind == CCT_ROW_MODULE ? r->module : r->file, err);
+    it->type = r->kind == CCT_ROW_MODULE ? IT_MODULE_ID : IT_FILE_ID;
+    it->id = r->kind == CCT_ROW_MODULE ? r->module : r->file;
+    it->arg = q_strdup(p);
+    snprintf(buf, sizeof buf, "%s %s", r->kind == CCT_ROW_MODULE ? "module" : "file", p ? p : "?");
+    it->text = strdup(buf);
+    break;
+  }
+  default: return cct_err_set(err, CCT_EUSAGE, "row @%lld cannot be a center", h);
+  }
+  if (!it->text) return cct_err_set(err, CCT_ENOMEM, "out of memory");
+  return CCT_OK;
+}
+
+/* ---- derived sets ---- */
+
+static void clear_derived(cct_query *q) {
+  free(q->O);
+  free(q->outer);
+  free(q->lexouter);
+  free(q->ov);
+  free(q->sub_ex);
+  free(q->sub_lex);
+  q->O = NULL;
+  q->outer = q->lexouter = NULL;
+  q->ov = q->sub_ex = q->sub_lex = NULL;
+  q->nO = 0;
+}
+
+void q_center_clear(cct_query *q) {
+  for (size_t i = 0; i < q->nitems; i++) item_free(&q->items[i]);
+  free(q->items);
+  q->items = NULL;
+  q->nitems = 0;
+  clear_derived(q);
+}
+
+int q_center_rebuild(cct_query *q, cct_err *err) {
+  clear_derived(q);
+  if (!q->nitems) return CCT_OK;
+  occlist l = {0};
+  for (size_t i = 0; i < q->nitems; i++)
+    for (size_t j = 0; j < q->items[i].nocc; j++)
+      if (occ_push(&l, &q->items[i].occ[j])) {
+        free(l.v);
+        return cct_err_set(err, CCT_ENOMEM, "out of memory");
+      }
+  occ_normalize(&l);
+  size_t n = l.n, nc = q->ncols ? q->ncols : 1;
+  q->O = l.v;
+  q->nO = n;
+  q->outer = calloc(n ? n : 1, 1);
+  q->lexouter = calloc(n ? n : 1, 1);
+  q->ov = calloc(n * nc * 3 + 1, sizeof *q->ov);
+  q->sub_ex = calloc(n * nc + 1, sizeof *q->sub_ex);
+  q->sub_lex = calloc(n * nc + 1, sizeof *q->sub_lex);
+  size_t *stack = malloc((n ? n : 1) * sizeof *stack);
+  size_t *all = malloc(nc * sizeof *all);
+  if (!q->outer || !q->lexouter || !q->ov || !q->sub_ex || !q->sub_lex || !stack || !all) {
+    free(stack);
+    free(all);
+    clear_derived(q);
+    return cct_err_set(err, CCT_ENOMEM, "out of memory");
+  }
+  for (size_t c = 0; c < nc; c++) all[c] = c;
+  int rc = CCT_OK;
+  for (size_t i = 0; !rc && i < n && q->ncols; i++) rc = q_values(q, q->O[i].id, all, q->ncols, q->ov + 3 * nc * i, err);
+  /* Sweep in pre order with the stack of open members (all ancestors in O). */
+  size_t top = 0, outer_idx = 0;
+  for (size_t i = 0; !rc && i < n; i++) {
+    const qctx *x = &q->O[i];
+    while (top && q->O[stack[top - 1]].last < x->pre) top--;
+    q->outer[i] = top == 0;
+    q->lexouter[i] = top == 0 || q->O[stack[top - 1]].frame != x->frame;
+    if (q->outer[i]) outer_idx = i;
+    if (q->lexouter[i])
+      for (size_t c = 0; c < q->ncols; c++) {
+        q->sub_ex[outer_idx * nc + c] += q->ov[3 * (nc * i + c) + 1];
+        q->sub_lex[outer_idx * nc + c] += q->ov[3 * (nc * i + c) + 2];
+      }
+    stack[top++] = i;
+  }
+  free(stack);
+  free(all);
+  if (rc) clear_derived(q);
+  return rc;
+}
+
+void q_center_top(const cct_query *q, const size_t *vcols, size_t n, int lex, double *incl, double *excl) {
+  size_t nc = q->ncols ? q->ncols : 1;
+  for (size_t k = 0; k < n; k++) {
+    incl[k] = excl[k] = 0;
+    for (size_t i = 0; i < q->nO; i++) {
+      if (!q->outer[i]) continue;
+      incl[k] += q->ov[3 * (nc * i + vcols[k])];
+      excl[k] += (lex ? q->sub_lex : q->sub_ex)[nc * i + vcols[k]];
+    }
+  }
+}
+
+const char *q_center_label(const cct_query *q) {
+  return q->nitems == 1 ? q->items[0].text : "<multiple contexts>";
+}
+
+int q_center_has_function(const cct_query *q, int64_t fn) {
+  for (size_t i = 0; i < q->nO; i++)
+    if (q->O[i].frame == q->O[i].id && q->O[i].function == fn && q->O[i].kind != K_ROOT) return 1;
+  return 0;
+}
+
+int q_center_reresolve(cct_query *q, cct_err *err) {
+  size_t k = 0;
+  for (size_t i = 0; i < q->nitems; i++) {
+    citem *it = &q->items[i];
+    /* Ids do not carry over between runs: fall back to the name or path. */
+    if (it->type == IT_FUNCTION_ID) it->type = IT_NAME;
+    else if (it->type == IT_FILE_ID) it->type = IT_FILE;
+    else if (it->type == IT_MODULE_ID) it->type = IT_MODULE;
+    else if (it->type == IT_LINE_ID) it->type = IT_LINE;
+    else if (it->type == IT_LOOP_ID) it->type = IT_LOOP;
+    cct_err e = CCT_ERR_INIT;
+    if (it->type != IT_INSTR && resolve_item(q, it, &e) == CCT_OK) q->items[k++] = *it;
+    else item_free(it);
+  }
+  q->nitems = k;
+  return q_center_rebuild(q, err);
+}
+
+/* ---- public API ---- */
+
+int cct_center_apply(cct_query *q, int op, const char *item, cct_err *err) {
+  citem it;
+  int rc = parse_item(item ? item : "", &it, err);
+  if (!rc && it.type == -1) {
+    rc = resolve_handle(q, &it, err);
+    if (rc == -1) { /* the top row: the current center */
+      item_free(&it);
+      return CCT_OK;
+    }
+  }
+  if (rc) {
+    item_free(&it);
+    return rc;
+  }
+  if (op == CCT_CENTER_REMOVE) {
+    size_t i = 0;
+    while (i < q->nitems && strcmp(q->items[i].text, it.text) && (!it.arg || !q->items[i].arg ||
+                                                                  strcmp(q->items[i].arg, it.arg) ||
+                                                                  q->items[i].type != it.type))
+      i++;
+    if (i == q->nitems) {
+      rc = cct_err_set(err, CCT_ENOTFOUND, "'%s' is not in the center", it.text);
+      item_free(&it);
+      return rc;
+    }
+    item_free(&q->items[i]);
+    memmove(q->items + i, q->items + i + 1, (q->nitems - i - 1) * sizeof *q->items);
+    q->nitems--;
+    item_free(&it);
+    return q_center_rebuild(q, err);
+  }
+  rc = resolve_item(q, &it, err);
+  if (rc) {
+    item_free(&it);
+    return rc;
+  }
+  if (op == CCT_CENTER_SET) {
+    q_center_clear(q);
+  } else {
+    for (size_t i = 0; i < q->nitems; i++)
+      if (!strcmp(q->items[i].text, it.text)) { /* already there: refresh */
+        item_free(&q->items[i]);
+        q->items[i] = it;
+        return q_center_rebuild(q, err);
+      }
+  }
+  citem *v = realloc(q->items, (q->nitems + 1) * sizeof *v);
+  if (!v) {
+    item_free(&it);
+    return cct_err_set(err, CCT_ENOMEM, "out of memory");
+  }
+  q->items = v;
+  q->items[q->nitems++] = it;
+  return q_center_rebuild(q, err);
+}
+
+void cct_center_reset(cct_query *q) { q_center_clear(q); }
+
+size_t cct_center_count(const cct_query *q) { return q->nitems; }
+
+const char *cct_center_item(const cct_query *q, size_t i) { return i < q->nitems ? q->items[i].text : NULL; }
+
+long long cct_center_occurrences(const cct_query *q, size_t i) {
+  return i < q->nitems ? (long long)q->items[i].nocc : 0;
+}

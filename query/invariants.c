@@ -1,0 +1,206 @@
+/* invariants.c: checks the invariants of SPEC section 5 for the current
+ * center, at the session's granularity (threshold ignored):
+ *   1. topdown top row == bottomup top row (inclusive; exclusive too when the
+ *      center is one function item: bottomup's function scope equals topdown's
+ *      lex_aware scope for a frame, both are its whole exclusive cost);
+ *   2. for a single-function center, both == that function's flat row;
+ *   3. sum of the bottomup level-1 rows == bottomup top row (both columns);
+ *   4. every row's inclusive <= its parent's, in both views;
+ *   5. center total <= program total;
+ *   6. topdown / bottomup at depth D agree with depth D+3 on their first D levels
+ *      (rows compared by their path of row identities, values compared).
+ * Values are compared with a relative tolerance of 1e-9 plus 1e-9 of the
+ * program total. */
+#include "query_int.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { INV_DEPTH = 3, INV_EXTRA = 3 };
+
+static int close_to(double a, double b, double total) {
+  return fabs(a - b) <= 1e-9 * fmax(fabs(a), fabs(b)) + 1e-9 * fabs(total) + 1e-12;
+}
+
+/* Row identity within its view: kind, name, call site and location, joined over the path. */
+typedef struct rkey {
+  char *key;
+  double incl, excl;
+} rkey;
+
+static int by_key(const void *a, const void *b) {
+  const rkey *x = a, *y = b;
+  int c = strcmp(x->key, y->key);
+  if (c) return c;
+  return (x->incl > y->incl) - (x->incl < y->incl);
+}
+
+/* Keys of the rows of v with depth <= maxdepth, sorted. */
+static rkey *row_keys(const cct_view *v, int maxdepth, size_t *n) {
+  rkey *k = calloc(v->nrows + 1, sizeof *k);
+  char **own = calloc(v->nrows + 1, sizeof *own);
+  *n = 0;
+  if (!k || !own) {
+    free(k);
+    free(own);
+    return NULL;
+  }
+  for (size_t i = 0; i < v->nrows; i++) {
+    const cct_row *r = &v->rows[i];
+    const char *parent = "";
+    for (size_t j = i; r->depth > 0 && j-- > 0;)
+      if (v->rows[j].depth == r->depth - 1) {
+        parent = own[j];
+        break;
+      }
+    size_t len = strlen(parent) + strlen(r->name) + (r->callsite ? strlen(r->callsite) : 0) +
+                 (r->file ? strlen(r->file) : 0) + (r->module ? strlen(r->module) : 0) + 64;
+    own[i] = malloc(len);
+    if (!own[i]) break;
+    snprintf(own[i], len, "%s\x1f%d|%s|%s|%s|%lld|%s", parent, r->kind, r->name, r->callsite ? r->callsite : "",
+             r->file ? r->file : "", r->line, r->module ? r->module : "");
+    if (r->depth <= maxdepth) {
+      k[*n].key = strdup(own[i]);
+      if (!k[*n].key) break;
+      k[*n].incl = v->nmetrics ? r->inclusive[0] : 0;
+      k[*n].excl = v->nmetrics ? r->exclusive[0] : 0;
+      (*n)++;
+    }
+  }
+  for (size_t i = 0; i < v->nrows; i++) free(own[i]);
+  free(own);
+  qsort(k, *n, sizeof *k, by_key);
+  return k;
+}
+
+static void free_keys(rkey *k, size_t n) {
+  for (size_t i = 0; i < n; i++) free(k[i].key);
+  free(k);
+}
+
+/* Invariant 6 for one view kind. */
+static int check_depths(cct_query *q, int bottomup, cct_err *err) {
+  cct_view *a = NULL, *b = NULL;
+  int rc = bottomup ? cct_view_bottomup(q, INV_DEPTH, &a, err) : cct_view_topdown(q, INV_DEPTH, &a, err);
+  if (!rc) rc = bottomup ? cct_view_bottomup(q, INV_DEPTH + INV_EXTRA, &b, err)
+                         : cct_view_topdown(q, INV_DEPTH + INV_EXTRA, &b, err);
+  if (rc) {
+    cct_view_free(a);
+    return rc;
+  }
+  size_t na = 0, nb = 0;
+  rkey *ka = row_keys(a, INV_DEPTH, &na), *kb = row_keys(b, INV_DEPTH, &nb);
+  double total = a->nmetrics ? a->total[0] : 0;
+  const char *name = bottomup ? "bottomup" : "topdown";
+  if (!ka || !kb) rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
+  else if (na != nb)
+    rc = cct_err_set(err, CCT_ECORRUPT, "%s %d has %zu rows, its first %d levels at depth %d have %zu", name,
+                     INV_DEPTH, na, INV_DEPTH, INV_DEPTH + INV_EXTRA, nb);
+  for (size_t i = 0; !rc && i < na; i++) {
+    if (strcmp(ka[i].key, kb[i].key) || !close_to(ka[i].incl, kb[i].incl, total) ||
+        !close_to(ka[i].excl, kb[i].excl, total)) {
+      const char *label = strrchr(ka[i].key, '|');
+      rc = cct_err_set(err, CCT_ECORRUPT, "%s row %s differs between depth %d (%g, %g) and depth %d (%g, %g)", name,
+                       label ? ka[i].key : "?", INV_DEPTH, ka[i].incl, ka[i].excl, INV_DEPTH + INV_EXTRA, kb[i].incl,
+                       kb[i].excl);
+    }
+  }
+  if (ka) free_keys(ka, na);
+  if (kb) free_keys(kb, nb);
+  cct_view_free(a);
+  cct_view_free(b);
+  return rc;
+}
+
+/* Invariant 4: every row's inclusive <= its parent's. */
+static int check_monotone(const cct_view *v, cct_err *err) {
+  double total = v->nmetrics ? v->total[0] : 0;
+  if (!v->nmetrics) return CCT_OK;
+  for (size_t i = 0; i < v->nrows; i++) {
+    const cct_row *r = &v->rows[i];
+    if (!r->depth) continue;
+    for (size_t j = i; j-- > 0;)
+      if (v->rows[j].depth == r->depth - 1) {
+        double p = v->rows[j].inclusive[0];
+        if (r->inclusive[0] > p && !close_to(r->inclusive[0], p, total))
+          return cct_err_set(err, CCT_ECORRUPT, "%s row @%d '%s' (%g) exceeds its parent @%d '%s' (%g)", v->view,
+                             r->handle, r->name, r->inclusive[0], v->rows[j].handle, v->rows[j].name, p);
+        break;
+      }
+  }
+  return CCT_OK;
+}
+
+int cct_check_invariants(cct_query *q, cct_err *err) {
+  double saved = q->threshold;
+  lastrow *last = q->last; /* keep the user's last view for '@N' */
+  size_t nlast = q->nlast;
+  q->last = NULL;
+  q->nlast = 0;
+  q->threshold = 0;
+  cct_view *td = NULL, *bu = NULL, *fl = NULL;
+  int rc = cct_view_topdown(q, INV_DEPTH, &td, err);
+  if (!rc) rc = check_monotone(td, err);
+  if (!rc) rc = check_depths(q, 0, err);
+  double total = td && td->nmetrics ? td->total[0] : 0;
+  if (!rc && q->nitems && td->nmetrics) {
+    rc = cct_view_bottomup(q, INV_DEPTH, &bu, err);
+    if (!rc) rc = check_monotone(bu, err);
+    if (!rc) rc = check_depths(q, 1, err);
+    const cct_row *t = &td->rows[0];
+    const cct_row *b = bu ? &bu->rows[0] : NULL;
+    int one_function = q->nitems == 1 && (q->items[0].type == IT_NAME || q->items[0].type == IT_FUNCTION_ID);
+    if (!rc && !close_to(t->inclusive[0], b->inclusive[0], total))
+      rc = cct_err_set(err, CCT_ECORRUPT, "topdown top row inclusive %g != bottomup top row %g", t->inclusive[0],
+                       b->inclusive[0]);
+    if (!rc && one_function && !close_to(t->exclusive[0], b->exclusive[0], total))
+      rc = cct_err_set(err, CCT_ECORRUPT, "topdown top row exclusive %g != bottomup top row %g", t->exclusive[0],
+                       b->exclusive[0]);
+    if (!rc && t->inclusive[0] > total && !close_to(t->inclusive[0], total, total))
+      rc = cct_err_set(err, CCT_ECORRUPT, "center total %g exceeds the program total %g", t->inclusive[0], total);
+    /* Invariant 3: level-1 rows of bottomup add up to the top row. */
+    double si = 0, se = 0;
+    for (size_t i = 0; !rc && i < bu->nrows; i++)
+      if (bu->rows[i].depth == 1) {
+        si += bu->rows[i].inclusive[0];
+        se += bu->rows[i].exclusive[0];
+      }
+    if (!rc && (!close_to(si, b->inclusive[0], total) || !close_to(se, b->exclusive[0], total)))
+      rc = cct_err_set(err, CCT_ECORRUPT, "bottomup level-1 rows add up to (%g, %g), the top row is (%g, %g)", si, se,
+                       b->inclusive[0], b->exclusive[0]);
+    /* Invariant 2: a single function's flat row. */
+    if (!rc && one_function) {
+      int64_t fn = -1;
+      for (size_t i = 0; i < q->nO; i++) {
+        if (fn >= 0 && q->O[i].function != fn) {
+          fn = -2; /* several functions share the name: no single flat row */
+          break;
+        }
+        fn = q->O[i].function;
+      }
+      if (fn >= 0) {
+        rc = cct_view_flat(q, CCT_FLAT_FUNCTIONS, 0, &fl, err);
+        const cct_row *f = NULL;
+        for (size_t i = 0; !rc && i < q->nlast; i++)
+          if (q->last[i].function == fn) f = &fl->rows[i];
+        if (!rc && !f && !close_to(t->inclusive[0], 0, total))
+          rc = cct_err_set(err, CCT_ECORRUPT, "function of the center has no flat row");
+        if (!rc && f && (!close_to(f->inclusive[0], b->inclusive[0], total) ||
+                         !close_to(f->exclusive[0], b->exclusive[0], total)))
+          rc = cct_err_set(err, CCT_ECORRUPT, "flat row (%g, %g) != bottomup top row (%g, %g)", f->inclusive[0],
+                           f->exclusive[0], b->inclusive[0], b->exclusive[0]);
+      }
+    }
+  }
+  cct_view_free(td);
+  cct_view_free(bu);
+  cct_view_free(fl);
+  q->threshold = saved;
+  for (size_t i = 0; i < q->nlast; i++) free(q->last[i].name);
+  free(q->last);
+  q->last = last;
+  q->nlast = nlast;
+  return rc;
+}

@@ -1,0 +1,184 @@
+/* query_int.h: private declarations shared by the files of the cct_query
+ * library: the session structure, the center (items and their occurrences),
+ * the cached named statements of schema/query.sql, a small hash map, and the
+ * row-tree builder the views share. */
+#ifndef CCT_QUERY_INT_H
+#define CCT_QUERY_INT_H
+
+#include "cct_query.h"
+#include "cct_schema.h"
+
+#include <stdint.h>
+
+/* schema/query.sql, embedded by scripts/embed_sql.cmake. */
+extern const char cct_sql_query[];
+
+/* Context kinds and relations of base.sql. */
+enum { K_ROOT = 0, K_FUNCTION = 1, K_LOOP = 2, K_LINE = 3, K_INSTRUCTION = 4 };
+enum { R_LEXICAL = 0, R_CALL = 1, R_INLINED = 2 };
+
+/* At most this many metric columns in a view: the display metric, then the
+ * run's other 'sum' metrics by id. */
+#define CCT_VIEW_MAX_METRICS 4
+
+/* ---- hash map: 5 x int64 key -> int64 value (open addressing) ---- */
+typedef struct qmap_slot {
+  int64_t k[5];
+  int64_t v;
+  int used;
+} qmap_slot;
+typedef struct qmap {
+  qmap_slot *slots;
+  size_t cap, n;
+} qmap;
+
+/* Returns the value slot of key (a,b,c,d,e), or NULL when absent. */
+int64_t *qmap_get(const qmap *m, int64_t a, int64_t b, int64_t c, int64_t d, int64_t e);
+/* Returns the value slot of the key, inserting it with value v when absent
+ * (*added set accordingly); NULL when out of memory. */
+int64_t *qmap_put(qmap *m, int64_t a, int64_t b, int64_t c, int64_t d, int64_t e, int64_t v, int *added);
+/* Frees the map's storage (the map is reusable afterwards). */
+void qmap_free(qmap *m);
+
+/* ---- contexts ---- */
+
+/* One context as read by the statements returning the columns of @root. */
+typedef struct qctx {
+  int64_t id, pre, last, frame, fparent, function, file, line, call_file, call_line, module, offset;
+  int fdepth, ldepth, kind, relation, callsite;
+} qctx;
+
+/* Item types (see center.c). */
+enum {
+  IT_NAME, IT_GLOB, IT_RE, IT_LINE, IT_LOOP, IT_FILE, IT_MODULE, IT_CLASS, IT_NAMESPACE, IT_CTX,
+  IT_FUNCTION_ID, IT_FILE_ID, IT_MODULE_ID, IT_LINE_ID, IT_LOOP_ID, IT_INSTR
+};
+
+/* One center item: its text and occurrences. */
+typedef struct citem {
+  char *text;       /* as typed (or the label of an '@N' row) */
+  int type;         /* IT_* */
+  char *arg;        /* name, pattern or path */
+  int64_t id, id2;  /* ids for IT_*_ID, IT_CTX, IT_INSTR (module, offset) */
+  long long line;   /* IT_LINE, IT_LOOP, IT_LINE_ID, IT_LOOP_ID */
+  qctx *occ;        /* occurrences, sorted by pre */
+  size_t nocc;
+} citem;
+
+/* Columns of the current run: metric ids, 'sum' ones first. */
+typedef struct qcolumn {
+  int64_t id;
+  char *name;
+  char *stat;
+} qcolumn;
+
+/* Cached statements, indexes into cct_query.st. */
+enum {
+  ST_ROOT, ST_CTX, ST_VALUE, ST_FUNCTION_INFO, ST_FILE_PATH, ST_MODULE_PATH, ST_FUNCTIONS_BY_NAME,
+  ST_FUNCTIONS_BY_GLOB, ST_FUNCTION_NAMES, ST_FUNCTIONS_BY_FILE, ST_FUNCTIONS_BY_MODULE, ST_FUNCTIONS_BY_CLASS,
+  ST_FUNCTIONS_BY_NAMESPACE, ST_FILES, ST_MODULES, ST_FUNCTION_FRAMES, ST_CONTEXTS_AT, ST_INSTRUCTIONS_AT,
+  ST_FUNCTION_SCOPES, ST_LINE_COSTS, ST_TD_FRAMES, ST_TD_LINES, ST_BU_FRAME, ST_FLAT, ST_FLAT_ONE, ST_SOURCE,
+  ST_PROFILES, ST_PROFILE_VALUES, ST_COMPLETE_FUNCTIONS, ST_COMPLETE_METRICS, ST_RUN_EXISTS, ST_COLUMNS,
+  ST_RUNS, ST_COUNT
+};
+
+/* What '@N' can refer to: a copy of the facts of each row of the last view. */
+typedef struct lastrow {
+  int kind;              /* CCT_ROW_* */
+  char *name;            /* label */
+  int64_t function, file, module, offset;
+  long long line;
+} lastrow;
+
+/* Cached function facts. */
+typedef struct fninfo {
+  char *name, *file, *module;
+  int64_t file_id, module_id;
+  long long line;
+} fninfo;
+
+struct cct_query {
+  sqlite3 *db;
+  sqlite3_stmt *st[ST_COUNT];
+  int run;
+  qcolumn *cols;         /* metric columns of the run */
+  size_t ncols, nsum;    /* all columns, 'sum' columns (the first nsum) */
+  size_t disp;           /* index in cols of the display metric */
+  int has_lex;           /* the display metric has exclusive_lex from the database */
+  int gran;
+  double threshold;
+  qctx root;
+  double *root_incl;     /* per column: program total */
+  /* center */
+  citem *items;
+  size_t nitems;
+  qctx *O;               /* union of occurrences, sorted by pre, unique */
+  size_t nO;
+  unsigned char *outer;  /* per O: in O* (no proper ancestor in O) */
+  unsigned char *lexouter; /* per O: no proper ancestor in O within the same frame (exclusive counted) */
+  double *ov;            /* per O x column: inclusive, exclusive, exclusive_lex (3 * ncols each) */
+  double *sub_ex;        /* per O x column: for O* members, sum of exclusive over counted members of the subtree */
+  double *sub_lex;       /* same for exclusive_lex */
+  /* last view */
+  lastrow *last;
+  size_t nlast;
+  /* caches */
+  qmap fnmap;            /* function id -> index in fns */
+  fninfo *fns;
+  size_t nfns, fncap;
+  qmap pathmap;          /* (0 file | 1 module, id) -> index in paths */
+  char **paths;
+  size_t npaths, pathcap;
+};
+
+/* ---- session.c ---- */
+
+/* Returns the cached statement i, reset and unbound, with ?1 bound to the run;
+ * NULL (err set) on failure. */
+sqlite3_stmt *q_stmt(cct_query *q, int i, cct_err *err);
+/* Reads the columns of @root from st into c. */
+void q_read_ctx(sqlite3_stmt *st, qctx *c);
+/* Loads one context by id; returns CCT_OK or CCT_ENOTFOUND / CCT_ESQL. */
+int q_load_ctx(cct_query *q, int64_t id, qctx *c, cct_err *err);
+/* Loads inclusive, exclusive, exclusive_lex of ctx for the view metric columns
+ * vcols[0..n): out[3*i + 0..2].  Returns CCT_OK or CCT_ESQL. */
+int q_values(cct_query *q, int64_t ctx, const size_t *vcols, size_t n, double *out, cct_err *err);
+/* Facts of function id (cached); NULL when unknown. */
+const fninfo *q_function(cct_query *q, int64_t id, cct_err *err);
+/* Path of file (kind 0) or module (kind 1) id (cached); NULL when unknown. */
+const char *q_path(cct_query *q, int kind, int64_t id, cct_err *err);
+/* Columns of a view: the display metric first, then other 'sum' columns, at
+ * most CCT_VIEW_MAX_METRICS; returns the count and fills vcols. */
+size_t q_view_columns(const cct_query *q, size_t *vcols);
+/* Whether path ends with suffix at a '/' boundary (or equals it). */
+int q_suffix_match(const char *path, const char *suffix);
+/* The last component of path. */
+const char *q_basename(const char *path);
+/* strdup that returns NULL on NULL. */
+char *q_strdup(const char *s);
+
+/* ---- center.c ---- */
+
+/* Recomputes O, O*, the exclusive set and the subtree sums from the items. */
+int q_center_rebuild(cct_query *q, cct_err *err);
+/* Re-resolves every item in the current run (after a run change); items that
+ * match nothing are dropped. */
+int q_center_reresolve(cct_query *q, cct_err *err);
+/* Frees the items and derived arrays. */
+void q_center_clear(cct_query *q);
+/* Top-row values of the center for view columns vcols: inclusive over O*, and
+ * exclusive over the counted members (lex = 1: exclusive_lex). */
+void q_center_top(const cct_query *q, const size_t *vcols, size_t n, int lex, double *incl, double *excl);
+/* Label of the top row: the item text or '<multiple contexts>'. */
+const char *q_center_label(const cct_query *q);
+/* Whether function id has an occurrence in the center (a frame of it). */
+int q_center_has_function(const cct_query *q, int64_t fn);
+
+/* ---- views.c ---- */
+
+/* Remembers the rows of v as the session's last view (for '@N'). */
+int q_remember(cct_query *q, const cct_view *v, const lastrow *facts, cct_err *err);
+/* Allocates an empty view of the given kind for q with metric columns vcols. */
+cct_view *q_view_new(cct_query *q, const char *name, const size_t *vcols, size_t n);
+
+#endif

@@ -1,0 +1,460 @@
+/* session.c: the query session (cct_query): opening an archive read-only,
+ * the current run and its metric columns, display metric, granularity,
+ * threshold, the statement cache over schema/query.sql, small cached look-ups
+ * (functions, paths, values) and completion.  Also the hash map of query_int.h. */
+#include "query_int.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+/* ---- hash map ---- */
+
+static uint64_t qmap_hash(int64_t a, int64_t b, int64_t c, int64_t d, int64_t e) {
+  uint64_t h = 0x9E3779B97F4A7C15ull;
+  int64_t k[5] = {a, b, c, d, e};
+  for (int i = 0; i < 5; i++) {
+    h ^= (uint64_t)k[i] + 0x9E3779B97F4A7C15ull + (h << 6) + (h >> 2);
+    h *= 0xBF58476D1CE4E5B9ull;
+  }
+  return h ^ (h >> 31);
+}
+
+int64_t *qmap_get(const qmap *m, int64_t a, int64_t b, int64_t c, int64_t d, int64_t e) {
+  if (!m->cap) return NULL;
+  size_t i = (size_t)qmap_hash(a, b, c, d, e) & (m->cap - 1);
+  for (;;) {
+    qmap_slot *s = &m->slots[i];
+    if (!s->used) return NULL;
+    if (s->k[0] == a && s->k[1] == b && s->k[2] == c && s->k[3] == d && s->k[4] == e) return &s->v;
+    i = (i + 1) & (m->cap - 1);
+  }
+}
+
+static int qmap_grow(qmap *m) {
+  size_t ncap = m->cap ? m->cap * 2 : 64;
+  qmap_slot *ns = calloc(ncap, sizeof *ns);
+  if (!ns) return -1;
+  for (size_t j = 0; j < m->cap; j++) {
+    qmap_slot *s = &m->slots[j];
+    if (!s->used) continue;
+    size_t i = (size_t)qmap_hash(s->k[0], s->k[1], s->k[2], s->k[3], s->k[4]) & (ncap - 1);
+    while (ns[i].used) i = (i + 1) & (ncap - 1);
+    ns[i] = *s;
+  }
+  free(m->slots);
+  m->slots = ns;
+  m->cap = ncap;
+  return 0;
+}
+
+int64_t *qmap_put(qmap *m, int64_t a, int64_t b, int64_t c, int64_t d, int64_t e, int64_t v, int *added) {
+  *added = 0;
+  if ((m->n + 1) * 2 > m->cap && qmap_grow(m)) return NULL;
+  size_t i = (size_t)qmap_hash(a, b, c, d, e) & (m->cap - 1);
+  for (;;) {
+    qmap_slot *s = &m->slots[i];
+    if (!s->used) {
+      s->used = 1;
+      s->k[0] = a, s->k[1] = b, s->k[2] = c, s->k[3] = d, s->k[4] = e;
+      s->v = v;
+      m->n++;
+      *added = 1;
+      return &s->v;
+    }
+    if (s->k[0] == a && s->k[1] == b && s->k[2] == c && s->k[3] == d && s->k[4] == e) return &s->v;
+    i = (i + 1) & (m->cap - 1);
+  }
+}
+
+void qmap_free(qmap *m) {
+  free(m->slots);
+  m->slots = NULL;
+  m->cap = m->n = 0;
+}
+
+/* ---- small helpers ---- */
+
+char *q_strdup(const char *s) { return s ? strdup(s) : NULL; }
+
+const char *q_basename(const char *path) {
+  const char *b = path ? strrchr(path, '/') : NULL;
+  return b ? b + 1 : path;
+}
+
+int q_suffix_match(const char *path, const char *suffix) {
+  size_t n = strlen(path), k = strlen(suffix);
+  if (!k || k > n || strcmp(path + n - k, suffix)) return 0;
+  return k == n || path[n - k - 1] == '/' || suffix[0] == '/';
+}
+
+/* ---- statements ---- */
+
+static const char *const stmt_names[ST_COUNT] = {
+    [ST_ROOT] = "root", [ST_CTX] = "ctx", [ST_VALUE] = "value", [ST_FUNCTION_INFO] = "function_info",
+    [ST_FILE_PATH] = "file_path", [ST_MODULE_PATH] = "module_path", [ST_FUNCTIONS_BY_NAME] = "functions_by_name",
+    [ST_FUNCTIONS_BY_GLOB] = "functions_by_glob", [ST_FUNCTION_NAMES] = "function_names",
+    [ST_FUNCTIONS_BY_FILE] = "functions_by_file", [ST_FUNCTIONS_BY_MODULE] = "functions_by_module",
+    [ST_FUNCTIONS_BY_CLASS] = "functions_by_class", [ST_FUNCTIONS_BY_NAMESPACE] = "functions_by_namespace",
+    [ST_FILES] = "files", [ST_MODULES] = "modules", [ST_FUNCTION_FRAMES] = "function_frames",
+    [ST_CONTEXTS_AT] = "contexts_at", [ST_INSTRUCTIONS_AT] = "instructions_at",
+    [ST_FUNCTION_SCOPES] = "function_scopes", [ST_LINE_COSTS] = "line_costs", [ST_TD_FRAMES] = "td_frames",
+    [ST_TD_LINES] = "td_lines", [ST_BU_FRAME] = "bu_frame", [ST_FLAT] = "flat", [ST_FLAT_ONE] = "flat_one",
+    [ST_SOURCE] = "source", [ST_PROFILES] = "profiles", [ST_PROFILE_VALUES] = "profile_values",
+    [ST_COMPLETE_FUNCTIONS] = "complete_functions", [ST_COMPLETE_METRICS] = "complete_metrics",
+    [ST_RUN_EXISTS] = "run_exists", [ST_COLUMNS] = "columns", [ST_RUNS] = "runs"};
+
+sqlite3_stmt *q_stmt(cct_query *q, int i, cct_err *err) {
+  if (!q->st[i] && cct_schema_prepare_named(q->db, cct_sql_query, stmt_names[i], &q->st[i], err)) return NULL;
+  sqlite3_stmt *st = q->st[i];
+  sqlite3_reset(st);
+  sqlite3_clear_bindings(st);
+  if (sqlite3_bind_parameter_count(st) >= 1) sqlite3_bind_int64(st, 1, q->run);
+  return st;
+}
+
+void q_read_ctx(sqlite3_stmt *st, qctx *c) {
+  c->id = sqlite3_column_int64(st, 0);
+  c->pre = sqlite3_column_int64(st, 1);
+  c->last = sqlite3_column_int64(st, 2);
+  c->frame = sqlite3_column_int64(st, 3);
+  c->fdepth = sqlite3_column_int(st, 4);
+  c->ldepth = sqlite3_column_int(st, 5);
+  c->kind = sqlite3_column_int(st, 6);
+  c->relation = sqlite3_column_int(st, 7);
+  c->callsite = sqlite3_column_int(st, 8);
+  c->function = sqlite3_column_type(st, 9) == SQLITE_NULL ? 0 : sqlite3_column_int64(st, 9);
+  c->fparent = sqlite3_column_type(st, 10) == SQLITE_NULL ? -1 : sqlite3_column_int64(st, 10);
+  c->file = sqlite3_column_type(st, 11) == SQLITE_NULL ? 0 : sqlite3_column_int64(st, 11);
+  c->line = sqlite3_column_type(st, 12) == SQLITE_NULL ? -1 : sqlite3_column_int64(st, 12);
+  c->call_file = sqlite3_column_type(st, 13) == SQLITE_NULL ? 0 : sqlite3_column_int64(st, 13);
+  c->call_line = sqlite3_column_type(st, 14) == SQLITE_NULL ? -1 : sqlite3_column_int64(st, 14);
+  c->module = sqlite3_column_type(st, 15) == SQLITE_NULL ? 0 : sqlite3_column_int64(st, 15);
+  c->offset = sqlite3_column_int64(st, 16);
+}
+
+static int sql_error(cct_query *q, cct_err *err) {
+  return cct_err_set(err, CCT_ESQL, "query failed: %s", sqlite3_errmsg(q->db));
+}
+
+int q_load_ctx(cct_query *q, int64_t id, qctx *c, cct_err *err) {
+  sqlite3_stmt *st = q_stmt(q, ST_CTX, err);
+  if (!st) return err ? err->code : CCT_ESQL;
+  sqlite3_bind_int64(st, 2, id);
+  int rc = sqlite3_step(st);
+  if (rc == SQLITE_ROW) {
+    q_read_ctx(st, c);
+    sqlite3_reset(st);
+    return CCT_OK;
+  }
+  sqlite3_reset(st);
+  if (rc != SQLITE_DONE) return sql_error(q, err);
+  return CCT_ENOTFOUND;
+}
+
+int q_values(cct_query *q, int64_t ctx, const size_t *vcols, size_t n, double *out, cct_err *err) {
+  sqlite3_stmt *st = q_stmt(q, ST_VALUE, err);
+  if (!st) return CCT_ESQL;
+  for (size_t i = 0; i < n; i++) {
+    sqlite3_reset(st);
+    sqlite3_bind_int64(st, 2, q->cols[vcols[i]].id);
+    sqlite3_bind_int64(st, 3, ctx);
+    int rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW) {
+      for (int j = 0; j < 3; j++) out[3 * i + j] = sqlite3_column_double(st, j);
+    } else if (rc == SQLITE_DONE) {
+      out[3 * i] = out[3 * i + 1] = out[3 * i + 2] = 0;
+    } else {
+      sqlite3_reset(st);
+      return sql_error(q, err);
+    }
+  }
+  sqlite3_reset(st);
+  return CCT_OK;
+}
+
+const fninfo *q_function(cct_query *q, int64_t id, cct_err *err) {
+  int64_t *slot = qmap_get(&q->fnmap, id, 0, 0, 0, 0);
+  if (slot) return &q->fns[*slot];
+  sqlite3_stmt *st = q_stmt(q, ST_FUNCTION_INFO, err);
+  if (!st) return NULL;
+  sqlite3_bind_int64(st, 2, id);
+  if (sqlite3_step(st) != SQLITE_ROW) {
+    sqlite3_reset(st);
+    return NULL;
+  }
+  if (q->nfns == q->fncap) {
+    size_t cap = q->fncap ? 2 * q->fncap : 64;
+    fninfo *f = realloc(q->fns, cap * sizeof *f);
+    if (!f) {
+      sqlite3_reset(st);
+      cct_err_set(err, CCT_ENOMEM, "out of memory");
+      return NULL;
+    }
+    q->fns = f;
+    q->fncap = cap;
+  }
+  fninfo *f = &q->fns[q->nfns];
+  f->name = q_strdup((const char *)sqlite3_column_text(st, 0));
+  f->module_id = sqlite3_column_int64(st, 1);
+  f->file_id = sqlite3_column_int64(st, 2);
+  f->line = sqlite3_column_type(st, 3) == SQLITE_NULL ? -1 : sqlite3_column_int64(st, 3);
+  f->file = q_strdup((const char *)sqlite3_column_text(st, 4));
+  f->module = q_strdup((const char *)sqlite3_column_text(st, 5));
+  sqlite3_reset(st);
+  int added;
+  if (!f->name || !qmap_put(&q->fnmap, id, 0, 0, 0, 0, (int64_t)q->nfns, &added)) {
+    free(f->name);
+    free(f->file);
+    free(f->module);
+    cct_err_set(err, CCT_ENOMEM, "out of memory");
+    return NULL;
+  }
+  return &q->fns[q->nfns++];
+}
+
+const char *q_path(cct_query *q, int kind, int64_t id, cct_err *err) {
+  if (id <= 0) return NULL;
+  int64_t *slot = qmap_get(&q->pathmap, kind, id, 0, 0, 0);
+  if (slot) return q->paths[*slot];
+  sqlite3_stmt *st = q_stmt(q, kind ? ST_MODULE_PATH : ST_FILE_PATH, err);
+  if (!st) return NULL;
+  sqlite3_bind_int64(st, 2, id);
+  if (sqlite3_step(st) != SQLITE_ROW) {
+    sqlite3_reset(st);
+    return NULL;
+  }
+  char *p = q_strdup((const char *)sqlite3_column_text(st, 0));
+  sqlite3_reset(st);
+  if (q->npaths == q->pathcap) {
+    size_t cap = q->pathcap ? 2 * q->pathcap : 64;
+    char **np = realloc(q->paths, cap * sizeof *np);
+    if (!np) {
+      free(p);
+      return NULL;
+    }
+    q->paths = np;
+    q->pathcap = cap;
+  }
+  int added;
+  if (!p || !qmap_put(&q->pathmap, kind, id, 0, 0, 0, (int64_t)q->npaths, &added)) {
+    free(p);
+    cct_err_set(err, CCT_ENOMEM, "out of memory");
+    return NULL;
+  }
+  q->paths[q->npaths++] = p;
+  return p;
+}
+
+size_t q_view_columns(const cct_query *q, size_t *vcols) {
+  if (!q->ncols) return 0;
+  size_t n = 0;
+  vcols[n++] = q->disp;
+  for (size_t i = 0; i < q->nsum && n < CCT_VIEW_MAX_METRICS; i++)
+    if (i != q->disp) vcols[n++] = i;
+  return n;
+}
+
+/* ---- run selection ---- */
+
+static void free_caches(cct_query *q) {
+  for (size_t i = 0; i < q->nfns; i++) {
+    free(q->fns[i].name);
+    free(q->fns[i].file);
+    free(q->fns[i].module);
+  }
+  free(q->fns);
+  q->fns = NULL;
+  q->nfns = q->fncap = 0;
+  qmap_free(&q->fnmap);
+  for (size_t i = 0; i < q->npaths; i++) free(q->paths[i]);
+  free(q->paths);
+  q->paths = NULL;
+  q->npaths = q->pathcap = 0;
+  qmap_free(&q->pathmap);
+}
+
+static void free_columns(cct_query *q) {
+  for (size_t i = 0; i < q->ncols; i++) {
+    free(q->cols[i].name);
+    free(q->cols[i].stat);
+  }
+  free(q->cols);
+  q->cols = NULL;
+  q->ncols = q->nsum = q->disp = 0;
+  free(q->root_incl);
+  q->root_incl = NULL;
+}
+
+static void free_last(cct_query *q) {
+  for (size_t i = 0; i < q->nlast; i++) free(q->last[i].name);
+  free(q->last);
+  q->last = NULL;
+  q->nlast = 0;
+}
+
+/* Loads the run's columns, root and totals; keeps the display metric by name
+ * (keep may be NULL). */
+static int load_run(cct_query *q, int run, const char *keep, cct_err *err) {
+  char *kept = q_strdup(keep);
+  free_columns(q);
+  free_caches(q);
+  free_last(q);
+  q->run = run;
+  int rc = CCT_OK;
+  sqlite3_stmt *st = q_stmt(q, ST_COLUMNS, err);
+  if (!st) rc = CCT_ESQL;
+  size_t cap = 0;
+  while (!rc && sqlite3_step(st) == SQLITE_ROW) {
+    if (q->ncols == cap) {
+      cap = cap ? 2 * cap : 8;
+      qcolumn *c = realloc(q->cols, cap * sizeof *c);
+      if (!c) {
+        rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
+        break;
+      }
+      q->cols = c;
+    }
+    qcolumn *c = &q->cols[q->ncols++];
+    c->id = sqlite3_column_int64(st, 0);
+    c->name = q_strdup((const char *)sqlite3_column_text(st, 1));
+    c->stat = q_strdup((const char *)sqlite3_column_text(st, 2));
+    if (c->stat && !strcmp(c->stat, "sum")) q->nsum++;
+  }
+  if (st) sqlite3_reset(st);
+  /* Without any 'sum' column, every column is a display candidate. */
+  if (!rc && !q->nsum) q->nsum = q->ncols;
+  if (!rc && kept)
+    for (size_t i = 0; i < q->nsum; i++)
+      if (q->cols[i].name && !strcasecmp(q->cols[i].name, kept)) q->disp = i;
+  free(kept);
+  if (!rc) {
+    st = q_stmt(q, ST_ROOT, err);
+    if (!st) rc = CCT_ESQL;
+    else if (sqlite3_step(st) == SQLITE_ROW) q_read_ctx(st, &q->root);
+    else rc = cct_err_set(err, CCT_ECORRUPT, "run %d has no root context", run);
+    if (st) sqlite3_reset(st);
+  }
+  if (!rc) {
+    q->root_incl = calloc(q->ncols ? q->ncols : 1, sizeof *q->root_incl);
+    if (!q->root_incl) rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
+  }
+  for (size_t i = 0; !rc && i < q->ncols; i++) {
+    double v[3];
+    rc = q_values(q, q->root.id, &i, 1, v, err);
+    q->root_incl[i] = v[0];
+  }
+  return rc;
+}
+
+int cct_query_open(const char *path, cct_query **pq, cct_err *err) {
+  *pq = NULL;
+  cct_query *q = calloc(1, sizeof *q);
+  if (!q) return cct_err_set(err, CCT_ENOMEM, "out of memory");
+  int rc = cct_schema_open(path, CCT_OPEN_READONLY, &q->db, err);
+  if (rc) {
+    free(q);
+    return rc;
+  }
+  sqlite3_stmt *st = NULL;
+  int run = 0;
+  if (cct_schema_prepare_named(q->db, cct_sql_query, "runs", &st, err)) rc = CCT_ESCHEMA;
+  while (!rc && sqlite3_step(st) == SQLITE_ROW) run = sqlite3_column_int(st, 0);
+  sqlite3_finalize(st);
+  if (!rc && !run) rc = cct_err_set(err, CCT_ESCHEMA, "'%s' holds no run; add one with cctingest", path);
+  if (!rc) rc = load_run(q, run, NULL, err);
+  if (rc) {
+    cct_query_close(q);
+    return rc;
+  }
+  *pq = q;
+  return CCT_OK;
+}
+
+void cct_query_close(cct_query *q) {
+  if (!q) return;
+  q_center_clear(q);
+  free_columns(q);
+  free_caches(q);
+  free_last(q);
+  for (int i = 0; i < ST_COUNT; i++) sqlite3_finalize(q->st[i]);
+  sqlite3_close(q->db);
+  free(q);
+}
+
+sqlite3 *cct_query_db(cct_query *q) { return q->db; }
+
+int cct_query_run(const cct_query *q) { return q->run; }
+
+int cct_query_set_run(cct_query *q, int run, cct_err *err) {
+  sqlite3_stmt *st = q_stmt(q, ST_RUN_EXISTS, err);
+  if (!st) return CCT_ESQL;
+  sqlite3_bind_int(st, 1, run);
+  int found = sqlite3_step(st) == SQLITE_ROW;
+  sqlite3_reset(st);
+  if (!found) return cct_err_set(err, CCT_ENOTFOUND, "no run %d in the archive", run);
+  char *keep = q->ncols ? q_strdup(q->cols[q->disp].name) : NULL;
+  int rc = load_run(q, run, keep, err);
+  free(keep);
+  if (!rc) rc = q_center_reresolve(q, err);
+  return rc;
+}
+
+int cct_query_set_metric(cct_query *q, const char *name, cct_err *err) {
+  size_t n = strlen(name), hit = (size_t)-1, nhits = 0;
+  for (size_t i = 0; i < q->nsum; i++) {
+    const char *c = q->cols[i].name ? q->cols[i].name : "";
+    if (!strcasecmp(c, name)) {
+      hit = i;
+      nhits = 1;
+      break;
+    }
+    if (!strncasecmp(c, name, n)) {
+      if (!nhits || strcasecmp(q->cols[hit].name, c)) nhits++;
+      hit = i;
+    }
+  }
+  if (nhits == 1) {
+    q->disp = hit;
+    return CCT_OK;
+  }
+  char list[700] = "";
+  size_t len = 0;
+  for (size_t i = 0; i < q->nsum && len < sizeof list - 80; i++)
+    len += (size_t)snprintf(list + len, sizeof list - len, "%s'%s'", i ? ", " : "", q->cols[i].name);
+  return cct_err_set(err, CCT_ENOTFOUND, "%s metric '%s' in run %d; metrics: %s", nhits ? "ambiguous" : "no", name,
+                     q->run, q->nsum ? list : "(none)");
+}
+
+const char *cct_query_metric(const cct_query *q) { return q->ncols ? q->cols[q->disp].name : NULL; }
+
+void cct_query_set_granularity(cct_query *q, int gran) { q->gran = gran == CCT_GRAN_LINE ? CCT_GRAN_LINE : CCT_GRAN_FUNCTION; }
+
+int cct_query_granularity(const cct_query *q) { return q->gran; }
+
+void cct_query_set_threshold(cct_query *q, double fraction) {
+  q->threshold = fraction > 0 && fraction <= 1 ? fraction : fraction > 1 ? 1 : 0;
+}
+
+double cct_query_threshold(const cct_query *q) { return q->threshold; }
+
+int cct_query_complete(cct_query *q, int kind, const char *prefix, int (*fn)(void *arg, const char *name),
+                       void *arg) {
+  cct_err err = CCT_ERR_INIT;
+  int idx = kind == 'f' ? ST_COMPLETE_FUNCTIONS : kind == 'F' ? ST_FILES : ST_COMPLETE_METRICS;
+  sqlite3_stmt *st = q_stmt(q, idx, &err);
+  if (!st) return CCT_ESQL;
+  if (kind == 'f') sqlite3_bind_text(st, 2, prefix, -1, SQLITE_TRANSIENT);
+  size_t n = strlen(prefix);
+  int rc;
+  while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+    const char *name = (const char *)sqlite3_column_text(st, kind == 'F' ? 1 : 0);
+    if (!name) continue;
+    if (kind != 'f' && strncmp(name, prefix, n) && (kind != 'F' || strncmp(q_basename(name), prefix, n))) continue;
+    if (fn(arg, name)) break;
+  }
+  sqlite3_reset(st);
+  return rc == SQLITE_ROW || rc == SQLITE_DONE ? CCT_OK : CCT_ESQL;
+}

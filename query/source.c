@@ -1,0 +1,382 @@
+/* source.c: the source view (a file's stored text with per-line exclusive and
+ * inclusive figures from scope_total 'line', the center's lines marked) and
+ * the stats view (the distribution of the center's inclusive value over
+ * profiles, from the zstd-compressed per-profile vectors of profile_value). */
+#include "query_int.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zstd.h>
+
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+#error "profile_value blobs are little-endian and read with memcpy: port decode_profile"
+#endif
+
+/* Largest source text / profile vector we decompress (guards corrupt sizes). */
+#define MAX_BLOB ((unsigned long long)1 << 31)
+
+/* Decompresses a zstd frame; returns malloc'd bytes (NUL-terminated, size in *n) or NULL. */
+static char *unzstd(const void *z, size_t zn, size_t *n) {
+  unsigned long long size = ZSTD_getFrameContentSize(z, zn);
+  if (size == ZSTD_CONTENTSIZE_ERROR || size == ZSTD_CONTENTSIZE_UNKNOWN || size > MAX_BLOB) return NULL;
+  char *buf = malloc((size_t)size + 1);
+  if (!buf) return NULL;
+  size_t got = ZSTD_decompress(buf, (size_t)size, z, zn);
+  if (ZSTD_isError(got) || got != size) {
+    free(buf);
+    return NULL;
+  }
+  buf[size] = 0;
+  *n = (size_t)size;
+  return buf;
+}
+
+/* Per-line figures of one file: lines ascending with values per view column. */
+typedef struct lfig {
+  long long line;
+  double incl[CCT_VIEW_MAX_METRICS], excl[CCT_VIEW_MAX_METRICS];
+} lfig;
+
+static int by_line(const void *a, const void *b) {
+  const lfig *x = a, *y = b;
+  return (x->line > y->line) - (x->line < y->line);
+}
+
+/* Reads the per-line figures of file fid for the view columns. */
+static int line_figures(cct_query *q, int64_t fid, const size_t *vcols, size_t nm, lfig **out, size_t *nout,
+                        cct_err *err) {
+  lfig *v = NULL;
+  size_t n = 0, cap = 0;
+  for (size_t m = 0; m < nm; m++) {
+    sqlite3_stmt *st = q_stmt(q, ST_LINE_COSTS, err);
+    if (!st) {
+      free(v);
+      return CCT_ESQL;
+    }
+    sqlite3_bind_int64(st, 2, fid);
+    sqlite3_bind_int64(st, 3, q->cols[vcols[m]].id);
+    while (sqlite3_step(st) == SQLITE_ROW) {
+      long long line = sqlite3_column_int64(st, 0);
+      size_t i = 0;
+      while (i < n && v[i].line != line) i++; /* files have few lines with cost per metric */
+      if (i == n) {
+        if (n == cap) {
+          cap = cap ? 2 * cap : 64;
+          lfig *w = realloc(v, cap * sizeof *w);
+          if (!w) {
+            sqlite3_reset(st);
+            free(v);
+            return cct_err_set(err, CCT_ENOMEM, "out of memory");
+          }
+          v = w;
+        }
+        memset(&v[n], 0, sizeof v[n]);
+        v[n++].line = line;
+      }
+      v[i].incl[m] = sqlite3_column_double(st, 1);
+      v[i].excl[m] = sqlite3_column_double(st, 2);
+    }
+    sqlite3_reset(st);
+  }
+  qsort(v, n, sizeof *v, by_line);
+  *out = v;
+  *nout = n;
+  return CCT_OK;
+}
+
+/* Lines of file fid marked '>': the center's own lines and the call sites leading into it. */
+static int is_marked(cct_query *q, int64_t fid, long long line) {
+  for (size_t i = 0; i < q->nO; i++) {
+    const qctx *o = &q->O[i];
+    if ((o->kind == K_LINE || o->kind == K_LOOP) && o->file == fid && o->line == line) return 1;
+    if (o->frame == o->id && o->kind != K_ROOT) {
+      if (o->call_file == fid && o->call_line == line) return 1;
+      cct_err e = CCT_ERR_INIT;
+      const fninfo *f = q_function(q, o->function, &e);
+      if (f && f->file_id == fid && f->line == line) return 1;
+    }
+  }
+  return 0;
+}
+
+/* Picks the file for the source view.  Returns CCT_OK with *fid set. */
+static int source_file(cct_query *q, const char *file, int64_t *fid, cct_err *err) {
+  *fid = 0;
+  if (file && file[0] == '@') {
+    char *end = NULL;
+    long long h = strtoll(file + 1, &end, 10);
+    if (!file[1] || *end || h < 1 || (size_t)h > q->nlast)
+      return cct_err_set(err, CCT_ENOTFOUND, "no row %s in the last view", file);
+    *fid = q->last[h - 1].file;
+    if (*fid <= 0 && q->last[h - 1].kind == CCT_ROW_CENTER && q->nO) file = NULL;
+    else if (*fid <= 0) return cct_err_set(err, CCT_ENOTFOUND, "row %s has no source file", file);
+    else return CCT_OK;
+  }
+  if (!file) {
+    if (!q->nO) return cct_err_set(err, CCT_EUSAGE, "no center: use 'source FILE' or set a center");
+    const qctx *o = &q->O[0];
+    if (o->frame == o->id) {
+      const fninfo *f = q_function(q, o->function, err);
+      *fid = f ? f->file_id : 0;
+    } else {
+      *fid = o->file;
+    }
+    if (*fid <= 0) return cct_err_set(err, CCT_ENOTFOUND, "the center has no source file; use 'source FILE'");
+    return CCT_OK;
+  }
+  sqlite3_stmt *st = q_stmt(q, ST_FILES, err);
+  if (!st) return CCT_ESQL;
+  int64_t first = 0;
+  while (sqlite3_step(st) == SQLITE_ROW) {
+    const char *p = (const char *)sqlite3_column_text(st, 1);
+    if (p && q_suffix_match(p, file)) {
+      first = sqlite3_column_int64(st, 0);
+      break;
+    }
+  }
+  sqlite3_reset(st);
+  if (!first) return cct_err_set(err, CCT_ENOTFOUND, "no file '%s' in run %d", file, q->run);
+  *fid = first;
+  return CCT_OK;
+}
+
+int cct_view_source(cct_query *q, const char *file, cct_view **out, cct_err *err) {
+  *out = NULL;
+  int64_t fid = 0;
+  int rc = source_file(q, file, &fid, err);
+  if (rc) return rc;
+  const char *path = q_path(q, 0, fid, err);
+  size_t vcols[CCT_VIEW_MAX_METRICS], nm = q_view_columns(q, vcols);
+  lfig *figs = NULL;
+  size_t nfigs = 0;
+  char *text = NULL;
+  size_t tn = 0;
+  if ((rc = line_figures(q, fid, vcols, nm, &figs, &nfigs, err))) return rc;
+  sqlite3_stmt *st = q_stmt(q, ST_SOURCE, err);
+  if (!st) {
+    free(figs);
+    return CCT_ESQL;
+  }
+  sqlite3_bind_int64(st, 2, fid);
+  if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_type(st, 1) == SQLITE_BLOB)
+    text = unzstd(sqlite3_column_blob(st, 1), (size_t)sqlite3_column_bytes(st, 1), &tn);
+  sqlite3_reset(st);
+  cct_view *v = q_view_new(q, "source", vcols, nm);
+  /* Line count: the text's lines, else the lines with figures. */
+  size_t nlines = 0;
+  if (text) {
+    for (size_t i = 0; i < tn; i++) nlines += text[i] == '\n';
+    if (tn && text[tn - 1] != '\n') nlines++;
+  } else {
+    nlines = nfigs;
+  }
+  lastrow *facts = calloc(nlines + 1, sizeof *facts);
+  if (v) v->rows = calloc(nlines + 1, sizeof *v->rows);
+  if (!v || !facts || !v->rows) {
+    free(figs);
+    free(text);
+    free(facts);
+    cct_view_free(v);
+    return cct_err_set(err, CCT_ENOMEM, "out of memory");
+  }
+  char note[600];
+  if (!text) {
+    snprintf(note, sizeof note, "no stored copy of %s in the database; per-line figures only", path ? path : "the file");
+    v->note = strdup(note);
+  }
+  const char *p = text;
+  size_t fi = 0;
+  for (size_t i = 0; i < nlines && !rc; i++) {
+    cct_row *r = &v->rows[v->nrows];
+    long long line = text ? (long long)i + 1 : figs[i].line;
+    if (text) {
+      const char *eol = memchr(p, '\n', (size_t)(text + tn - p));
+      size_t len = eol ? (size_t)(eol - p) : (size_t)(text + tn - p);
+      r->text = strndup(p, len);
+      p = eol ? eol + 1 : text + tn;
+    }
+    while (fi < nfigs && figs[fi].line < line) fi++;
+    const lfig *f = fi < nfigs && figs[fi].line == line ? &figs[fi] : NULL;
+    char label[600];
+    snprintf(label, sizeof label, "%s:%lld", path ? q_basename(path) : "?", line);
+    r->handle = (int)v->nrows + 1;
+    r->kind = CCT_ROW_LINE;
+    r->name = strdup(label);
+    r->file = q_strdup(path);
+    r->line = line;
+    r->path = calloc(1, sizeof *r->path);
+    r->inclusive = calloc(nm + 1, sizeof(double));
+    r->exclusive = calloc(nm + 1, sizeof(double));
+    r->mark = is_marked(q, fid, line) ? '>' : 0;
+    r->center = r->mark != 0;
+    facts[v->nrows] = (lastrow){CCT_ROW_LINE, NULL, 0, fid, 0, 0, line};
+    v->nrows++;
+    if (!r->name || !r->path || !r->inclusive || !r->exclusive || (text && !r->text)) {
+      rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
+      break;
+    }
+    r->path[0] = r->name;
+    for (size_t m = 0; f && m < nm; m++) {
+      r->inclusive[m] = f->incl[m];
+      r->exclusive[m] = f->excl[m];
+    }
+  }
+  if (!rc) rc = q_remember(q, v, facts, err);
+  free(figs);
+  free(text);
+  free(facts);
+  if (rc) {
+    cct_view_free(v);
+    return rc;
+  }
+  *out = v;
+  return CCT_OK;
+}
+
+/* ---- stats ---- */
+
+typedef struct pvec {
+  uint32_t n;
+  const unsigned char *ctx, *incl;
+} pvec;
+
+/* Parses a decompressed profile vector; 0 on success. */
+static int decode_profile(const char *buf, size_t size, pvec *v) {
+  if (size < 4) return -1;
+  memcpy(&v->n, buf, 4);
+  if ((size - 4) / 20 < v->n || 4 + (size_t)v->n * 20 != size) return -1;
+  v->ctx = (const unsigned char *)buf + 4;
+  v->incl = v->ctx + (size_t)v->n * 4;
+  return 0;
+}
+
+/* Inclusive value of ctx in v (binary search), 0 when absent. */
+static double pvec_incl(const pvec *v, uint32_t ctx) {
+  size_t lo = 0, hi = v->n;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    uint32_t c;
+    memcpy(&c, v->ctx + 4 * mid, 4);
+    if (c == ctx) {
+      double d;
+      memcpy(&d, v->incl + 8 * mid, 8);
+      return d;
+    }
+    if (c < ctx) lo = mid + 1;
+    else hi = mid;
+  }
+  return 0;
+}
+
+static int by_value_desc(const void *a, const void *b) {
+  const struct cct_stats_profile *x = a, *y = b;
+  if (x->value != y->value) return x->value > y->value ? -1 : 1;
+  return (x->profile > y->profile) - (x->profile < y->profile);
+}
+
+int cct_view_stats(cct_query *q, size_t bins, cct_stats **out, cct_err *err) {
+  *out = NULL;
+  if (!q->ncols) return cct_err_set(err, CCT_ENOTFOUND, "run %d has no metrics", q->run);
+  if (!bins) bins = 10;
+  cct_stats *s = calloc(1, sizeof *s);
+  if (!s) return cct_err_set(err, CCT_ENOMEM, "out of memory");
+  s->metric = q_strdup(q->cols[q->disp].name);
+  s->bins = bins;
+  s->histogram = calloc(bins, sizeof *s->histogram);
+  /* The outermost occurrences (the root without a center). */
+  size_t no = 0;
+  uint32_t *ids = malloc((q->nO + 1) * sizeof *ids);
+  if (!ids || !s->histogram) {
+    free(ids);
+    cct_stats_free(s);
+    return cct_err_set(err, CCT_ENOMEM, "out of memory");
+  }
+  if (!q->nitems) ids[no++] = (uint32_t)q->root.id;
+  for (size_t i = 0; i < q->nO; i++)
+    if (q->outer[i]) ids[no++] = (uint32_t)q->O[i].id;
+  int rc = CCT_OK;
+  sqlite3_stmt *st = q_stmt(q, ST_PROFILES, err);
+  size_t cap = 0;
+  qmap index = {0};
+  while (st && !rc && sqlite3_step(st) == SQLITE_ROW) {
+    if (s->count == cap) {
+      cap = cap ? 2 * cap : 16;
+      struct cct_stats_profile *p = realloc(s->profiles, cap * sizeof *p);
+      if (!p) {
+        rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
+        break;
+      }
+      s->profiles = p;
+    }
+    struct cct_stats_profile *p = &s->profiles[s->count];
+    p->profile = sqlite3_column_int(st, 0);
+    long long *f[] = {&p->node, &p->rank, &p->thread, &p->gpucontext, &p->gpustream};
+    for (int k = 0; k < 5; k++)
+      *f[k] = sqlite3_column_type(st, k + 1) == SQLITE_NULL ? -1 : sqlite3_column_int64(st, k + 1);
+    p->value = 0;
+    int added;
+    if (!qmap_put(&index, p->profile, 0, 0, 0, 0, (int64_t)s->count, &added))
+      rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
+    s->count++;
+  }
+  if (st) sqlite3_reset(st);
+  if (!st) rc = CCT_ESQL;
+  if (!rc && !(st = q_stmt(q, ST_PROFILE_VALUES, err))) rc = CCT_ESQL;
+  if (!rc) sqlite3_bind_int64(st, 2, q->cols[q->disp].id);
+  while (!rc && sqlite3_step(st) == SQLITE_ROW) {
+    int64_t *slot = qmap_get(&index, sqlite3_column_int64(st, 0), 0, 0, 0, 0);
+    if (!slot) continue;
+    size_t n = 0;
+    char *buf = unzstd(sqlite3_column_blob(st, 1), (size_t)sqlite3_column_bytes(st, 1), &n);
+    pvec v;
+    if (!buf || decode_profile(buf, n, &v)) {
+      free(buf);
+      rc = cct_err_set(err, CCT_ECORRUPT, "per-profile values of profile %lld are corrupt",
+                       (long long)sqlite3_column_int64(st, 0));
+      break;
+    }
+    double sum = 0;
+    for (size_t i = 0; i < no; i++) sum += pvec_incl(&v, ids[i]);
+    s->profiles[*slot].value = sum;
+    free(buf);
+  }
+  if (st) sqlite3_reset(st);
+  qmap_free(&index);
+  free(ids);
+  if (rc) {
+    cct_stats_free(s);
+    return rc;
+  }
+  if (s->count) {
+    s->min = s->max = s->profiles[0].value;
+    for (size_t i = 0; i < s->count; i++) {
+      double x = s->profiles[i].value;
+      s->sum += x;
+      if (x < s->min) s->min = x;
+      if (x > s->max) s->max = x;
+    }
+    s->mean = s->sum / (double)s->count;
+    double var = 0;
+    for (size_t i = 0; i < s->count; i++) var += (s->profiles[i].value - s->mean) * (s->profiles[i].value - s->mean);
+    s->stddev = sqrt(var / (double)s->count);
+    s->imbalance = s->mean != 0 ? s->max / s->mean : 0;
+    double w = (s->max - s->min) / (double)bins;
+    for (size_t i = 0; i < s->count; i++) {
+      size_t b = w > 0 ? (size_t)((s->profiles[i].value - s->min) / w) : 0;
+      s->histogram[b >= bins ? bins - 1 : b]++;
+    }
+    qsort(s->profiles, s->count, sizeof *s->profiles, by_value_desc);
+  }
+  *out = s;
+  return CCT_OK;
+}
+
+void cct_stats_free(cct_stats *s) {
+  if (!s) return;
+  free((char *)s->metric);
+  free(s->profiles);
+  free(s->histogram);
+  free(s);
+}

@@ -1,0 +1,996 @@
+/* views.c: the top-down, bottom-up and flat views (SPEC section 5), built as a
+ * merged row tree (vtree) in C: contexts are read level by level with index
+ * range scans (context_frame_level, context_line_level) or point look-ups by
+ * primary key, merged into rows with a hash map keyed by (parent row, key),
+ * then sorted (inclusive of the display metric descending, ties by label),
+ * cut by the threshold and emitted in pre-order with handles 1, 2, ... (the
+ * top row, when the view has one, is handle 1).  Also cct_view_free and the
+ * session's copy of the last view for '@N'. */
+#include "query_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- the row tree ---- */
+
+typedef struct vnode {
+  int parent, depth, kind, inlined, center;
+  int64_t function, file, module, offset;
+  long long line;
+  char *name, *callsite;  /* owned until moved into the view */
+  const char *filep, *modp; /* session-cached paths */
+  int *child;             /* sorted children (after vt_sort) */
+  int nchild;
+} vnode;
+
+typedef struct vtree {
+  vnode *n;
+  size_t nn, cap, nm;
+  double *val; /* per node x metric: inclusive, exclusive */
+  qmap kids;   /* (parent, kind, k1, k2, k3) -> node */
+} vtree;
+
+static void vt_free(vtree *t) {
+  for (size_t i = 0; i < t->nn; i++) {
+    free(t->n[i].name);
+    free(t->n[i].callsite);
+    free(t->n[i].child);
+  }
+  free(t->n);
+  free(t->val);
+  qmap_free(&t->kids);
+  memset(t, 0, sizeof *t);
+}
+
+/* Adds a node (no merging); returns its index or -1. */
+static int vt_add(vtree *t, int parent, int kind) {
+  if (t->nn == t->cap) {
+    size_t cap = t->cap ? 2 * t->cap : 64;
+    vnode *n = realloc(t->n, cap * sizeof *n);
+    if (!n) return -1;
+    t->n = n;
+    double *v = realloc(t->val, cap * (t->nm ? t->nm : 1) * 2 * sizeof *v);
+    if (!v) return -1;
+    t->val = v;
+    t->cap = cap;
+  }
+  vnode *x = &t->n[t->nn];
+  memset(x, 0, sizeof *x);
+  x->parent = parent;
+  x->depth = parent >= 0 ? t->n[parent].depth + 1 : 0;
+  x->kind = kind;
+  x->line = -1;
+  memset(t->val + t->nn * t->nm * 2, 0, t->nm * 2 * sizeof *t->val);
+  return (int)t->nn++;
+}
+
+/* Returns the child of parent with key (kind, k1, k2, k3), creating it
+ * (*added = 1); -1 when out of memory. */
+static int vt_child(vtree *t, int parent, int kind, int64_t k1, int64_t k2, int64_t k3, int *added) {
+  int64_t *slot = qmap_put(&t->kids, parent, kind, k1, k2, k3, -1, added);
+  if (!slot) return -1;
+  if (*added) {
+    int i = vt_add(t, parent, kind);
+    if (i < 0) return -1;
+    *slot = i;
+  }
+  return (int)*slot;
+}
+
+static void vt_addval(vtree *t, int node, const double *incl, const double *excl) {
+  double *v = t->val + (size_t)node * t->nm * 2;
+  for (size_t m = 0; m < t->nm; m++) {
+    v[2 * m] += incl[m];
+    v[2 * m + 1] += excl[m];
+  }
+}
+
+static const vtree *sort_tree;
+static int by_value(const void *a, const void *b) {
+  const vtree *t = sort_tree;
+  int x = *(const int *)a, y = *(const int *)b;
+  if (t->nm) {
+    double vx = t->val[(size_t)x * t->nm * 2], vy = t->val[(size_t)y * t->nm * 2];
+    if (vx != vy) return vx > vy ? -1 : 1;
+  }
+  const char *nx = t->n[x].name ? t->n[x].name : "", *ny = t->n[y].name ? t->n[y].name : "";
+  int c = strcmp(nx, ny);
+  if (c) return c;
+  const char *cx = t->n[x].callsite ? t->n[x].callsite : "", *cy = t->n[y].callsite ? t->n[y].callsite : "";
+  c = strcmp(cx, cy);
+  return c ? c : (x > y) - (x < y);
+}
+
+/* Builds the sorted child lists. */
+static int vt_sort(vtree *t) {
+  int *cnt = calloc(t->nn + 1, sizeof *cnt);
+  if (!cnt) return -1;
+  for (size_t i = 0; i < t->nn; i++)
+    if (t->n[i].parent >= 0) cnt[t->n[i].parent]++;
+  for (size_t i = 0; i < t->nn; i++) {
+    t->n[i].nchild = 0;
+    if (cnt[i] && !(t->n[i].child = malloc((size_t)cnt[i] * sizeof(int)))) {
+      free(cnt);
+      return -1;
+    }
+  }
+  for (size_t i = 0; i < t->nn; i++)
+    if (t->n[i].parent >= 0) {
+      vnode *p = &t->n[t->n[i].parent];
+      p->child[p->nchild++] = (int)i;
+    }
+  free(cnt);
+  sort_tree = t;
+  for (size_t i = 0; i < t->nn; i++)
+    if (t->n[i].nchild > 1) qsort(t->n[i].child, (size_t)t->n[i].nchild, sizeof(int), by_value);
+  sort_tree = NULL;
+  return 0;
+}
+
+/* ---- views ---- */
+
+cct_view *q_view_new(cct_query *q, const char *name, const size_t *vcols, size_t n) {
+  cct_view *v = calloc(1, sizeof *v);
+  if (!v) return NULL;
+  v->view = name;
+  v->run = q->run;
+  v->granularity = q->gran;
+  v->nmetrics = n;
+  v->metrics = calloc(n + 1, sizeof *v->metrics);
+  v->total = calloc(n + 1, sizeof *v->total);
+  v->ncenter = q->nitems;
+  v->center = calloc(q->nitems + 1, sizeof *v->center);
+  if (!v->metrics || !v->total || !v->center) {
+    cct_view_free(v);
+    return NULL;
+  }
+  for (size_t i = 0; i < n; i++) {
+    v->metrics[i] = q_strdup(q->cols[vcols[i]].name);
+    v->total[i] = q->root_incl[vcols[i]];
+  }
+  for (size_t i = 0; i < q->nitems; i++) v->center[i] = q_strdup(q->items[i].text);
+  return v;
+}
+
+void cct_view_free(cct_view *v) {
+  if (!v) return;
+  for (size_t i = 0; i < v->nmetrics; i++) free((char *)v->metrics[i]);
+  for (size_t i = 0; i < v->ncenter; i++) free((char *)v->center[i]);
+  for (size_t i = 0; i < v->nrows; i++) {
+    cct_row *r = &v->rows[i];
+    free((char *)r->name);
+    free((char *)r->file);
+    free((char *)r->module);
+    free((char *)r->callsite);
+    free((char *)r->text);
+    free(r->path);
+    free(r->inclusive);
+    free(r->exclusive);
+  }
+  free(v->rows);
+  free((char *)v->metrics);
+  free((char *)v->center);
+  free(v->total);
+  free((char *)v->note);
+  free(v);
+}
+
+int q_remember(cct_query *q, const cct_view *v, const lastrow *facts, cct_err *err) {
+  for (size_t i = 0; i < q->nlast; i++) free(q->last[i].name);
+  free(q->last);
+  q->last = NULL;
+  q->nlast = 0;
+  if (!v->nrows) return CCT_OK;
+  q->last = calloc(v->nrows, sizeof *q->last);
+  if (!q->last) return cct_err_set(err, CCT_ENOMEM, "out of memory");
+  for (size_t i = 0; i < v->nrows; i++) {
+    q->last[i] = facts[i];
+    q->last[i].name = q_strdup(v->rows[i].name);
+  }
+  q->nlast = v->nrows;
+  return CCT_OK;
+}
+
+/* Emits node i and its visible subtree in pre-order into v (rows and facts). */
+static int emit(vtree *t, int i, double cut, cct_view *v, lastrow *facts, int *handle) {
+  vnode *x = &t->n[i];
+  cct_row *r = &v->rows[v->nrows];
+  memset(r, 0, sizeof *r);
+  r->handle = ++*handle;
+  r->depth = x->depth;
+  r->kind = x->kind;
+  r->name = x->name;
+  x->name = NULL;
+  r->callsite = x->callsite;
+  x->callsite = NULL;
+  r->inlined = x->inlined;
+  r->center = x->center;
+  r->line = x->line;
+  r->file = q_strdup(x->filep);
+  r->module = q_strdup(x->modp);
+  r->path = calloc((size_t)x->depth + 1, sizeof *r->path);
+  r->inclusive = calloc(t->nm + 1, sizeof(double));
+  r->exclusive = calloc(t->nm + 1, sizeof(double));
+  r->mark = 0;
+  facts[v->nrows] = (lastrow){x->kind, NULL, x->function, x->file, x->module, x->offset, x->line};
+  v->nrows++;
+  if (!r->path || !r->inclusive || !r->exclusive) return -1;
+  for (size_t m = 0; m < t->nm; m++) {
+    r->inclusive[m] = t->val[((size_t)i * t->nm + m) * 2];
+    r->exclusive[m] = t->val[((size_t)i * t->nm + m) * 2 + 1];
+  }
+  /* path: the parent's path plus this name (the parent row was emitted just before its subtree) */
+  r->path[x->depth] = r->name;
+  if (x->depth > 0) {
+    for (size_t j = v->nrows - 1; j-- > 0;)
+      if (v->rows[j].depth == x->depth - 1) {
+        memcpy(r->path, v->rows[j].path, (size_t)x->depth * sizeof *r->path);
+        break;
+      }
+  }
+  for (int c = 0; c < x->nchild; c++) {
+    int k = x->child[c];
+    if (t->nm && cut > 0 && t->val[(size_t)k * t->nm * 2] < cut) continue;
+    if (emit(t, k, cut, v, facts, handle)) return -1;
+  }
+  return 0;
+}
+
+/* Sorts t and moves its rows (roots: nodes without parent, in order) into v. */
+static int vt_to_view(cct_query *q, vtree *t, const int *roots, size_t nroots, cct_view *v, cct_err *err) {
+  if (vt_sort(t)) return cct_err_set(err, CCT_ENOMEM, "out of memory");
+  v->rows = calloc(t->nn + 1, sizeof *v->rows);
+  lastrow *facts = calloc(t->nn + 1, sizeof *facts);
+  if (!v->rows || !facts) {
+    free(facts);
+    return cct_err_set(err, CCT_ENOMEM, "out of memory");
+  }
+  double cut = v->nmetrics ? q->threshold * v->total[0] : 0;
+  int handle = 0, rc = 0;
+  for (size_t i = 0; !rc && i < nroots; i++) {
+    /* the top row of topdown / bottomup is never cut; flat rows are */
+    int kind = t->n[roots[i]].kind;
+    if (kind != CCT_ROW_CENTER && kind != CCT_ROW_ROOT && t->nm && cut > 0 && t->val[(size_t)roots[i] * t->nm * 2] < cut)
+      continue;
+    rc = emit(t, roots[i], cut, v, facts, &handle);
+  }
+  if (!rc) rc = q_remember(q, v, facts, err);
+  else rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
+  free(facts);
+  return rc;
+}
+
+/* Fills a function row's facts. */
+static int set_function(cct_query *q, vnode *x, int64_t fn, cct_err *err) {
+  const fninfo *f = q_function(q, fn, err);
+  x->function = fn;
+  if (!f) {
+    char buf[32];
+    snprintf(buf, sizeof buf, "<function %lld>", (long long)fn);
+    x->name = strdup(buf);
+    return x->name ? CCT_OK : cct_err_set(err, CCT_ENOMEM, "out of memory");
+  }
+  x->name = q_strdup(f->name);
+  x->file = f->file_id;
+  x->filep = f->file;
+  x->line = f->line;
+  x->module = f->module_id;
+  x->modp = f->module;
+  return x->name ? CCT_OK : cct_err_set(err, CCT_ENOMEM, "out of memory");
+}
+
+/* "basename:line" or NULL. */
+static char *loc_label(cct_query *q, const char *prefix, int64_t file, long long line, cct_err *err) {
+  const char *p = file > 0 ? q_path(q, 0, file, err) : NULL;
+  char buf[600];
+  if (line >= 0) snprintf(buf, sizeof buf, "%s%s:%lld", prefix, p ? q_basename(p) : "?", line);
+  else snprintf(buf, sizeof buf, "%s%s", prefix, p ? q_basename(p) : "?");
+  return strdup(buf);
+}
+
+/* Creates the top row (node 0): the center, or the program root without a center. */
+static int top_row(cct_query *q, vtree *t, const size_t *vcols, size_t nm, int lex, cct_err *err) {
+  int top = vt_add(t, -1, q->nitems ? CCT_ROW_CENTER : CCT_ROW_ROOT);
+  if (top < 0) return cct_err_set(err, CCT_ENOMEM, "out of memory");
+  t->n[top].name = strdup(q->nitems ? q_center_label(q) : "<program>");
+  t->n[top].center = q->nitems > 0;
+  double incl[CCT_VIEW_MAX_METRICS] = {0}, excl[CCT_VIEW_MAX_METRICS] = {0};
+  if (q->nitems) {
+    q_center_top(q, vcols, nm, lex, incl, excl);
+  } else {
+    double v[3 * CCT_VIEW_MAX_METRICS];
+    int rc = q_values(q, q->root.id, vcols, nm, v, err);
+    if (rc) return rc;
+    for (size_t m = 0; m < nm; m++) {
+      incl[m] = v[3 * m];
+      excl[m] = v[3 * m + (lex ? 2 : 1)];
+    }
+  }
+  vt_addval(t, top, incl, excl);
+  return t->n[top].name ? CCT_OK : cct_err_set(err, CCT_ENOMEM, "out of memory");
+}
+
+/* The outermost occurrences (or the root without a center). */
+static qctx *outer_list(cct_query *q, size_t *n) {
+  if (!q->nitems) {
+    qctx *r = malloc(sizeof *r);
+    if (r) *r = q->root;
+    *n = r ? 1 : 0;
+    return r;
+  }
+  qctx *r = malloc((q->nO ? q->nO : 1) * sizeof *r);
+  *n = 0;
+  if (!r) return NULL;
+  for (size_t i = 0; i < q->nO; i++)
+    if (q->outer[i]) r[(*n)++] = q->O[i];
+  return r;
+}
+
+/* Reads one level of the subtree of o; adds rows to t.  prev maps the contexts
+ * of level-1 to rows; cur receives this level's.  Returns the number of
+ * contexts found, or -1 on error. */
+static long level(cct_query *q, vtree *t, const qctx *o, int k, const qmap *prev, qmap *cur, const size_t *vcols,
+                  size_t nm, cct_err *err) {
+  int line = q->gran == CCT_GRAN_LINE;
+  sqlite3_stmt *st = q_stmt(q, line ? ST_TD_LINES : ST_TD_FRAMES, err);
+  if (!st) return -1;
+  int base = line ? o->ldepth - (o->kind == K_LINE && o->callsite ? 1 : 0) : o->fdepth;
+  sqlite3_bind_int64(st, 2, base + k);
+  sqlite3_bind_int64(st, 3, o->pre);
+  sqlite3_bind_int64(st, 4, o->last);
+  long found = 0;
+  int rc;
+  /* Collect first: value look-ups and name look-ups use other statements. */
+  typedef struct lrow {
+    int64_t id, parent, function, file, line, module, offset, call_file, call_line;
+    int kind, relation, callsite;
+  } lrow;
+  lrow *rows = NULL;
+  size_t nr = 0, cap = 0;
+  while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+    if (nr == cap) {
+      cap = cap ? 2 * cap : 32;
+      lrow *v = realloc(rows, cap * sizeof *v);
+      if (!v) {
+        free(rows);
+        sqlite3_reset(st);
+        cct_err_set(err, CCT_ENOMEM, "out of memory");
+        return -1;
+      }
+      rows = v;
+    }
+    lrow *r = &rows[nr++];
+    memset(r, 0, sizeof *r);
+    r->id = sqlite3_column_int64(st, 0);
+    if (!line) {
+      r->function = sqlite3_column_int64(st, 1);
+      r->parent = sqlite3_column_int64(st, 2);
+      r->relation = sqlite3_column_int(st, 3);
+      r->kind = K_FUNCTION;
+    } else {
+      r->parent = sqlite3_column_int64(st, 1);
+      r->kind = sqlite3_column_int(st, 2);
+      r->relation = sqlite3_column_int(st, 3);
+      r->function = sqlite3_column_int64(st, 4);
+      r->file = sqlite3_column_int64(st, 5);
+      r->line = sqlite3_column_type(st, 6) == SQLITE_NULL ? -1 : sqlite3_column_int64(st, 6);
+      r->module = sqlite3_column_int64(st, 7);
+      r->offset = sqlite3_column_int64(st, 8);
+      r->callsite = sqlite3_column_int(st, 9);
+      r->call_file = sqlite3_column_int64(st, 10);
+      r->call_line = sqlite3_column_type(st, 11) == SQLITE_NULL ? -1 : sqlite3_column_int64(st, 11);
+    }
+  }
+  sqlite3_reset(st);
+  if (rc != SQLITE_DONE) {
+    free(rows);
+    cct_err_set(err, CCT_ESQL, "query failed: %s", sqlite3_errmsg(q->db));
+    return -1;
+  }
+  for (size_t i = 0; i < nr; i++) {
+    lrow *r = &rows[i];
+    if (r->id == o->id) continue;
+    found++;
+    int parent = 0;
+    if (k > 1) {
+      int64_t *p = qmap_get(prev, r->parent, 0, 0, 0, 0);
+      if (!p) continue; /* under a context without a row of its own (see views.c header) */
+      parent = (int)*p;
+    }
+    double v[3 * CCT_VIEW_MAX_METRICS], incl[CCT_VIEW_MAX_METRICS], excl[CCT_VIEW_MAX_METRICS];
+    if (q_values(q, r->id, vcols, nm, v, err)) break;
+    /* (every 'break' below leaves an error in err) */
+    int is_frame = r->kind == K_FUNCTION || (r->kind == K_INSTRUCTION && r->relation == R_CALL);
+    int kind, added = 0;
+    int64_t k1 = 0, k2 = 0, k3 = 0;
+    for (size_t m = 0; m < nm; m++) {
+      incl[m] = v[3 * m];
+      excl[m] = v[3 * m + 2]; /* topdown: lex_aware (equals exclusive where the run lacks it) */
+    }
+    if (is_frame) {
+      kind = CCT_ROW_FUNCTION;
+      k1 = r->function;
+      if (line) k2 = r->call_file, k3 = r->call_line;
+    } else if (r->kind == K_LOOP) {
+      kind = CCT_ROW_LOOP;
+      k1 = r->file, k2 = r->line;
+    } else if (r->kind == K_LINE) {
+      kind = CCT_ROW_LINE;
+      k1 = r->file, k2 = r->line;
+      if (r->callsite) { /* only its residue: its own (exclusive) cost */
+        int any = 0;
+        for (size_t m = 0; m < nm; m++) {
+          incl[m] = v[3 * m + 1];
+          any |= incl[m] != 0;
+        }
+        if (!any) continue;
+      }
+    } else {
+      kind = CCT_ROW_INSTRUCTION;
+      k1 = r->module, k2 = r->offset;
+    }
+    int node = vt_child(t, parent, kind, k1, k2, k3, &added);
+    if (node < 0) {
+      cct_err_set(err, CCT_ENOMEM, "out of memory");
+      break;
+    }
+    vnode *x = &t->n[node];
+    if (added) {
+      x->inlined = r->relation == R_INLINED;
+      int e = CCT_OK;
+      if (kind == CCT_ROW_FUNCTION) {
+        e = set_function(q, &t->n[node], r->function, err);
+        x = &t->n[node];
+        x->center = q_center_has_function(q, r->function);
+        if (line && r->call_line >= 0) x->callsite = loc_label(q, "", r->call_file, r->call_line, err);
+      } else if (kind == CCT_ROW_INSTRUCTION) {
+        const char *mp = q_path(q, 1, r->module, err);
+        char buf[600];
+        snprintf(buf, sizeof buf, "%s+0x%llx", mp ? q_basename(mp) : "?", (unsigned long long)r->offset);
+        x->name = strdup(buf);
+        x->module = r->module;
+        x->modp = mp;
+        x->offset = r->offset;
+      } else {
+        x->name = loc_label(q, kind == CCT_ROW_LOOP ? "loop at " : "", r->file, r->line, err);
+        x->file = r->file;
+        x->filep = q_path(q, 0, r->file, err);
+        x->line = r->line;
+      }
+      if (e || !x->name) {
+        cct_err_set(err, CCT_ENOMEM, "out of memory");
+        break;
+      }
+    } else if (r->relation != R_INLINED) {
+      x->inlined = 0;
+    }
+    vt_addval(t, node, incl, excl);
+    int put;
+    if (!qmap_put(cur, r->id, 0, 0, 0, 0, node, &put)) {
+      cct_err_set(err, CCT_ENOMEM, "out of memory");
+      break;
+    }
+  }
+  free(rows);
+  if (err->code) return -1;
+  return found;
+}
+
+/* Top-down with a fresh error record (level() tells failures by err->code). */
+static int topdown(cct_query *q, int depth, cct_view **out, cct_err *err);
+
+int cct_view_topdown(cct_query *q, int depth, cct_view **out, cct_err *err) {
+  cct_err e = CCT_ERR_INIT;
+  int rc = topdown(q, depth, out, &e);
+  if (rc) cct_err_set(err, rc, "%s", e.msg);
+  return rc;
+}
+
+static int topdown(cct_query *q, int depth, cct_view **out, cct_err *err) {
+  *out = NULL;
+  if (depth < 0) return cct_err_set(err, CCT_EUSAGE, "depth must be 0 or more");
+  size_t vcols[CCT_VIEW_MAX_METRICS], nm = q_view_columns(q, vcols);
+  cct_view *v = q_view_new(q, "topdown", vcols, nm);
+  if (!v) return cct_err_set(err, CCT_ENOMEM, "out of memory");
+  vtree t = {0};
+  t.nm = nm;
+  size_t no = 0;
+  qctx *os = outer_list(q, &no);
+  unsigned char *active = calloc(no + 1, 1);
+  qmap prev = {0}, cur = {0};
+  int rc = os && active ? top_row(q, &t, vcols, nm, 1, err) : cct_err_set(err, CCT_ENOMEM, "out of memory");
+  if (!rc) memset(active, 1, no);
+  for (int k = 1; !rc && k <= depth; k++) {
+    int any = 0;
+    for (size_t i = 0; !rc && i < no; i++) {
+      if (!active[i]) continue;
+      long f = level(q, &t, &os[i], k, &prev, &cur, vcols, nm, err);
+      if (f < 0) rc = err->code ? err->code : CCT_ENOMEM;
+      else if (f == 0) active[i] = 0;
+      else any = 1;
+    }
+    qmap_free(&prev);
+    prev = cur;
+    memset(&cur, 0, sizeof cur);
+    if (!any) break;
+  }
+  qmap_free(&prev);
+  qmap_free(&cur);
+  free(os);
+  free(active);
+  int root = 0;
+  if (!rc) rc = vt_to_view(q, &t, &root, 1, v, err);
+  vt_free(&t);
+  if (rc) {
+    cct_view_free(v);
+    return rc;
+  }
+  *out = v;
+  return CCT_OK;
+}
+
+/* A caller frame, memoized for bottom-up walks. */
+typedef struct bframe {
+  int64_t function, fparent, call_file, call_line;
+  int kind, relation;
+} bframe;
+
+int cct_view_bottomup(cct_query *q, int depth, cct_view **out, cct_err *err) {
+  *out = NULL;
+  if (depth < 0) return cct_err_set(err, CCT_EUSAGE, "depth must be 0 or more");
+  if (!q->nitems) return cct_err_set(err, CCT_EUSAGE, "no center: use 'center NAME' or 'flat'");
+  size_t vcols[CCT_VIEW_MAX_METRICS], nm = q_view_columns(q, vcols);
+  cct_view *v = q_view_new(q, "bottomup", vcols, nm);
+  if (!v) return cct_err_set(err, CCT_ENOMEM, "out of memory");
+  vtree t = {0};
+  t.nm = nm;
+  int rc = top_row(q, &t, vcols, nm, 0, err);
+  qmap memo = {0};
+  bframe *frames = NULL;
+  size_t nframes = 0, fcap = 0;
+  sqlite3_stmt *st = NULL;
+  size_t nc = q->ncols ? q->ncols : 1;
+  int line = q->gran == CCT_GRAN_LINE;
+  for (size_t i = 0; !rc && i < q->nO && depth > 0; i++) {
+    if (!q->outer[i]) continue;
+    const qctx *o = &q->O[i];
+    double incl[CCT_VIEW_MAX_METRICS], excl[CCT_VIEW_MAX_METRICS];
+    for (size_t m = 0; m < nm; m++) {
+      incl[m] = q->ov[3 * (nc * i + vcols[m])];
+      excl[m] = q->sub_ex[nc * i + vcols[m]];
+    }
+    int is_frame = o->frame == o->id;
+    int64_t cur = is_frame ? o->fparent : o->frame;
+    int64_t cfile = is_frame ? o->call_file : 0, cline = is_frame ? o->call_line : -1;
+    int node = 0;
+    for (int k = 1; !rc && k <= depth; k++) {
+      if (o->kind == K_ROOT || cur < 0 || cur == q->root.id) {
+        if (k == 1) {
+          int added;
+          node = vt_child(&t, node, CCT_ROW_ROOT, 0, 0, 0, &added);
+          if (node < 0) rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
+          else {
+            if (added && !(t.n[node].name = strdup("<program root>"))) rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
+            vt_addval(&t, node, incl, excl);
+          }
+        }
+        break;
+      }
+      int64_t *slot = qmap_get(&memo, cur, 0, 0, 0, 0);
+      if (!slot) {
+        if (!(st = q_stmt(q, ST_BU_FRAME, err))) {
+          rc = CCT_ESQL;
+          break;
+        }
+        sqlite3_bind_int64(st, 2, cur);
+        if (sqlite3_step(st) != SQLITE_ROW) {
+          sqlite3_reset(st);
+          rc = cct_err_set(err, CCT_ECORRUPT, "context %lld of run %d is missing", (long long)cur, q->run);
+          break;
+        }
+        if (nframes == fcap) {
+          fcap = fcap ? 2 * fcap : 64;
+          bframe *f = realloc(frames, fcap * sizeof *f);
+          if (!f) {
+            sqlite3_reset(st);
+            rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
+            break;
+          }
+          frames = f;
+        }
+        bframe *f = &frames[nframes];
+        f->kind = sqlite3_column_int(st, 0);
+        f->function = sqlite3_column_int64(st, 1);
+        f->fparent = sqlite3_column_type(st, 2) == SQLITE_NULL ? -1 : sqlite3_column_int64(st, 2);
+        f->call_file = sqlite3_column_int64(st, 3);
+        f->call_line = sqlite3_column_type(st, 4) == SQLITE_NULL ? -1 : sqlite3_column_int64(st, 4);
+        f->relation = sqlite3_column_int(st, 5);
+        sqlite3_reset(st);
+        int added;
+        if (!(slot = qmap_put(&memo, cur, 0, 0, 0, 0, (int64_t)nframes, &added))) {
+          rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
+          break;
+        }
+        nframes++;
+      }
+      bframe f = frames[*slot];
+      if (f.kind == K_ROOT) { /* defensive: the root is never a caller row */
+        cur = -1;
+        k--;
+        continue;
+      }
+      int added;
+      int child = vt_child(&t, node, CCT_ROW_FUNCTION, f.function, line ? cfile : 0, line ? cline : 0, &added);
+      if (child < 0) {
+        rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
+        break;
+      }
+      if (added) {
+        rc = set_function(q, &t.n[child], f.function, err);
+        t.n[child].inlined = f.relation == R_INLINED;
+        t.n[child].center = q_center_has_function(q, f.function);
+        if (!rc && line && cline >= 0) t.n[child].callsite = loc_label(q, "", cfile, cline, err);
+      }
+      vt_addval(&t, child, incl, excl);
+      node = child;
+      cfile = f.call_file;
+      cline = f.call_line;
+      cur = f.fparent;
+      if (cur < 0 || cur == q->root.id) break; /* chain ends: no '<program root>' below level 1 */
+    }
+  }
+  qmap_free(&memo);
+  free(frames);
+  int root = 0;
+  if (!rc) rc = vt_to_view(q, &t, &root, 1, v, err);
+  vt_free(&t);
+  if (rc) {
+    cct_view_free(v);
+    return rc;
+  }
+  *out = v;
+  return CCT_OK;
+}
+
+/* ---- flat ---- */
+
+typedef struct frow {
+  int64_t key, line;
+  double incl, excl;
+  char *label;
+} frow;
+
+static int by_incl(const void *a, const void *b) {
+  const frow *x = a, *y = b;
+  if (x->incl != y->incl) return x->incl > y->incl ? -1 : 1;
+  if (x->label && y->label) {
+    int c = strcmp(x->label, y->label);
+    if (c) return c;
+  }
+  if (x->key != y->key) return x->key < y->key ? -1 : 1;
+  return (x->line > y->line) - (x->line < y->line);
+}
+
+static const char *const scope_kind[] = {"function", "loop", "line", "file", "module"};
+
+/* Reads the static scopes of kind s for the display metric, sorted, at most n (0 = all). */
+static int flat_rows(cct_query *q, int s, int n, frow **prows, size_t *pnr, cct_err *err) {
+  *prows = NULL;
+  *pnr = 0;
+  if (!q->ncols) return CCT_OK;
+  sqlite3_stmt *st = q_stmt(q, ST_FLAT, err);
+  if (!st) return CCT_ESQL;
+  sqlite3_bind_text(st, 2, scope_kind[s], -1, SQLITE_STATIC);
+  sqlite3_bind_int64(st, 3, q->cols[q->disp].id);
+  frow *rows = NULL;
+  size_t nr = 0, cap = 0;
+  while (sqlite3_step(st) == SQLITE_ROW) {
+    if (nr == cap) {
+      cap = cap ? 2 * cap : 64;
+      frow *v = realloc(rows, cap * sizeof *v);
+      if (!v) {
+        free(rows);
+        sqlite3_reset(st);
+        return cct_err_set(err, CCT_ENOMEM, "out of memory");
+      }
+      rows = v;
+    }
+    rows[nr++] = (frow){sqlite3_column_int64(st, 0), sqlite3_column_int64(st, 1), sqlite3_column_double(st, 2),
+                        sqlite3_column_double(st, 3), NULL};
+  }
+  sqlite3_reset(st);
+  qsort(rows, nr, sizeof *rows, by_incl);
+  /* Labels for the rows shown and the rows tied with the last one, then the final order. */
+  size_t keep = n > 0 && (size_t)n < nr ? (size_t)n : nr;
+  while (keep < nr && rows[keep].incl == rows[keep - 1].incl) keep++;
+  int rc = CCT_OK;
+  for (size_t i = 0; i < keep && !rc; i++) {
+    if (s == CCT_FLAT_FUNCTIONS) {
+      const fninfo *f = q_function(q, rows[i].key, err);
+      rows[i].label = q_strdup(f ? f->name : "?");
+    } else if (s == CCT_FLAT_FILES || s == CCT_FLAT_MODULES) {
+      rows[i].label = q_strdup(q_path(q, s == CCT_FLAT_MODULES, rows[i].key, err));
+      if (!rows[i].label) rows[i].label = strdup("?");
+    } else {
+      rows[i].label = loc_label(q, s == CCT_FLAT_LOOPS ? "loop at " : "", rows[i].key, rows[i].line, err);
+    }
+    if (!rows[i].label) rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
+  }
+  qsort(rows, keep, sizeof *rows, by_incl);
+  if (n > 0 && keep > (size_t)n) {
+    for (size_t i = (size_t)n; i < keep; i++) free(rows[i].label);
+    keep = (size_t)n;
+  }
+  *prows = rows;
+  *pnr = keep;
+  return rc;
+}
+
+/* Whether the center holds a context of kind at (file, line). */
+static int center_has_at(const cct_query *q, int kind, int64_t file, long long line) {
+  for (size_t i = 0; i < q->nO; i++)
+    if (q->O[i].kind == kind && q->O[i].file == file && q->O[i].line == line) return 1;
+  return 0;
+}
+
+/* Whether an item names file / module id. */
+static int center_has_scope(cct_query *q, int module, int64_t id) {
+  for (size_t i = 0; i < q->nitems; i++) {
+    const citem *it = &q->items[i];
+    if (it->type == (module ? IT_MODULE_ID : IT_FILE_ID) && it->id == id) return 1;
+    if (it->type == (module ? IT_MODULE : IT_FILE)) {
+      cct_err e = CCT_ERR_INIT;
+      const char *p = q_path(q, module, id, &e);
+      if (p && q_suffix_match(p, it->arg)) return 1;
+    }
+  }
+  return 0;
+}
+
+/* Fills node x (kind s of CCT_FLAT_*) from a flat row; values of other columns by point look-up. */
+static int flat_node(cct_query *q, vtree *t, int node, int s, const frow *r, const size_t *vcols, size_t nm,
+                     cct_err *err) {
+  vnode *x = &t->n[node];
+  double incl[CCT_VIEW_MAX_METRICS] = {0}, excl[CCT_VIEW_MAX_METRICS] = {0};
+  incl[0] = r->incl;
+  excl[0] = r->excl;
+  for (size_t m = 1; m < nm; m++) {
+    sqlite3_stmt *st = q_stmt(q, ST_FLAT_ONE, err);
+    if (!st) return CCT_ESQL;
+    sqlite3_bind_text(st, 2, scope_kind[s], -1, SQLITE_STATIC);
+    sqlite3_bind_int64(st, 3, q->cols[vcols[m]].id);
+    sqlite3_bind_int64(st, 4, r->key);
+    sqlite3_bind_int64(st, 5, r->line);
+    if (sqlite3_step(st) == SQLITE_ROW) {
+      incl[m] = sqlite3_column_double(st, 0);
+      excl[m] = sqlite3_column_double(st, 1);
+    }
+    sqlite3_reset(st);
+  }
+  vt_addval(t, node, incl, excl);
+  x = &t->n[node];
+  switch (s) {
+  case CCT_FLAT_FUNCTIONS: {
+    int rc = set_function(q, x, r->key, err);
+    if (rc) return rc;
+    x->center = q_center_has_function(q, r->key);
+    break;
+  }
+  case CCT_FLAT_LOOPS:
+  case CCT_FLAT_LINES:
+    x->name = q_strdup(r->label);
+    x->file = r->key;
+    x->filep = q_path(q, 0, r->key, err);
+    x->line = r->line;
+    x->center = center_has_at(q, s == CCT_FLAT_LOOPS ? K_LOOP : K_LINE, r->key, r->line);
+    break;
+  case CCT_FLAT_FILES:
+    x->name = q_strdup(r->label);
+    x->file = r->key;
+    x->filep = q_path(q, 0, r->key, err);
+    x->center = center_has_scope(q, 0, r->key);
+    break;
+  default:
+    x->name = q_strdup(r->label);
+    x->module = r->key;
+    x->modp = q_path(q, 1, r->key, err);
+    x->center = center_has_scope(q, 1, r->key);
+  }
+  return x->name ? CCT_OK : cct_err_set(err, CCT_ENOMEM, "out of memory");
+}
+
+static const int flat_row_kind[] = {CCT_ROW_FUNCTION, CCT_ROW_LOOP, CCT_ROW_LINE, CCT_ROW_FILE, CCT_ROW_MODULE};
+
+/* Loop and line rows of function fn under node: loops by header, lines under
+ * their innermost loop of the same frame; inclusive by the outermost rule per key. */
+static int flat_scopes(cct_query *q, vtree *t, int node, int64_t fn, const size_t *vcols, size_t nm, double cut,
+                       cct_err *err) {
+  typedef struct sc {
+    int64_t id, pre, last, frame, file, line;
+    int kind;
+  } sc;
+  sc *v = NULL;
+  size_t n = 0, cap = 0;
+  int rc = CCT_OK;
+  for (int kind = K_LOOP; kind <= K_LINE && !rc; kind++) {
+    sqlite3_stmt *st = q_stmt(q, ST_FUNCTION_SCOPES, err);
+    if (!st) return CCT_ESQL;
+    sqlite3_bind_int64(st, 2, fn);
+    sqlite3_bind_int(st, 3, kind);
+    while (sqlite3_step(st) == SQLITE_ROW) {
+      if (n == cap) {
+        cap = cap ? 2 * cap : 64;
+        sc *w = realloc(v, cap * sizeof *w);
+        if (!w) {
+          rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
+          break;
+        }
+        v = w;
+      }
+      v[n++] = (sc){sqlite3_column_int64(st, 0), sqlite3_column_int64(st, 1), sqlite3_column_int64(st, 2),
+                    sqlite3_column_int64(st, 3), sqlite3_column_int64(st, 4),
+                    sqlite3_column_type(st, 5) == SQLITE_NULL ? -1 : sqlite3_column_int64(st, 5), kind};
+    }
+    sqlite3_reset(st);
+  }
+  /* sort by pre (insertion into a sorted order via qsort on pre) */
+  for (size_t i = 1; i < n; i++) { /* n is small per function; simple insertion sort */
+    sc x = v[i];
+    size_t j = i;
+    while (j > 0 && v[j - 1].pre > x.pre) v[j] = v[j - 1], j--;
+    v[j] = x;
+  }
+  int *stack = malloc((n + 1) * sizeof *stack);
+  int *rowof = malloc((n + 1) * sizeof *rowof);
+  qmap maxlast = {0};
+  if (!stack || !rowof) rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
+  size_t top = 0;
+  for (size_t i = 0; !rc && i < n; i++) {
+    sc *x = &v[i];
+    while (top && v[stack[top - 1]].last < x->pre) top--;
+    int parent = node;
+    if (top && v[stack[top - 1]].frame == x->frame) parent = rowof[stack[top - 1]];
+    int added;
+    int kind = x->kind == K_LOOP ? CCT_ROW_LOOP : CCT_ROW_LINE;
+    int r = vt_child(t, parent, kind, x->file, x->line, 0, &added);
+    if (r < 0) {
+      rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
+      break;
+    }
+    if (added) {
+      t->n[r].name = loc_label(q, kind == CCT_ROW_LOOP ? "loop at " : "", x->file, x->line, err);
+      t->n[r].file = x->file;
+      t->n[r].filep = q_path(q, 0, x->file, err);
+      t->n[r].line = x->line;
+      t->n[r].center = center_has_at(q, x->kind, x->file, x->line);
+    }
+    rowof[i] = r;
+    double vals[3 * CCT_VIEW_MAX_METRICS], incl[CCT_VIEW_MAX_METRICS], excl[CCT_VIEW_MAX_METRICS];
+    if ((rc = q_values(q, x->id, vcols, nm, vals, err))) break;
+    int64_t *ml = qmap_put(&maxlast, r, 0, 0, 0, 0, -1, &added);
+    if (!ml) {
+      rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
+      break;
+    }
+    int outer = x->pre > *ml;
+    if (outer) *ml = x->last;
+    for (size_t m = 0; m < nm; m++) {
+      incl[m] = outer ? vals[3 * m] : 0;
+      excl[m] = vals[3 * m + 1];
+    }
+    vt_addval(t, r, incl, excl);
+    if (x->kind == K_LOOP) stack[top++] = (int)i;
+  }
+  (void)cut;
+  qmap_free(&maxlast);
+  free(stack);
+  free(rowof);
+  free(v);
+  return rc;
+}
+
+/* flat tree: module > file > function > loop > line. */
+static int flat_tree(cct_query *q, vtree *t, int n, const size_t *vcols, size_t nm, double cut, int **roots,
+                     size_t *nroots, cct_err *err) {
+  frow *mods = NULL, *files = NULL, *fns = NULL;
+  size_t nmods = 0, nfiles = 0, nfns = 0;
+  int rc = flat_rows(q, CCT_FLAT_MODULES, n, &mods, &nmods, err);
+  if (!rc) rc = flat_rows(q, CCT_FLAT_FILES, 0, &files, &nfiles, err);
+  if (!rc) rc = flat_rows(q, CCT_FLAT_FUNCTIONS, 0, &fns, &nfns, err);
+  *roots = calloc(nmods + 2, sizeof **roots);
+  if (!*roots && !rc) rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
+  qmap modrow = {0}, filerow = {0};
+  for (size_t i = 0; !rc && i < nmods; i++) {
+    int node = vt_add(t, -1, CCT_ROW_MODULE);
+    if (node < 0 || (rc = flat_node(q, t, node, CCT_FLAT_MODULES, &mods[i], vcols, nm, err))) break;
+    (*roots)[(*nroots)++] = node;
+    int added;
+    qmap_put(&modrow, mods[i].key, 0, 0, 0, 0, node, &added);
+  }
+  /* file rows under each module holding functions of the file */
+  for (size_t i = 0; !rc && i < nfns; i++) {
+    const fninfo *f = q_function(q, fns[i].key, err);
+    if (!f) continue;
+    int64_t *mrow = qmap_get(&modrow, f->module_id, 0, 0, 0, 0);
+    if (!mrow) continue;
+    if (cut > 0 && fns[i].incl < cut) continue;
+    int64_t fid = f->file_id;
+    int64_t *frowp = qmap_get(&filerow, f->module_id, fid, 0, 0, 0);
+    int parent;
+    if (!frowp) {
+      frow *fr = NULL;
+      for (size_t j = 0; j < nfiles; j++)
+        if (files[j].key == fid) fr = &files[j];
+      int added;
+      int node = vt_child(t, (int)*mrow, CCT_ROW_FILE, fid, 0, 0, &added);
+      if (node < 0) {
+        rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
+        break;
+      }
+      frow none = {fid, 0, 0, 0, (char *)"<unknown file>"};
+      if ((rc = flat_node(q, t, node, CCT_FLAT_FILES, fr ? fr : &none, vcols, nm, err))) break;
+      qmap_put(&filerow, f->module_id, fid, 0, 0, 0, node, &added);
+      parent = node;
+    } else {
+      parent = (int)*frowp;
+    }
+    int added;
+    int node = vt_child(t, parent, CCT_ROW_FUNCTION, fns[i].key, 0, 0, &added);
+    if (node < 0) {
+      rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
+      break;
+    }
+    if ((rc = flat_node(q, t, node, CCT_FLAT_FUNCTIONS, &fns[i], vcols, nm, err))) break;
+    rc = flat_scopes(q, t, node, fns[i].key, vcols, nm, cut, err);
+  }
+  qmap_free(&modrow);
+  qmap_free(&filerow);
+  for (size_t i = 0; i < nmods; i++) free(mods[i].label);
+  for (size_t i = 0; i < nfiles; i++) free(files[i].label);
+  for (size_t i = 0; i < nfns; i++) free(fns[i].label);
+  free(mods);
+  free(files);
+  free(fns);
+  return rc;
+}
+
+int cct_view_flat(cct_query *q, int kind, int n, cct_view **out, cct_err *err) {
+  *out = NULL;
+  if (kind < CCT_FLAT_FUNCTIONS || kind > CCT_FLAT_TREE) return cct_err_set(err, CCT_EUSAGE, "bad flat kind %d", kind);
+  size_t vcols[CCT_VIEW_MAX_METRICS], nm = q_view_columns(q, vcols);
+  cct_view *v = q_view_new(q, "flat", vcols, nm);
+  if (!v) return cct_err_set(err, CCT_ENOMEM, "out of memory");
+  vtree t = {0};
+  t.nm = nm;
+  int *roots = NULL;
+  size_t nroots = 0;
+  int rc = CCT_OK;
+  double cut = nm ? q->threshold * v->total[0] : 0;
+  if (kind == CCT_FLAT_TREE) {
+    rc = flat_tree(q, &t, n, vcols, nm, cut, &roots, &nroots, err);
+  } else {
+    frow *rows = NULL;
+    size_t nr = 0;
+    rc = flat_rows(q, kind, n, &rows, &nr, err);
+    roots = calloc(nr + 1, sizeof *roots);
+    if (!roots && !rc) rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
+    for (size_t i = 0; !rc && i < nr; i++) {
+      int node = vt_add(&t, -1, flat_row_kind[kind]);
+      if (node < 0) rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
+      else rc = flat_node(q, &t, node, kind, &rows[i], vcols, nm, err);
+      roots[nroots++] = node;
+    }
+    for (size_t i = 0; i < nr; i++) free(rows[i].label);
+    free(rows);
+  }
+  if (!rc) rc = vt_to_view(q, &t, roots, nroots, v, err);
+  free(roots);
+  vt_free(&t);
+  if (rc) {
+    cct_view_free(v);
+    return rc;
+  }
+  *out = v;
+  return CCT_OK;
+}

@@ -1,0 +1,138 @@
+-- query.sql: the statements the query library (query/) runs.
+-- Each statement follows a line '-- @NAME' and is prepared once per session by
+-- that name (cct_schema_prepare_named, cached in the session).  Parameters are
+-- positional, as listed; ?1 is always the run.  The statements used by views
+-- are range scans or point look-ups on the indexes of indexes.sql; the plans are
+-- pinned by tests/unit/test_query.c (no full scan of context in a view).
+
+-- @runs  -> every run number, ascending
+SELECT run FROM run ORDER BY run;
+
+-- @run_exists  (?1 run) -> 1 when the run exists
+SELECT 1 FROM run WHERE run = ?1;
+
+-- @columns  (?1 run) -> metric columns (id, base name, stat), 'sum' ones first, by id
+SELECT id, name, stat FROM metric WHERE run = ?1 ORDER BY stat <> 'sum', id;
+
+-- @root  (?1 run) -> the root context (pre 0)
+SELECT id, pre, last, frame, fdepth, ldepth, kind, relation, callsite, function, fparent, file, line,
+       call_file, call_line, module, offset
+FROM context WHERE run = ?1 AND pre = 0;
+
+-- @ctx  (?1 run, ?2 id) -> one context (same columns as @root), by primary key
+SELECT id, pre, last, frame, fdepth, ldepth, kind, relation, callsite, function, fparent, file, line,
+       call_file, call_line, module, offset
+FROM context WHERE run = ?1 AND id = ?2;
+
+-- @value  (?1 run, ?2 metric, ?3 ctx) -> inclusive, exclusive, exclusive_lex (no row = 0)
+SELECT inclusive, exclusive, exclusive_lex FROM value WHERE run = ?1 AND metric = ?2 AND ctx = ?3;
+
+-- @function_info  (?1 run, ?2 function) -> name, module id, file id, line, file path, module path
+SELECT f.name, f.module, f.file, f.line, fi.path, m.path
+FROM function f
+LEFT JOIN file fi ON fi.run = f.run AND fi.id = f.file
+LEFT JOIN module m ON m.run = f.run AND m.id = f.module
+WHERE f.run = ?1 AND f.id = ?2;
+
+-- @file_path  (?1 run, ?2 file) -> path
+SELECT path FROM file WHERE run = ?1 AND id = ?2;
+
+-- @module_path  (?1 run, ?2 module) -> path
+SELECT path FROM module WHERE run = ?1 AND id = ?2;
+
+-- @functions_by_name  (?1 run, ?2 name) -> function ids with exactly that name
+SELECT id FROM function WHERE run = ?1 AND name = ?2;
+
+-- @functions_by_glob  (?1 run, ?2 pattern) -> function ids whose name matches the GLOB
+SELECT id FROM function WHERE run = ?1 AND name GLOB ?2;
+
+-- @function_names  (?1 run) -> every function (id, name), for regular expressions and suggestions
+SELECT id, name FROM function WHERE run = ?1;
+
+-- @functions_by_file  (?1 run, ?2 file) -> functions defined in a file
+SELECT id FROM function WHERE run = ?1 AND file = ?2;
+
+-- @functions_by_module  (?1 run, ?2 module) -> functions of a load module
+SELECT id FROM function WHERE run = ?1 AND module = ?2;
+
+-- @functions_by_class  (?1 run, ?2 name) -> functions whose class is NAME or ends with '::NAME'
+SELECT id FROM function
+WHERE run = ?1 AND (class = ?2 OR substr(class, -length(?2) - 2) = '::' || ?2);
+
+-- @functions_by_namespace  (?1 run, ?2 name) -> functions whose namespace is NAME or starts with 'NAME::'
+SELECT id FROM function
+WHERE run = ?1 AND (namespace = ?2 OR substr(namespace, 1, length(?2) + 2) = ?2 || '::');
+
+-- @files  (?1 run) -> every file (id, path), for suffix matching in C
+SELECT id, path FROM file WHERE run = ?1;
+
+-- @modules  (?1 run) -> every module (id, path), for suffix matching in C
+SELECT id, path FROM module WHERE run = ?1;
+
+-- @function_frames  (?1 run, ?2 function) -> the frames of a function (columns of @root)
+SELECT id, pre, last, frame, fdepth, ldepth, kind, relation, callsite, function, fparent, file, line,
+       call_file, call_line, module, offset
+FROM context WHERE run = ?1 AND function = ?2 AND kind IN (1, 4) AND frame = id;
+
+-- @contexts_at  (?1 run, ?2 file, ?3 line, ?4 kind) -> contexts of a kind at file:line (columns of @root)
+SELECT id, pre, last, frame, fdepth, ldepth, kind, relation, callsite, function, fparent, file, line,
+       call_file, call_line, module, offset
+FROM context WHERE run = ?1 AND file = ?2 AND line = ?3 AND kind = ?4;
+
+-- @instructions_at  (?1 run, ?2 module, ?3 offset) -> lexical instruction contexts at module+offset
+-- (no index: used only to resolve an '@N' item naming an instruction row)
+SELECT id, pre, last, frame, fdepth, ldepth, kind, relation, callsite, function, fparent, file, line,
+       call_file, call_line, module, offset
+FROM context WHERE run = ?1 AND module = ?2 AND offset = ?3 AND kind = 4;
+
+-- @function_scopes  (?1 run, ?2 function, ?3 kind) -> loop or line contexts whose enclosing
+-- frame is of this function (flat tree), with pre, last, frame for the outermost rule
+SELECT id, pre, last, frame, file, line FROM context WHERE run = ?1 AND function = ?2 AND kind = ?3;
+
+-- @line_costs  (?1 run, ?2 file, ?3 metric) -> lines of a file with cost (suggestions, source view)
+SELECT line, inclusive, exclusive FROM scope_total
+WHERE run = ?1 AND kind = 'line' AND metric = ?3 AND key = ?2 ORDER BY line;
+
+-- @td_frames  (?1 run, ?2 fdepth, ?3 pre lo, ?4 pre hi) -> frames of a subtree at one function level
+SELECT id, function, fparent, relation FROM context
+WHERE run = ?1 AND fdepth = ?2 AND pre BETWEEN ?3 AND ?4 AND frame = id;
+
+-- @td_lines  (?1 run, ?2 ldepth, ?3 pre lo, ?4 pre hi) -> contexts of a subtree at one line level
+SELECT id, lparent, kind, relation, function, file, line, module, offset, callsite, call_file, call_line, pre
+FROM context
+WHERE run = ?1 AND ldepth = ?2 AND pre BETWEEN ?3 AND ?4;
+
+-- @bu_frame  (?1 run, ?2 id) -> a caller frame: kind, function, fparent, call_file, call_line, relation
+SELECT kind, function, fparent, call_file, call_line, relation FROM context WHERE run = ?1 AND id = ?2;
+
+-- @flat  (?1 run, ?2 kind, ?3 metric) -> static scopes of a kind: key, line, inclusive, exclusive
+SELECT key, line, inclusive, exclusive FROM scope_total WHERE run = ?1 AND kind = ?2 AND metric = ?3;
+
+-- @flat_one  (?1 run, ?2 kind, ?3 metric, ?4 key, ?5 line) -> inclusive, exclusive of one scope
+SELECT inclusive, exclusive FROM scope_total
+WHERE run = ?1 AND kind = ?2 AND metric = ?3 AND key = ?4 AND line = ?5;
+
+-- @source  (?1 run, ?2 file) -> size, zstd frame of the stored copy (NULL when none)
+SELECT size, source FROM file WHERE run = ?1 AND id = ?2;
+
+-- @profiles  (?1 run) -> profiles with their identity
+SELECT id, node, rank, thread, gpucontext, gpustream FROM profile WHERE run = ?1 ORDER BY id;
+
+-- @profile_values  (?1 run, ?2 metric) -> per-profile value blobs of one metric
+SELECT profile, data FROM profile_value WHERE run = ?1 AND metric = ?2;
+
+-- @complete_functions  (?1 run, ?2 prefix) -> distinct function names starting with prefix
+SELECT DISTINCT name FROM function
+WHERE run = ?1 AND name >= ?2 AND name < ?2 || char(1114111) ORDER BY name;
+
+-- @complete_metrics  (?1 run) -> distinct base metric names
+SELECT DISTINCT name FROM metric WHERE run = ?1 ORDER BY name;
+
+-- @recursive_functions  (?1 run) -> functions with a frame below another frame of the same
+-- function (direct or indirect recursion), with the number of such nested frames
+SELECT c.function, count(*) FROM context c
+WHERE c.run = ?1 AND c.kind IN (1, 4) AND c.frame = c.id
+  AND EXISTS (SELECT 1 FROM context a
+              WHERE a.run = c.run AND a.function = c.function AND a.kind IN (1, 4) AND a.frame = a.id
+                AND a.pre < c.pre AND a.last >= c.pre)
+GROUP BY c.function ORDER BY count(*) DESC;
