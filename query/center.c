@@ -632,7 +632,8 @@ void q_center_top(const cct_query *q, const size_t *vcols, size_t n, int lex, do
 }
 
 const char *q_center_label(const cct_query *q) {
-  return q->nitems == 1 ? q->items[0].text : "<multiple contexts>";
+  if (q->nitems != 1) return "<multiple contexts>";
+  return q->items[0].type == IT_NAME ? q->items[0].arg : q->items[0].text; /* a name without its quotes */
 }
 
 int q_center_has_function(const cct_query *q, int64_t fn) {

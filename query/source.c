@@ -118,8 +118,9 @@ static int source_file(cct_query *q, const char *file, int64_t *fid, cct_err *er
     if (!q->nO) return cct_err_set(err, CCT_EUSAGE, "no center: use 'source FILE' or set a center");
     const qctx *o = &q->O[0];
     if (o->frame == o->id) {
+      /* a function's own file when its definition line is known, else the file of its call site */
       const fninfo *f = q_function(q, o->function, err);
-      *fid = f ? f->file_id : 0;
+      *fid = f && f->line > 0 ? f->file_id : o->call_file > 0 ? o->call_file : f ? f->file_id : 0;
     } else {
       *fid = o->file;
     }
@@ -170,7 +171,10 @@ int cct_view_source(cct_query *q, const char *file, cct_view **out, cct_err *err
     for (size_t i = 0; i < tn; i++) nlines += text[i] == '\n';
     if (tn && text[tn - 1] != '\n') nlines++;
   } else {
-    nlines = nfigs;
+    size_t k = 0; /* only lines with a number: line -1 holds costs without a line */
+    for (size_t i = 0; i < nfigs; i++)
+      if (figs[i].line > 0) figs[k++] = figs[i];
+    nfigs = nlines = k;
   }
   lastrow *facts = calloc(nlines + 1, sizeof *facts);
   if (v) v->rows = calloc(nlines + 1, sizeof *v->rows);
