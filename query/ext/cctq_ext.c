@@ -1,0 +1,215 @@
+/* cctq_ext.c: a SQLite loadable extension that gives any SQLite client the
+ * centered views of a cctq archive as table-valued functions:
+ *
+ *   SELECT * FROM cct_topdown('MPI_Allreduce', 3);        -- center, depth[, run]
+ *   SELECT * FROM cct_bottomup('glob MPI_*', 2, 1);
+ *   SELECT * FROM cct_flat(20);                            -- rows[, run]
+ *
+ * The center is one item in the syntax of the shell's `center` command (NULL or
+ * '' for none).  Rows are those of the cct_query library, so they are the same
+ * as the shell's for the same center and depth.  Load it with
+ * `.load ./build/cctq` in the sqlite3 program on an open archive. */
+#include <sqlite3ext.h>
+SQLITE_EXTENSION_INIT1
+
+#include "cct_query.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+enum { VIEW_TOPDOWN, VIEW_BOTTOMUP, VIEW_FLAT };
+
+/* Output columns, then the hidden argument columns. */
+static const char schema[] =
+    "CREATE TABLE x(handle INTEGER, depth INTEGER, kind TEXT, name TEXT, file TEXT, line INTEGER, module TEXT, "
+    "callsite TEXT, center INTEGER, inclusive REAL, exclusive REAL, path TEXT, metric TEXT, "
+    "arg1 HIDDEN, arg2 HIDDEN, arg3 HIDDEN)";
+enum { COL_HANDLE, COL_DEPTH, COL_KIND, COL_NAME, COL_FILE, COL_LINE, COL_MODULE, COL_CALLSITE, COL_CENTER,
+       COL_INCLUSIVE, COL_EXCLUSIVE, COL_PATH, COL_METRIC, COL_ARG1, COL_ARG2, COL_ARG3 };
+
+typedef struct cct_vtab {
+  sqlite3_vtab base; /* must come first */
+  sqlite3 *db;       /* the connection that loaded us: its main file is the archive */
+  int view;          /* VIEW_* */
+} cct_vtab;
+
+typedef struct cct_cursor {
+  sqlite3_vtab_cursor base; /* must come first */
+  cct_query *q;             /* session on the archive, opened per query */
+  cct_view *v;              /* computed rows */
+  size_t i;                 /* current row */
+} cct_cursor;
+
+static int vt_connect(sqlite3 *db, void *aux, int argc, const char *const *argv, sqlite3_vtab **pp, char **err) {
+  (void)argc, (void)argv, (void)err;
+  int rc = sqlite3_declare_vtab(db, schema);
+  if (rc != SQLITE_OK) return rc;
+  cct_vtab *t = sqlite3_malloc(sizeof *t);
+  if (!t) return SQLITE_NOMEM;
+  memset(t, 0, sizeof *t);
+  t->db = db;
+  t->view = (int)(intptr_t)aux;
+  *pp = &t->base;
+  return SQLITE_OK;
+}
+
+static int vt_disconnect(sqlite3_vtab *p) {
+  sqlite3_free(p);
+  return SQLITE_OK;
+}
+
+/* Arguments are equality constraints on the hidden columns, passed in order. */
+static int vt_best_index(sqlite3_vtab *p, sqlite3_index_info *info) {
+  (void)p;
+  int n = 0, pos[3] = {-1, -1, -1};
+  for (int i = 0; i < info->nConstraint; i++) {
+    const struct sqlite3_index_constraint *c = &info->aConstraint[i];
+    if (c->iColumn < COL_ARG1) continue;
+    if (!c->usable || c->op != SQLITE_INDEX_CONSTRAINT_EQ) return SQLITE_CONSTRAINT;
+    pos[c->iColumn - COL_ARG1] = i;
+  }
+  for (int k = 0; k < 3 && pos[k] >= 0; k++) {
+    info->aConstraintUsage[pos[k]].argvIndex = ++n;
+    info->aConstraintUsage[pos[k]].omit = 1;
+  }
+  info->idxNum = n;
+  info->estimatedCost = 1000;
+  return SQLITE_OK;
+}
+
+static int vt_open(sqlite3_vtab *p, sqlite3_vtab_cursor **pp) {
+  (void)p;
+  cct_cursor *c = sqlite3_malloc(sizeof *c);
+  if (!c) return SQLITE_NOMEM;
+  memset(c, 0, sizeof *c);
+  *pp = &c->base;
+  return SQLITE_OK;
+}
+
+static void cursor_reset(cct_cursor *c) {
+  cct_view_free(c->v);
+  cct_query_close(c->q);
+  c->v = NULL;
+  c->q = NULL;
+  c->i = 0;
+}
+
+static int vt_close(sqlite3_vtab_cursor *p) {
+  cursor_reset((cct_cursor *)p);
+  sqlite3_free(p);
+  return SQLITE_OK;
+}
+
+static int fail(sqlite3_vtab_cursor *p, const char *msg) {
+  sqlite3_free(p->pVtab->zErrMsg);
+  p->pVtab->zErrMsg = sqlite3_mprintf("%s", msg);
+  return SQLITE_ERROR;
+}
+
+static int vt_filter(sqlite3_vtab_cursor *p, int idxNum, const char *idxStr, int argc, sqlite3_value **argv) {
+  (void)idxStr;
+  cct_cursor *c = (cct_cursor *)p;
+  cct_vtab *t = (cct_vtab *)p->pVtab;
+  cursor_reset(c);
+  cct_err err = CCT_ERR_INIT;
+  const char *file = sqlite3_db_filename(t->db, "main");
+  if (!file || !*file) return fail(p, "cct: the main database is not a file; open a cctq archive first");
+  if (cct_query_open(file, &c->q, &err)) return fail(p, err.msg);
+  int flat = t->view == VIEW_FLAT;
+  const char *center = !flat && idxNum >= 1 ? (const char *)sqlite3_value_text(argv[0]) : NULL;
+  int depth = flat ? (idxNum >= 1 ? sqlite3_value_int(argv[0]) : 0) : (idxNum >= 2 ? sqlite3_value_int(argv[1]) : 3);
+  int run_arg = flat ? 1 : 2;
+  if (idxNum > run_arg && sqlite3_value_type(argv[run_arg]) != SQLITE_NULL &&
+      cct_query_set_run(c->q, sqlite3_value_int(argv[run_arg]), &err))
+    return fail(p, err.msg);
+  (void)argc;
+  if (center && *center && cct_center_apply(c->q, CCT_CENTER_SET, center, &err)) return fail(p, err.msg);
+  int rc = t->view == VIEW_TOPDOWN    ? cct_view_topdown(c->q, depth, &c->v, &err)
+           : t->view == VIEW_BOTTOMUP ? cct_view_bottomup(c->q, depth, &c->v, &err)
+                                      : cct_view_flat(c->q, CCT_FLAT_FUNCTIONS, depth, &c->v, &err);
+  return rc ? fail(p, err.msg) : SQLITE_OK;
+}
+
+static int vt_next(sqlite3_vtab_cursor *p) {
+  ((cct_cursor *)p)->i++;
+  return SQLITE_OK;
+}
+
+static int vt_eof(sqlite3_vtab_cursor *p) {
+  cct_cursor *c = (cct_cursor *)p;
+  return !c->v || c->i >= c->v->nrows;
+}
+
+static const char *kind_name(int kind) {
+  static const char *const names[] = {"root", "function", "loop", "line", "instruction", "center", "file", "module"};
+  return kind >= 0 && kind < 8 ? names[kind] : "unknown";
+}
+
+static int vt_column(sqlite3_vtab_cursor *p, sqlite3_context *ctx, int col) {
+  cct_cursor *c = (cct_cursor *)p;
+  const cct_row *r = &c->v->rows[c->i];
+  switch (col) {
+  case COL_HANDLE: sqlite3_result_int(ctx, r->handle); break;
+  case COL_DEPTH: sqlite3_result_int(ctx, r->depth); break;
+  case COL_KIND: sqlite3_result_text(ctx, kind_name(r->kind), -1, SQLITE_STATIC); break;
+  case COL_NAME: sqlite3_result_text(ctx, r->name, -1, SQLITE_TRANSIENT); break;
+  case COL_FILE: sqlite3_result_text(ctx, r->file, -1, SQLITE_TRANSIENT); break;
+  case COL_LINE:
+    if (r->line >= 0) sqlite3_result_int64(ctx, r->line);
+    break;
+  case COL_MODULE: sqlite3_result_text(ctx, r->module, -1, SQLITE_TRANSIENT); break;
+  case COL_CALLSITE: sqlite3_result_text(ctx, r->callsite, -1, SQLITE_TRANSIENT); break;
+  case COL_CENTER: sqlite3_result_int(ctx, r->center); break;
+  case COL_INCLUSIVE:
+    if (c->v->nmetrics) sqlite3_result_double(ctx, r->inclusive[0]);
+    break;
+  case COL_EXCLUSIVE:
+    if (c->v->nmetrics) sqlite3_result_double(ctx, r->exclusive[0]);
+    break;
+  case COL_METRIC:
+    if (c->v->nmetrics) sqlite3_result_text(ctx, c->v->metrics[0], -1, SQLITE_TRANSIENT);
+    break;
+  case COL_PATH: {
+    sqlite3_str *s = sqlite3_str_new(NULL);
+    for (int d = 0; r->path && d <= r->depth; d++) sqlite3_str_appendf(s, "%s%s", d ? ";" : "", r->path[d]);
+    int n = sqlite3_str_length(s);
+    sqlite3_result_text(ctx, sqlite3_str_finish(s), n, sqlite3_free);
+    break;
+  }
+  default: break; /* hidden argument columns read as NULL */
+  }
+  return SQLITE_OK;
+}
+
+static int vt_rowid(sqlite3_vtab_cursor *p, sqlite_int64 *rowid) {
+  *rowid = (sqlite_int64)((cct_cursor *)p)->i + 1;
+  return SQLITE_OK;
+}
+
+static const sqlite3_module module = {
+    .xConnect = vt_connect,   /* no xCreate: eponymous-only table-valued functions */
+    .xBestIndex = vt_best_index,
+    .xDisconnect = vt_disconnect,
+    .xOpen = vt_open,
+    .xClose = vt_close,
+    .xFilter = vt_filter,
+    .xNext = vt_next,
+    .xEof = vt_eof,
+    .xColumn = vt_column,
+    .xRowid = vt_rowid,
+};
+
+/* Entry point, found by name from the file name 'cctq.so'.  Registers the
+ * table-valued functions cct_topdown, cct_bottomup and cct_flat.
+ * Returns SQLITE_OK or an SQLite error code. */
+#ifdef _WIN32
+__declspec(dllexport)
+#endif
+int sqlite3_cctq_init(sqlite3 *db, char **err, const sqlite3_api_routines *api) {
+  (void)err;
+  SQLITE_EXTENSION_INIT2(api);
+  int rc = sqlite3_create_module(db, "cct_topdown", &module, (void *)(intptr_t)VIEW_TOPDOWN);
+  if (rc == SQLITE_OK) rc = sqlite3_create_module(db, "cct_bottomup", &module, (void *)(intptr_t)VIEW_BOTTOMUP);
+  if (rc == SQLITE_OK) rc = sqlite3_create_module(db, "cct_flat", &module, (void *)(intptr_t)VIEW_FLAT);
+  return rc;
+}
