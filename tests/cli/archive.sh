@@ -32,3 +32,18 @@ sqlite3 "$a" "SELECT r.title, printf('%.5g', v.inclusive) FROM runs r JOIN conte
 [ "$(tr '\n' ' ' <"$t/trend")" = "cpi|3.9982e+06 osu|$(sqlite3 "$a" 'SELECT printf("%.5g", sum(v.inclusive)) FROM contexts c JOIN context_values v USING (run, id) WHERE c.run = 3 AND c.depth = 1') " ] ||
   { echo "FAIL trend:"; cat "$t/trend"; exit 1; }
 echo "ok archive: list, remove, SQL examples"
+
+# The README's Python example, run as written on an archive with two runs of
+# osu-allgather (the second a copy with another title in its XML header).
+cd "$t"
+cp -r "$CCT_DATA/classic-hatchet-osu-allgather" osu2; chmod -R u+w osu2
+sed -i 's/<Header n="\([^"]*\)"/<Header n="\1 again"/' osu2/experiment.xml
+"$CCTINGEST" --quiet --title first "$CCT_DATA/classic-hatchet-osu-allgather" archive.sqlite
+"$CCTINGEST" --quiet --title second osu2 archive.sqlite
+sed -n '/^```python$/,/^```$/p' "$CCT_SRC/README.md" | sed '1d;$d' >example.py
+python3 example.py >py.out
+want=$(sqlite3 archive.sqlite "SELECT inclusive FROM scope_total t JOIN function f ON f.run = t.run AND f.id = t.key
+                               WHERE t.kind = 'function' AND f.name = 'PMPI_Allgather' AND t.run = 1")
+[ -n "$want" ] && [ "$(cat py.out | tr '\n' ' ')" = "first $want second $want " ] ||
+  { echo "FAIL README python example: $(cat py.out) (want $want)"; exit 1; }
+echo "ok README python example: $(cat py.out | tr '\n' ' ')"
