@@ -515,7 +515,7 @@ static int resolve_handle(cct_query *q, citem *it, cct_err *err) {
     break;
   case CCT_ROW_LOOP:
   case CCT_ROW_LINE:
-    if (!file || r->line < 0) return cct_err_set(err, CCT_EUSAGE, "row @%lld has no source location", h);
+    if (!file || r->line < 0) return cct_err_set(err, CCT_ENOTFOUND, "row @%lld has no source line", h);
     it->type = r->kind == CCT_ROW_LOOP ? IT_LOOP_ID : IT_LINE_ID;
     it->id = r->file;
     it->line = r->line;
