@@ -80,7 +80,7 @@ static int line_figures(cct_query *q, int64_t fid, const size_t *vcols, size_t n
     }
     sqlite3_reset(st);
   }
-  qsort(v, n, sizeof *v, by_line);
+  if (n) qsort(v, n, sizeof *v, by_line);
   *out = v;
   *nout = n;
   return CCT_OK;

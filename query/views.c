@@ -700,7 +700,7 @@ static int flat_rows(cct_query *q, int s, int n, frow **prows, size_t *pnr, cct_
                         sqlite3_column_double(st, 3), NULL};
   }
   sqlite3_reset(st);
-  qsort(rows, nr, sizeof *rows, by_incl);
+  if (nr) qsort(rows, nr, sizeof *rows, by_incl);
   /* Labels for the rows shown and the rows tied with the last one, then the final order. */
   size_t keep = n > 0 && (size_t)n < nr ? (size_t)n : nr;
   while (keep < nr && rows[keep].incl == rows[keep - 1].incl) keep++;
@@ -717,7 +717,7 @@ static int flat_rows(cct_query *q, int s, int n, frow **prows, size_t *pnr, cct_
     }
     if (!rows[i].label) rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
   }
-  qsort(rows, keep, sizeof *rows, by_incl);
+  if (keep) qsort(rows, keep, sizeof *rows, by_incl);
   if (n > 0 && keep > (size_t)n) {
     for (size_t i = (size_t)n; i < keep; i++) free(rows[i].label);
     keep = (size_t)n;
