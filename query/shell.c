@@ -1,0 +1,781 @@
+/* shell.c: the cctq shell's command table, dispatcher and commands.  One table
+ * (commands[] below) drives dispatch, unambiguous-prefix matching, 'help',
+ * 'help CMD' and completion.  Every command is a handler
+ *   int cmd_x(cct_shell *p, cct_words *w)
+ * returning CCT_CMD_OK, CCT_CMD_ERROR (message already printed) or CCT_CMD_QUIT.
+ * Commands talk to the archive only through the public cct_query API, plus the
+ * read-only statements of schema/shell.sql; output goes through shell_output.c.
+ * No readline here: main.c owns the terminal. */
+#include "shell_int.h"
+
+#include "cct_schema.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+volatile sig_atomic_t cct_shell_interrupted = 0;
+
+const char *const cct_shell_mode_names[CCT_MODE_COUNT] = {"tree", "table", "csv", "json", "folded"};
+
+enum { CMD_NEEDS_DB = 1, CMD_HIDDEN = 2 };
+
+/* One command of the shell. */
+typedef struct cct_cmd {
+  const char *name;                      /* full name */
+  int (*fn)(cct_shell *p, cct_words *w); /* handler */
+  int flags;                             /* CMD_* */
+  const char *usage;                     /* synopsis, e.g. 'topdown [DEPTH]' */
+  const char *summary;                   /* one line for 'help' */
+  const char *details;                   /* further lines for 'help CMD', or NULL */
+} cct_cmd;
+
+static int cmd_open(cct_shell *p, cct_words *w);
+static int cmd_runs(cct_shell *p, cct_words *w);
+static int cmd_run(cct_shell *p, cct_words *w);
+static int cmd_center(cct_shell *p, cct_words *w);
+static int cmd_topdown(cct_shell *p, cct_words *w);
+static int cmd_bottomup(cct_shell *p, cct_words *w);
+static int cmd_flat(cct_shell *p, cct_words *w);
+static int cmd_source(cct_shell *p, cct_words *w);
+static int cmd_stats(cct_shell *p, cct_words *w);
+static int cmd_metric(cct_shell *p, cct_words *w);
+static int cmd_metrics(cct_shell *p, cct_words *w);
+static int cmd_granularity(cct_shell *p, cct_words *w);
+static int cmd_threshold(cct_shell *p, cct_words *w);
+static int cmd_mode(cct_shell *p, cct_words *w);
+static int cmd_sql(cct_shell *p, cct_words *w);
+static int cmd_diff(cct_shell *p, cct_words *w);
+static int cmd_help(cct_shell *p, cct_words *w);
+static int cmd_quit(cct_shell *p, cct_words *w);
+
+static const cct_cmd commands[] = {
+    {"open", cmd_open, 0, "open FILE", "open another cctq archive (its last run)", NULL},
+    {"runs", cmd_runs, CMD_NEEDS_DB, "runs", "list the runs of the archive; the current one is marked current = 1", NULL},
+    {"run", cmd_run, CMD_NEEDS_DB, "run N", "switch to run N (the center and metric are kept by name)", NULL},
+    {"center", cmd_center, CMD_NEEDS_DB, "center [ITEM | + ITEM | - ITEM | reset]",
+     "set, extend, shrink, list or reset the center",
+     "  center ITEM      make ITEM the center        center + ITEM   add ITEM\n"
+     "  center - ITEM    remove ITEM                 center reset    no center (program root)\n"
+     "  center           list the items with their occurrence counts\n"
+     "ITEM: NAME, 'NAME with spaces', glob PATTERN, re REGEX, FILE:LINE, loop FILE:LINE,\n"
+     "      file PATH, module PATH, class NAME, namespace NAME, #ID (one context),\n"
+     "      @N (row N of the last view)"},
+    {"topdown", cmd_topdown, CMD_NEEDS_DB, "topdown [DEPTH]",
+     "callees of the center (or of the program root), DEPTH levels (default 3)", NULL},
+    {"bottomup", cmd_bottomup, CMD_NEEDS_DB, "bottomup [DEPTH]", "callers of the center, DEPTH levels (default 3)",
+     NULL},
+    {"flat", cmd_flat, CMD_NEEDS_DB, "flat [functions|loops|lines|files|modules|tree] [N]",
+     "totals per static scope, the N largest (default 20, 0 = all); center rows marked *", NULL},
+    {"source", cmd_source, CMD_NEEDS_DB, "source [FILE | @N]",
+     "source text with per-line metrics; '>' marks the center's lines (default: the center's file)", NULL},
+    {"stats", cmd_stats, CMD_NEEDS_DB, "stats [BINS]",
+     "distribution of the center's inclusive value over profiles (threads, ranks, streams)", NULL},
+    {"metric", cmd_metric, CMD_NEEDS_DB, "metric [NAME]",
+     "show or set the display metric (case-insensitive, unique prefix accepted)", NULL},
+    {"metrics", cmd_metrics, CMD_NEEDS_DB, "metrics", "list the metrics of the current run", NULL},
+    {"granularity", cmd_granularity, CMD_NEEDS_DB, "granularity [function|line]",
+     "show or set the row granularity of the views (default function)", NULL},
+    {"threshold", cmd_threshold, CMD_NEEDS_DB, "threshold [P% | FRACTION]",
+     "hide rows below P percent of the program total (threshold 0 shows all)", NULL},
+    {"mode", cmd_mode, 0, "mode [tree|table|csv|json|folded]", "show or set the output mode",
+     "  tree    indented tree with |- connectors, inclusive and exclusive with % of the total\n"
+     "  table   aligned columns, one row per line        csv     RFC 4180, full precision\n"
+     "  json    one JSON object per command               folded  'a;b;c value' for flame graphs\n"
+     "folded: topdown/bottomup lines carry the row's self value (inclusive minus its\n"
+     "printed children's inclusive) so lines add up to the top row; flat lines carry\n"
+     "exclusive values; other commands print as in table mode."},
+    {"sql", cmd_sql, CMD_NEEDS_DB, "sql STATEMENT", "run one read-only SQL statement on the archive",
+     "Views: runs, metrics, functions, contexts, context_values, flat (see the README).\n"
+     "A ';' ends the command: quote it ('a;b') inside a string literal."},
+    {"diff", cmd_diff, CMD_NEEDS_DB, "diff N", "compare the current view with run N (not implemented yet)", NULL},
+    {"help", cmd_help, 0, "help [COMMAND]", "list the commands, or describe one", NULL},
+    {"quit", cmd_quit, 0, "quit", "leave the shell (also Ctrl-D)", NULL},
+    {"exit", cmd_quit, CMD_HIDDEN, "exit", "leave the shell", NULL},
+};
+enum { NCOMMANDS = sizeof commands / sizeof commands[0] };
+
+/* ---------------------------------------------------------------- helpers */
+
+int cct_shell_error(cct_shell *p, const char *fmt, ...) {
+  va_list ap;
+  fflush(p->out);
+  fputs("cctq: error: ", p->err);
+  va_start(ap, fmt);
+  vfprintf(p->err, fmt, ap);
+  va_end(ap);
+  fputc('\n', p->err);
+  fflush(p->err);
+  return CCT_CMD_ERROR;
+}
+
+/* Reports a library error (its message names the word at fault). */
+static int lib_error(cct_shell *p, const cct_err *err, int rc) {
+  if (cct_shell_interrupted) return cct_shell_error(p, "interrupted");
+  return cct_shell_error(p, "%s", err->msg[0] ? err->msg : cct_errstr(rc));
+}
+
+/* Reports wrong arguments with the command's synopsis. */
+static int usage_error(cct_shell *p, const cct_cmd *c, const char *what, const char *word) {
+  if (word) return cct_shell_error(p, "%s '%s' for '%s'; usage: %s", what, word, c->name, c->usage);
+  return cct_shell_error(p, "%s for '%s'; usage: %s", what, c->name, c->usage);
+}
+
+static const cct_cmd *cmd_of(cct_words *w) { return &commands[cct_shell_find_command(w->argv[0])]; }
+
+/* Parses a non-negative int.  Returns 0, or -1 when s is not one. */
+static int parse_count(const char *s, int *out) {
+  char *end = NULL;
+  errno = 0;
+  long v = strtol(s, &end, 10);
+  if (!*s || *end || errno || v < 0 || v > INT_MAX) return -1;
+  *out = (int)v;
+  return 0;
+}
+
+/* Levenshtein distance of a and b (short words only). */
+static size_t edit_distance(const char *a, const char *b) {
+  size_t la = strlen(a), lb = strlen(b);
+  if (la > 63 || lb > 63) return 64;
+  size_t row[64];
+  for (size_t j = 0; j <= lb; j++) row[j] = j;
+  for (size_t i = 1; i <= la; i++) {
+    size_t diag = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= lb; j++) {
+      size_t up = row[j];
+      size_t best = diag + (tolower((unsigned char)a[i - 1]) != tolower((unsigned char)b[j - 1]));
+      if (up + 1 < best) best = up + 1;
+      if (row[j - 1] + 1 < best) best = row[j - 1] + 1;
+      row[j] = best;
+      diag = up;
+    }
+  }
+  return row[lb];
+}
+
+/* Finds name among words (exact or unique prefix).  Returns the index, -1
+ * when unknown, -2 when ambiguous. */
+static int find_word(const char *const *words, const char *name) {
+  size_t n = strlen(name);
+  int found = -1;
+  if (!n) return -1;
+  for (int i = 0; words[i]; i++) {
+    if (!strcmp(words[i], name)) return i;
+    if (!strncmp(words[i], name, n)) found = found == -1 ? i : -2;
+  }
+  return found;
+}
+
+/* ------------------------------------------------------ table and dispatch */
+
+int cct_shell_find_command(const char *name) {
+  size_t n = strlen(name);
+  int found = -1;
+  if (!n) return -1;
+  for (int i = 0; i < NCOMMANDS; i++) {
+    if (!strcmp(commands[i].name, name)) return i;
+    if (!(commands[i].flags & CMD_HIDDEN) && !strncmp(commands[i].name, name, n)) found = found == -1 ? i : -2;
+  }
+  return found;
+}
+
+const char *cct_shell_command_name(int i) {
+  while (i >= 0 && i < NCOMMANDS && (commands[i].flags & CMD_HIDDEN)) i++;
+  return i >= 0 && i < NCOMMANDS ? commands[i].name : NULL;
+}
+
+int cct_shell_help(FILE *out, const char *cmd) {
+  if (cmd) {
+    int i = cct_shell_find_command(cmd);
+    if (i < 0) return -1;
+    const cct_cmd *c = &commands[i];
+    fprintf(out, "usage: %s\n%s\n", c->usage, c->summary);
+    if (c->details) fprintf(out, "%s\n", c->details);
+    return 0;
+  }
+  fputs("Commands (separate them with ';' or newlines; unambiguous prefixes work: 'top 3'):\n", out);
+  for (int i = 0; i < NCOMMANDS; i++) {
+    if (commands[i].flags & CMD_HIDDEN) continue;
+    int w = (int)strlen(commands[i].usage);
+    if (w > 30) fprintf(out, "  %s\n  %-30s  %s\n", commands[i].usage, "", commands[i].summary);
+    else fprintf(out, "  %-30s  %s\n", commands[i].usage, commands[i].summary);
+  }
+  fputs("Enter 'help COMMAND' for details.\n", out);
+  return 0;
+}
+
+/* Names the closest command to a mistyped one, or NULL. */
+static const char *close_command(const char *name) {
+  const char *best = NULL;
+  size_t bestd = 3;
+  for (int i = 0; i < NCOMMANDS; i++) {
+    if (commands[i].flags & CMD_HIDDEN) continue;
+    size_t d = edit_distance(name, commands[i].name);
+    if (d < bestd) bestd = d, best = commands[i].name;
+  }
+  return best;
+}
+
+int cct_shell_command(cct_shell *p, cct_words *w) {
+  if (w->argc == 0) return CCT_CMD_OK;
+  int i = cct_shell_find_command(w->argv[0]);
+  if (i == -2) {
+    char list[512] = "";
+    size_t n = strlen(w->argv[0]);
+    for (int j = 0; j < NCOMMANDS; j++)
+      if (!(commands[j].flags & CMD_HIDDEN) && !strncmp(commands[j].name, w->argv[0], n) &&
+          strlen(list) + strlen(commands[j].name) + 3 < sizeof list) {
+        if (list[0]) strcat(list, ", ");
+        strcat(list, commands[j].name);
+      }
+    return cct_shell_error(p, "ambiguous command '%s': %s", w->argv[0], list);
+  }
+  if (i < 0) {
+    const char *hint = close_command(w->argv[0]);
+    if (hint) return cct_shell_error(p, "unknown command '%s'; did you mean '%s'?", w->argv[0], hint);
+    return cct_shell_error(p, "unknown command '%s'; enter 'help' for help", w->argv[0]);
+  }
+  const cct_cmd *c = &commands[i];
+  if ((c->flags & CMD_NEEDS_DB) && !p->q)
+    return cct_shell_error(p, "no archive open for '%s'; use 'open FILE'", c->name);
+  return c->fn(p, w);
+}
+
+int cct_shell_exec(cct_shell *p, const char *text, size_t len) {
+  size_t pos = 0, s, e;
+  int status = CCT_CMD_OK;
+  char quote = 0;
+  while (cct_shell_split(text, len, &pos, &s, &e, &quote)) {
+    if (cct_shell_interrupted) return CCT_CMD_ERROR;
+    cct_words w;
+    int rc = cct_shell_words(text + s, e - s, &w);
+    if (rc == -2) {
+      cct_shell_error(p, "out of memory");
+      return CCT_CMD_QUIT;
+    }
+    if (rc == -1) {
+      rc = cct_shell_error(p, "unterminated %s quote in '%.*s'", quote == '"' ? "double" : "single", (int)(e - s),
+                           text + s);
+    } else {
+      rc = cct_shell_command(p, &w);
+    }
+    cct_words_release(&w);
+    if (ferror(p->out)) return CCT_CMD_QUIT; /* nowhere to write: stop */
+    if (rc == CCT_CMD_QUIT) return CCT_CMD_QUIT;
+    if (rc == CCT_CMD_ERROR) {
+      p->failed = 1;
+      status = CCT_CMD_ERROR;
+      if (p->bail) return status;
+    }
+  }
+  return status;
+}
+
+/* ------------------------------------------------------------- lifecycle */
+
+void cct_shell_init(cct_shell *p, FILE *out, FILE *err) {
+  memset(p, 0, sizeof *p);
+  p->out = out;
+  p->err = err;
+  p->mode = CCT_MODE_TREE;
+  p->width = 100;
+  const char *nc = getenv("NO_COLOR");
+  const char *term = getenv("TERM");
+  p->color = isatty(fileno(out)) && !(nc && *nc) && !(term && !strcmp(term, "dumb"));
+}
+
+static void forget_handles(cct_shell *p) {
+  for (size_t i = 0; i < p->nhandles; i++) free(p->handles[i].name);
+  free(p->handles);
+  p->handles = NULL;
+  p->nhandles = 0;
+}
+
+void cct_shell_release(cct_shell *p) {
+  cct_query_close(p->q);
+  free(p->path);
+  forget_handles(p);
+  p->q = NULL;
+  p->path = NULL;
+}
+
+int cct_shell_open(cct_shell *p, const char *path, cct_err *err) {
+  cct_query *q = NULL;
+  char *copy = strdup(path);
+  if (!copy) return cct_err_set(err, CCT_ENOMEM, "out of memory");
+  int rc = cct_query_open(path, &q, err);
+  if (rc) {
+    free(copy);
+    return rc;
+  }
+  cct_query_close(p->q);
+  free(p->path);
+  forget_handles(p);
+  p->q = q;
+  p->path = copy;
+  return CCT_OK;
+}
+
+/* --------------------------------------------------------------- commands */
+
+static int cmd_open(cct_shell *p, cct_words *w) {
+  if (w->argc != 2) return usage_error(p, cmd_of(w), "need one FILE", NULL);
+  cct_err err = CCT_ERR_INIT;
+  int rc = cct_shell_open(p, w->argv[1], &err);
+  if (rc) return lib_error(p, &err, rc);
+  return CCT_CMD_OK;
+}
+
+/* Runs statement NAME of shell.sql with ?1 = i1 and ?2 = s2 and prints it as view. */
+static int run_listing(cct_shell *p, const char *name, long long i1, const char *s2, const char *view) {
+  sqlite3 *db = cct_query_db(p->q);
+  sqlite3_stmt *st = NULL;
+  cct_err err = CCT_ERR_INIT;
+  int rc = cct_schema_prepare_named(db, cct_sql_shell, name, &st, &err);
+  if (rc) return lib_error(p, &err, rc);
+  sqlite3_bind_int64(st, 1, i1);
+  if (sqlite3_bind_parameter_count(st) >= 2) sqlite3_bind_text(st, 2, s2 ? s2 : "", -1, SQLITE_TRANSIENT);
+  rc = cct_out_stmt(p, st, view);
+  sqlite3_finalize(st);
+  if (rc != SQLITE_DONE) {
+    if (cct_shell_interrupted) return cct_shell_error(p, "interrupted");
+    return cct_shell_error(p, "%s: %s", view, sqlite3_errmsg(db));
+  }
+  return CCT_CMD_OK;
+}
+
+static int cmd_runs(cct_shell *p, cct_words *w) {
+  if (w->argc != 1) return usage_error(p, cmd_of(w), "unexpected argument", w->argv[1]);
+  return run_listing(p, "runs", cct_query_run(p->q), NULL, "runs");
+}
+
+static int cmd_run(cct_shell *p, cct_words *w) {
+  int n;
+  if (w->argc == 1) {
+    fprintf(p->out, "%d\n", cct_query_run(p->q));
+    return CCT_CMD_OK;
+  }
+  if (w->argc != 2) return usage_error(p, cmd_of(w), "need one run number", NULL);
+  if (parse_count(w->argv[1], &n)) return usage_error(p, cmd_of(w), "bad run number", w->argv[1]);
+  cct_err err = CCT_ERR_INIT;
+  int rc = cct_query_set_run(p->q, n, &err);
+  if (rc) {
+    if (!err.msg[0]) return cct_shell_error(p, "no run '%s' in the archive; 'runs' lists them", w->argv[1]);
+    return lib_error(p, &err, rc);
+  }
+  forget_handles(p);
+  return CCT_CMD_OK;
+}
+
+/* 'center' alone: the members and their occurrence counts. */
+static int print_center(cct_shell *p) {
+  size_t n = cct_center_count(p->q);
+  FILE *o = p->out;
+  switch (p->mode) {
+  case CCT_MODE_JSON:
+    fprintf(o, "{\"view\": \"center\", \"run\": %d, \"items\": [", cct_query_run(p->q));
+    for (size_t i = 0; i < n; i++) {
+      fputs(i ? ", {\"item\": " : "{\"item\": ", o);
+      cct_out_json_string(o, cct_center_item(p->q, i));
+      fprintf(o, ", \"occurrences\": %lld}", cct_center_occurrences(p->q, i));
+    }
+    fputs("]}\n", o);
+    break;
+  case CCT_MODE_CSV:
+    fputs("item,occurrences\r\n", o);
+    for (size_t i = 0; i < n; i++) {
+      cct_out_csv_field(o, cct_center_item(p->q, i));
+      fprintf(o, ",%lld\r\n", cct_center_occurrences(p->q, i));
+    }
+    break;
+  default:
+    if (!n) {
+      fputs("no center (views start at the program root)\n", o);
+      break;
+    }
+    for (size_t i = 0; i < n; i++) {
+      long long c = cct_center_occurrences(p->q, i);
+      fprintf(o, "%s  (%lld occurrence%s)\n", cct_center_item(p->q, i), c, c == 1 ? "" : "s");
+    }
+  }
+  return CCT_CMD_OK;
+}
+
+static int cmd_center(cct_shell *p, cct_words *w) {
+  if (w->argc == 1) return print_center(p);
+  int op = CCT_CENTER_SET, first = 1;
+  if (!strcmp(w->argv[1], "reset") && w->argc == 2 && w->text[w->offset[1]] == 'r') {
+    cct_center_reset(p->q);
+    forget_handles(p);
+    return CCT_CMD_OK;
+  }
+  if (!strcmp(w->argv[1], "+") && w->text[w->offset[1]] == '+') op = CCT_CENTER_ADD, first = 2;
+  else if (!strcmp(w->argv[1], "-") && w->text[w->offset[1]] == '-') op = CCT_CENTER_REMOVE, first = 2;
+  if (first >= w->argc) return usage_error(p, cmd_of(w), "need an ITEM after", w->argv[1]);
+  /* The item goes to the library as typed (it parses quotes and keywords). */
+  size_t s = w->offset[first];
+  char *item = strndup(w->text + s, w->len - s);
+  if (!item) return cct_shell_error(p, "out of memory");
+  cct_err err = CCT_ERR_INIT;
+  int rc = cct_center_apply(p->q, op, item, &err);
+  free(item);
+  if (rc) return lib_error(p, &err, rc);
+  if (p->interactive) {
+    size_t n = cct_center_count(p->q);
+    long long occ = 0;
+    for (size_t i = 0; i < n; i++) occ += cct_center_occurrences(p->q, i);
+    fprintf(p->out, "center: %zu item%s, %lld occurrence%s\n", n, n == 1 ? "" : "s", occ, occ == 1 ? "" : "s");
+  }
+  return CCT_CMD_OK;
+}
+
+/* Prints a computed view, or reports the error of computing it. */
+static int show_view(cct_shell *p, int rc, cct_view *v, cct_err *err) {
+  if (rc) return lib_error(p, err, rc);
+  int out = cct_out_view(p, v);
+  cct_view_free(v);
+  if (out && cct_shell_interrupted) return cct_shell_error(p, "interrupted");
+  if (out) return cct_shell_error(p, "out of memory");
+  return CCT_CMD_OK;
+}
+
+/* Parses the optional DEPTH of topdown / bottomup (default 3). */
+static int depth_arg(cct_shell *p, cct_words *w, int *depth) {
+  *depth = 3;
+  if (w->argc > 2) return usage_error(p, cmd_of(w), "unexpected argument", w->argv[2]);
+  if (w->argc == 2 && parse_count(w->argv[1], depth)) return usage_error(p, cmd_of(w), "bad depth", w->argv[1]);
+  return CCT_CMD_OK;
+}
+
+static int cmd_topdown(cct_shell *p, cct_words *w) {
+  int depth;
+  if (depth_arg(p, w, &depth)) return CCT_CMD_ERROR;
+  cct_view *v = NULL;
+  cct_err err = CCT_ERR_INIT;
+  int rc = cct_view_topdown(p->q, depth, &v, &err);
+  return show_view(p, rc, v, &err);
+}
+
+static int cmd_bottomup(cct_shell *p, cct_words *w) {
+  int depth;
+  if (depth_arg(p, w, &depth)) return CCT_CMD_ERROR;
+  if (cct_center_count(p->q) == 0) {
+    if (p->mode == CCT_MODE_JSON)
+      fprintf(p->out, "{\"view\": \"bottomup\", \"run\": %d, \"center\": [], \"rows\": [], "
+                      "\"note\": \"no center: use 'center NAME' or 'flat'\"}\n",
+              cct_query_run(p->q));
+    else fputs("no center: use 'center NAME' or 'flat'\n", p->out);
+    return CCT_CMD_OK;
+  }
+  cct_view *v = NULL;
+  cct_err err = CCT_ERR_INIT;
+  int rc = cct_view_bottomup(p->q, depth, &v, &err);
+  return show_view(p, rc, v, &err);
+}
+
+static int cmd_flat(cct_shell *p, cct_words *w) {
+  static const char *const kinds[] = {"functions", "loops", "lines", "files", "modules", "tree", NULL};
+  int kind = CCT_FLAT_FUNCTIONS, n = 20, a = 1;
+  if (a < w->argc && !isdigit((unsigned char)w->argv[a][0])) {
+    kind = find_word(kinds, w->argv[a]);
+    if (kind < 0) return usage_error(p, cmd_of(w), kind == -2 ? "ambiguous scope" : "unknown scope", w->argv[a]);
+    a++;
+  }
+  if (a < w->argc && parse_count(w->argv[a++], &n)) return usage_error(p, cmd_of(w), "bad row count", w->argv[a - 1]);
+  if (a < w->argc) return usage_error(p, cmd_of(w), "unexpected argument", w->argv[a]);
+  cct_view *v = NULL;
+  cct_err err = CCT_ERR_INIT;
+  int rc = cct_view_flat(p->q, kind, n, &v, &err);
+  return show_view(p, rc, v, &err);
+}
+
+static int cmd_source(cct_shell *p, cct_words *w) {
+  if (w->argc > 2) return usage_error(p, cmd_of(w), "unexpected argument", w->argv[2]);
+  cct_view *v = NULL;
+  cct_err err = CCT_ERR_INIT;
+  int rc = cct_view_source(p->q, w->argc == 2 ? w->argv[1] : NULL, &v, &err);
+  return show_view(p, rc, v, &err);
+}
+
+static int cmd_stats(cct_shell *p, cct_words *w) {
+  int bins = 10;
+  if (w->argc > 2) return usage_error(p, cmd_of(w), "unexpected argument", w->argv[2]);
+  if (w->argc == 2 && (parse_count(w->argv[1], &bins) || bins < 1 || bins > 1000))
+    return usage_error(p, cmd_of(w), "bad bin count", w->argv[1]);
+  cct_stats *s = NULL;
+  cct_err err = CCT_ERR_INIT;
+  int rc = cct_view_stats(p->q, (size_t)bins, &s, &err);
+  if (rc) return lib_error(p, &err, rc);
+  cct_out_stats(p, s);
+  cct_stats_free(s);
+  return CCT_CMD_OK;
+}
+
+/* Joins words first.. of w with single blanks into a new string (NULL on OOM). */
+static char *join_words(cct_words *w, int first) {
+  size_t n = 1;
+  for (int i = first; i < w->argc; i++) n += strlen(w->argv[i]) + 1;
+  char *s = malloc(n), *q = s;
+  if (!s) return NULL;
+  for (int i = first; i < w->argc; i++) {
+    size_t l = strlen(w->argv[i]);
+    if (i > first) *q++ = ' ';
+    memcpy(q, w->argv[i], l);
+    q += l;
+  }
+  *q = '\0';
+  return s;
+}
+
+static int cmd_metric(cct_shell *p, cct_words *w) {
+  if (w->argc == 1) {
+    const char *m = cct_query_metric(p->q);
+    fprintf(p->out, "%s\n", m ? m : "(none)");
+    return CCT_CMD_OK;
+  }
+  char *name = join_words(w, 1);
+  if (!name) return cct_shell_error(p, "out of memory");
+  cct_err err = CCT_ERR_INIT;
+  int rc = cct_query_set_metric(p->q, name, &err);
+  free(name);
+  if (rc) return lib_error(p, &err, rc);
+  return CCT_CMD_OK;
+}
+
+static int cmd_metrics(cct_shell *p, cct_words *w) {
+  if (w->argc != 1) return usage_error(p, cmd_of(w), "unexpected argument", w->argv[1]);
+  return run_listing(p, "metrics", cct_query_run(p->q), cct_query_metric(p->q), "metrics");
+}
+
+static int cmd_granularity(cct_shell *p, cct_words *w) {
+  static const char *const names[] = {"function", "line", NULL};
+  if (w->argc == 1) {
+    fprintf(p->out, "%s\n", names[cct_query_granularity(p->q) == CCT_GRAN_LINE]);
+    return CCT_CMD_OK;
+  }
+  int g = w->argc == 2 ? find_word(names, w->argv[1]) : -1;
+  if (g < 0) return usage_error(p, cmd_of(w), "unknown granularity", w->argv[w->argc > 2 ? 2 : 1]);
+  cct_query_set_granularity(p->q, g ? CCT_GRAN_LINE : CCT_GRAN_FUNCTION);
+  forget_handles(p);
+  return CCT_CMD_OK;
+}
+
+static int cmd_threshold(cct_shell *p, cct_words *w) {
+  if (w->argc == 1) {
+    fprintf(p->out, "%g%%\n", cct_query_threshold(p->q) * 100.0);
+    return CCT_CMD_OK;
+  }
+  if (w->argc > 2) return usage_error(p, cmd_of(w), "unexpected argument", w->argv[2]);
+  const char *s = w->argv[1];
+  char *end = NULL;
+  errno = 0;
+  double v = strtod(s, &end);
+  int percent = end && *end == '%';
+  if (end == s || errno || (percent ? end[1] != '\0' : *end != '\0') || !(v >= 0))
+    return usage_error(p, cmd_of(w), "bad threshold", s);
+  if (percent) v /= 100.0;
+  if (v > 1) return cct_shell_error(p, "threshold '%s' is above 100%%; usage: %s", s, cmd_of(w)->usage);
+  cct_query_set_threshold(p->q, v);
+  return CCT_CMD_OK;
+}
+
+static int cmd_mode(cct_shell *p, cct_words *w) {
+  if (w->argc == 1) {
+    fprintf(p->out, "%s\n", cct_shell_mode_names[p->mode]);
+    return CCT_CMD_OK;
+  }
+  static const char *const names[] = {"tree", "table", "csv", "json", "folded", NULL};
+  int m = w->argc == 2 ? find_word(names, w->argv[1]) : -1;
+  if (m < 0) return usage_error(p, cmd_of(w), "unknown mode", w->argv[w->argc > 2 ? 2 : 1]);
+  p->mode = m;
+  return CCT_CMD_OK;
+}
+
+/* Prints the SQL statement with a caret under the error offset (stderr). */
+static void sql_error_context(cct_shell *p, const char *sql, int off) {
+  if (off < 0 || (size_t)off > strlen(sql) || strchr(sql, '\n')) return;
+  fprintf(p->err, "  %s\n  %*s^--- error here\n", sql, off, "");
+}
+
+static int cmd_sql(cct_shell *p, cct_words *w) {
+  if (w->argc < 2) return usage_error(p, cmd_of(w), "need a STATEMENT", NULL);
+  sqlite3 *db = cct_query_db(p->q);
+  const char *sql = w->text + w->offset[1];
+  int len = (int)(w->len - w->offset[1]);
+  sqlite3_stmt *st = NULL;
+  const char *tail = NULL;
+  if (sqlite3_prepare_v2(db, sql, len, &st, &tail) != SQLITE_OK) {
+    char *copy = strndup(sql, (size_t)len);
+    int off = sqlite3_error_offset(db);
+    cct_shell_error(p, "%s in 'sql'", sqlite3_errmsg(db));
+    if (copy) sql_error_context(p, copy, off);
+    free(copy);
+    return CCT_CMD_ERROR;
+  }
+  if (!st) return usage_error(p, cmd_of(w), "need a STATEMENT", NULL);
+  if (!sqlite3_stmt_readonly(st)) {
+    sqlite3_finalize(st);
+    return cct_shell_error(p, "'sql' runs read-only statements only, not '%s'", w->argv[1]);
+  }
+  int rc = cct_out_stmt(p, st, "sql");
+  sqlite3_finalize(st);
+  if (rc != SQLITE_DONE) {
+    if (cct_shell_interrupted) return cct_shell_error(p, "interrupted");
+    return cct_shell_error(p, "%s in 'sql'", sqlite3_errmsg(db));
+  }
+  return CCT_CMD_OK;
+}
+
+static int cmd_diff(cct_shell *p, cct_words *w) {
+  sqlite3_stmt *st = NULL;
+  cct_err err = CCT_ERR_INIT;
+  long long runs = 0;
+  if (cct_schema_prepare_named(cct_query_db(p->q), cct_sql_shell, "run_count", &st, &err) == CCT_OK &&
+      sqlite3_step(st) == SQLITE_ROW)
+    runs = sqlite3_column_int64(st, 0);
+  sqlite3_finalize(st);
+  if (runs < 2)
+    return cct_shell_error(p, "'diff' needs two runs and this archive has %lld; add one with 'cctingest DB_DIR %s'",
+                           runs, p->path ? p->path : "FILE");
+  if (w->argc != 2) return usage_error(p, cmd_of(w), "need one run number", NULL);
+  return cct_shell_error(p, "'diff' is not implemented yet; compare the two runs with 'run N' and the same view");
+}
+
+static int cmd_help(cct_shell *p, cct_words *w) {
+  if (w->argc > 2) return usage_error(p, cmd_of(w), "unexpected argument", w->argv[2]);
+  if (w->argc == 2 && cct_shell_help(p->out, w->argv[1])) {
+    const char *hint = close_command(w->argv[1]);
+    if (hint) return cct_shell_error(p, "no command '%s'; did you mean '%s'?", w->argv[1], hint);
+    return cct_shell_error(p, "no command '%s'; enter 'help' for the list", w->argv[1]);
+  }
+  if (w->argc == 1) cct_shell_help(p->out, NULL);
+  return CCT_CMD_OK;
+}
+
+static int cmd_quit(cct_shell *p, cct_words *w) {
+  (void)p;
+  (void)w;
+  return CCT_CMD_QUIT;
+}
+
+/* ------------------------------------------------------------- completion */
+
+int cct_shell_complete_kind(const char *line, size_t point, size_t *word_start, char *quote,
+                            const char *const **words) {
+  static const char *const modes[] = {"tree", "table", "csv", "json", "folded", NULL};
+  static const char *const grans[] = {"function", "line", NULL};
+  static const char *const flats[] = {"functions", "loops", "lines", "files", "modules", "tree", NULL};
+  static const char *const center_kw[] = {"reset", "glob", "re", "loop", "file", "module", "class", "namespace",
+                                          NULL};
+  *words = NULL;
+  *quote = 0;
+  /* The command being typed starts after the last unquoted ';' or newline. */
+  size_t cmd = 0;
+  char q = 0;
+  for (size_t i = 0; i < point; i++) {
+    if (q) {
+      if (line[i] == q) q = 0;
+    } else if (line[i] == '\'' || line[i] == '"') {
+      q = line[i];
+    } else if (line[i] == ';' || line[i] == '\n') {
+      cmd = i + 1;
+    }
+  }
+  /* Words of the command up to point; the last one is being completed. */
+  cct_words w;
+  int rc = cct_shell_words(line + cmd, point - cmd, &w);
+  if (rc == -2) return 0;
+  int idx = w.argc;
+  size_t start = point;
+  int at_blank = point == cmd || line[point - 1] == ' ' || line[point - 1] == '\t';
+  if (w.argc > 0 && (rc == -1 || !at_blank)) {
+    idx = w.argc - 1;
+    start = cmd + w.offset[idx];
+  }
+  if (start < point && (line[start] == '\'' || line[start] == '"')) *quote = line[start++];
+  *word_start = start;
+  int kind = 0;
+  if (idx == 0) {
+    kind = 'c';
+  } else {
+    int c = cct_shell_find_command(w.argv[0]);
+    const char *name = c >= 0 ? commands[c].name : "";
+    const char *cur = idx < w.argc ? w.argv[idx] : "";
+    if (!strcmp(name, "help")) kind = idx == 1 ? 'c' : 0;
+    else if (!strcmp(name, "open")) kind = idx == 1 ? 'o' : 0;
+    else if (!strcmp(name, "source")) kind = idx == 1 ? (cur[0] == '@' ? '@' : 'F') : 0;
+    else if (!strcmp(name, "metric")) kind = 'm';
+    else if (!strcmp(name, "mode")) kind = idx == 1 ? 'w' : 0, *words = modes;
+    else if (!strcmp(name, "granularity")) kind = idx == 1 ? 'w' : 0, *words = grans;
+    else if (!strcmp(name, "flat")) kind = idx == 1 ? 'w' : 0, *words = flats;
+    else if (!strcmp(name, "center")) {
+      int item = 1;
+      if (idx > 1 && (!strcmp(w.argv[1], "+") || !strcmp(w.argv[1], "-"))) item = 2;
+      const char *kw = idx == item + 1 ? w.argv[item] : NULL;
+      if (idx == item) kind = cur[0] == '@' ? '@' : strchr(cur, '/') ? 'F' : 'g';
+      else if (kw && (!strcmp(kw, "file") || !strcmp(kw, "loop"))) kind = 'F';
+      if (kind == 'g' && item == 1 && *quote == 0 && find_word(center_kw, cur) >= 0 && cur[0]) {
+        kind = 'w';
+        *words = center_kw;
+      }
+    }
+  }
+  cct_words_release(&w);
+  return kind;
+}
+
+/* Counts candidates passed on to another callback. */
+typedef struct count_fn {
+  int (*fn)(void *arg, const char *name);
+  void *arg;
+  long n;
+} count_fn;
+
+static int count_cb(void *arg, const char *name) {
+  count_fn *c = arg;
+  c->n++;
+  return c->fn(c->arg, name);
+}
+
+int cct_shell_candidates(cct_shell *p, int kind, const char *const *words, const char *prefix,
+                         int (*fn)(void *arg, const char *name), void *arg) {
+  size_t n = strlen(prefix);
+  char buf[32];
+  switch (kind) {
+  case 'c':
+    for (int i = 0; i < NCOMMANDS; i++)
+      if (!(commands[i].flags & CMD_HIDDEN) && !strncmp(commands[i].name, prefix, n) && fn(arg, commands[i].name))
+        break;
+    return 0;
+  case 'w':
+    for (int i = 0; words && words[i]; i++)
+      if (!strncmp(words[i], prefix, n) && fn(arg, words[i])) break;
+    return 0;
+  case '@':
+    for (size_t i = 0; i < p->nhandles; i++) {
+      snprintf(buf, sizeof buf, "@%d", p->handles[i].handle);
+      if (!strncmp(buf, prefix, n) && fn(arg, buf)) break;
+    }
+    return 0;
+  case 'f':
+  case 'F':
+  case 'm':
+    if (!p->q) return 0;
+    return cct_query_complete(p->q, kind, prefix, fn, arg) ? -1 : 0;
+  case 'g': {
+    /* A center item: function names; file names (for FILE:LINE) when none match. */
+    count_fn c = {fn, arg, 0};
+    if (!p->q) return 0;
+    if (cct_query_complete(p->q, 'f', prefix, count_cb, &c)) return -1;
+    if (c.n == 0 && cct_query_complete(p->q, 'F', prefix, fn, arg)) return -1;
+    return 0;
+  }
+  default:
+    return 0;
+  }
+}

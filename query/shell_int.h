@@ -1,0 +1,172 @@
+/* shell_int.h: private interface of the cctq shell (query/shell*.c and
+ * query/main.c).  The shell is a client of the public cct_query API only; it
+ * owns the command splitter, the command table, the output modes and the
+ * completion logic.  Nothing here depends on readline: main.c wires readline
+ * (line editing, history, completion display) to these functions.
+ *
+ * Ownership: a cct_shell owns its cct_query session and the copy of the last
+ * view's handles; strings passed in are copied when kept. */
+#ifndef CCT_SHELL_INT_H
+#define CCT_SHELL_INT_H
+
+#include "cct_query.h"
+
+#include <signal.h>
+#include <stdio.h>
+
+/* SQL of schema/shell.sql (named statements, see cct_schema_prepare_named). */
+extern const char cct_sql_shell[];
+
+/* Output modes, in the order of cct_shell_mode_names. */
+enum { CCT_MODE_TREE = 0, CCT_MODE_TABLE, CCT_MODE_CSV, CCT_MODE_JSON, CCT_MODE_FOLDED, CCT_MODE_COUNT };
+extern const char *const cct_shell_mode_names[CCT_MODE_COUNT];
+
+/* Command handler results (as SQLite's do_meta_command). */
+enum { CCT_CMD_OK = 0, CCT_CMD_ERROR = 1, CCT_CMD_QUIT = 2 };
+
+/* One handle of the last view printed, for '@N' completion. */
+typedef struct cct_shell_handle {
+  int handle; /* row handle as printed */
+  char *name; /* row label (owned) */
+} cct_shell_handle;
+
+/* The state of one shell session. */
+typedef struct cct_shell {
+  cct_query *q;              /* open archive session, NULL before 'open' */
+  char *path;                /* path of the open archive (owned), NULL if none */
+  int mode;                  /* CCT_MODE_* */
+  int color;                 /* 1: ANSI escapes (bold center rows) on out */
+  int width;                 /* output width in columns for tree/table */
+  int bail;                  /* 1: stop at the first failing command */
+  int interactive;           /* 1: input from a terminal (errors do not end the session) */
+  FILE *out;                 /* where views go (stdout) */
+  FILE *err;                 /* where errors go (stderr) */
+  cct_shell_handle *handles; /* handles of the last view printed */
+  size_t nhandles;
+  int failed;                /* 1 once a command has failed */
+} cct_shell;
+
+/* Set from a SIGINT handler (main.c); commands and printers stop early when set.
+ * Cleared by the input loop before each command. */
+extern volatile sig_atomic_t cct_shell_interrupted;
+
+/* ---- Splitter (shell_split.c) ---- */
+
+/* The words of one command. */
+typedef struct cct_words {
+  int argc;       /* number of words */
+  char **argv;    /* words with quotes removed, argv[argc] == NULL (owned) */
+  size_t *offset; /* byte offset in the command text where each word starts (owned) */
+  const char *text; /* the command text (not owned) */
+  size_t len;     /* length of text */
+} cct_words;
+
+/* Finds the next command in text[*pos..len).  Commands end at ';' or a newline
+ * outside single or double quotes (inside quotes both are ordinary characters;
+ * a quote is closed by the same character; no backslash escapes, as in SQL).
+ * Empty commands and comments (a command whose first non-blank character is
+ * '#', up to the end of the line) are skipped.  On return *start.. *end is the
+ * command with surrounding blanks trimmed and *pos is past its terminator.
+ * *open_quote (if not NULL) is set to the quote character when the command
+ * runs to the end of text inside a quote, else 0.
+ * Returns 1 when a command was found, 0 when text has no more commands. */
+int cct_shell_split(const char *text, size_t len, size_t *pos, size_t *start, size_t *end, char *open_quote);
+
+/* Splits the command text[0..len) into blank-separated words; a quoted part
+ * ('...' or "...") may hold blanks and the quotes are removed.  w is
+ * overwritten (its previous contents are not freed).
+ * Returns 0, -1 on an unterminated quote (w then holds the words up to the end,
+ * the last one unterminated), or -2 when out of memory (w empty). */
+int cct_shell_words(const char *text, size_t len, cct_words *w);
+
+/* Frees the contents of w and empties it.  An empty w is a no-op. */
+void cct_words_release(cct_words *w);
+
+/* ---- Commands (shell.c) ---- */
+
+/* Initializes p for output on out/err (mode tree, width from the terminal or
+ * $COLUMNS).  Returns nothing; p owns no resources yet. */
+void cct_shell_init(cct_shell *p, FILE *out, FILE *err);
+
+/* Closes the archive and frees everything p owns; p can be initialized again. */
+void cct_shell_release(cct_shell *p);
+
+/* Opens the archive at path, replacing the open one only on success.
+ * Returns CCT_OK, or the library's code with the message in err. */
+int cct_shell_open(cct_shell *p, const char *path, cct_err *err);
+
+/* Runs every command of text[0..len) (split by cct_shell_split), printing
+ * results and errors.  A failing command sets p->failed; with p->bail the rest
+ * is skipped.  Returns CCT_CMD_OK, CCT_CMD_ERROR when a command failed (after
+ * running the rest unless p->bail), or CCT_CMD_QUIT when 'quit' was run. */
+int cct_shell_exec(cct_shell *p, const char *text, size_t len);
+
+/* Runs one command given as words.  Returns CCT_CMD_OK, _ERROR or _QUIT. */
+int cct_shell_command(cct_shell *p, cct_words *w);
+
+/* Reports an error as 'cctq: error: ...' on p->err.  Returns CCT_CMD_ERROR. */
+int cct_shell_error(cct_shell *p, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+/* Finds a command by name or unambiguous prefix.  Returns its index in the
+ * command table, -1 when unknown, -2 when ambiguous. */
+int cct_shell_find_command(const char *name);
+
+/* Name of the i-th command of the table, NULL past the end. */
+const char *cct_shell_command_name(int i);
+
+/* Writes the 'help' text (all commands, or the one named cmd) to out.
+ * Returns 0, or -1 when cmd names no command. */
+int cct_shell_help(FILE *out, const char *cmd);
+
+/* What to complete in line[0..point): kinds 'c' command names, 'f' function
+ * names, 'F' file paths of the run, 'm' metric names, '@' handles of the last
+ * view, 'w' a fixed word list (*words set, NULL-terminated), 'o' file names of
+ * the file system, 0 nothing.  *word_start is set to where the word being
+ * completed starts (after an opening quote, if any; *quote set to it or 0).
+ * Returns the kind. */
+int cct_shell_complete_kind(const char *line, size_t point, size_t *word_start, char *quote,
+                            const char *const **words);
+
+/* Calls fn(arg, name) for every candidate of kind (see cct_shell_complete_kind;
+ * not 'o') starting with prefix, until fn returns non-zero.  words is the list
+ * for kind 'w'.  Returns 0, or -1 when the library failed. */
+int cct_shell_candidates(cct_shell *p, int kind, const char *const *words, const char *prefix,
+                         int (*fn)(void *arg, const char *name), void *arg);
+
+/* ---- Output (shell_output.c) ---- */
+
+/* Prints a view in p->mode and remembers its handles for '@N' completion.
+ * Returns 0, or -1 when interrupted or out of memory. */
+int cct_out_view(cct_shell *p, const cct_view *v);
+
+/* Prints stats of the current center of p->q in p->mode.  Returns 0. */
+int cct_out_stats(cct_shell *p, const cct_stats *s);
+
+/* Prints the rows of a prepared statement in p->mode (tree mode prints a
+ * table); view names the JSON object ("sql", "runs", "metrics").  Steps st to
+ * the end.  Returns SQLITE_DONE, or the SQLite error code of the step. */
+int cct_out_stmt(cct_shell *p, sqlite3_stmt *st, const char *view);
+
+/* Writes s as a JSON string (quotes included) to f; NULL writes null. */
+void cct_out_json_string(FILE *f, const char *s);
+
+/* Writes s as a CSV field (quoted when it holds ',', '"', CR or LF) to f. */
+void cct_out_csv_field(FILE *f, const char *s);
+
+/* Writes a double as the shortest text that reads back the same ('null'
+ * for NaN or infinity) to f. */
+void cct_out_number(FILE *f, double d);
+
+/* Writes at most width display columns of s to f, cutting the middle out
+ * with '...' when s is wider; pads with blanks to width when pad is set.
+ * Widths count UTF-8 code points.  Returns the columns written. */
+int cct_out_fit(FILE *f, const char *s, int width, int pad);
+
+/* Display width of s in columns (UTF-8 code points). */
+int cct_out_width(const char *s);
+
+#endif

@@ -1,0 +1,896 @@
+/* shell_output.c: the output modes of the cctq shell (SPEC section 6).  Every
+ * command prints through one of the entry points here (cct_out_view,
+ * cct_out_stats, cct_out_stmt), which switch on the shell's mode:
+ *   tree    views as an ASCII tree ('|- ', '`- ', '|  ') with inclusive and
+ *           exclusive columns and % of the program total, a handle per row,
+ *           '*' (and bold on a terminal) on center rows; other output as table
+ *   table   aligned columns; long names shortened in the middle with '...'
+ *   csv     RFC 4180 (CRLF line ends), full-precision numbers, never shortened
+ *   json    one object per command; views exactly as SPEC section 6
+ *   folded  'a;b;c value' lines for flame-graph tools.  topdown/bottomup lines
+ *           carry the row's self value, inclusive minus the inclusive of its
+ *           printed children (so the lines add up to the top row: rows cut
+ *           by depth or threshold count in full in the printed row above);
+ *           flat lines carry the exclusive value; zero lines are left out;
+ *           anything else prints as in table mode. */
+#include "shell_int.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#define BOLD "\033[1m"
+#define PLAIN "\033[0m"
+
+/* printf into a new malloc'ed string (NULL when out of memory). */
+#if defined(__GNUC__)
+__attribute__((format(printf, 1, 2)))
+#endif
+static char *xprintf(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  int n = vsnprintf(NULL, 0, fmt, ap);
+  va_end(ap);
+  char *s = n >= 0 ? malloc((size_t)n + 1) : NULL;
+  if (!s) return NULL;
+  va_start(ap, fmt);
+  vsnprintf(s, (size_t)n + 1, fmt, ap);
+  va_end(ap);
+  return s;
+}
+
+/* ----------------------------------------------------------- primitives */
+
+void cct_out_json_string(FILE *f, const char *s) {
+  if (!s) {
+    fputs("null", f);
+    return;
+  }
+  fputc('"', f);
+  for (const unsigned char *c = (const unsigned char *)s; *c; c++) {
+    switch (*c) {
+    case '"': fputs("\\\"", f); break;
+    case '\\': fputs("\\\\", f); break;
+    case '\n': fputs("\\n", f); break;
+    case '\r': fputs("\\r", f); break;
+    case '\t': fputs("\\t", f); break;
+    case '\b': fputs("\\b", f); break;
+    case '\f': fputs("\\f", f); break;
+    default:
+      if (*c < 0x20 || *c == 0x7f) fprintf(f, "\\u%04x", *c);
+      else fputc(*c, f);
+    }
+  }
+  fputc('"', f);
+}
+
+void cct_out_csv_field(FILE *f, const char *s) {
+  if (!s) return;
+  if (!strpbrk(s, ",\"\r\n")) {
+    fputs(s, f);
+    return;
+  }
+  fputc('"', f);
+  for (; *s; s++) {
+    if (*s == '"') fputc('"', f);
+    fputc(*s, f);
+  }
+  fputc('"', f);
+}
+
+/* Formats d as the shortest text that reads back the same into buf. */
+static const char *number_text(char *buf, size_t n, double d) {
+  if (!isfinite(d)) return "null";
+  if (d == 0) return "0";
+  if (d == floor(d) && fabs(d) < 1e15) {
+    snprintf(buf, n, "%.0f", d);
+    return buf;
+  }
+  for (int prec = 1; prec <= 17; prec++) {
+    snprintf(buf, n, "%.*g", prec, d);
+    if (strtod(buf, NULL) == d) break;
+  }
+  return buf;
+}
+
+void cct_out_number(FILE *f, double d) {
+  char buf[40];
+  fputs(number_text(buf, sizeof buf, d), f);
+}
+
+int cct_out_width(const char *s) {
+  int w = 0;
+  for (; *s; s++)
+    if (((unsigned char)*s & 0xC0) != 0x80) w++;
+  return w;
+}
+
+/* Byte offset of the code point that starts display column col of s. */
+static size_t byte_at(const char *s, int col) {
+  size_t i = 0;
+  int c = -1;
+  for (; s[i]; i++) {
+    if (((unsigned char)s[i] & 0xC0) != 0x80 && ++c == col) return i;
+  }
+  return i;
+}
+
+int cct_out_fit(FILE *f, const char *s, int width, int pad) {
+  int w = cct_out_width(s);
+  if (width < 0) width = 0;
+  if (w <= width) {
+    fputs(s, f);
+    if (pad) fprintf(f, "%*s", width - w, "");
+    return pad ? width : w;
+  }
+  if (width < 5) { /* no room for '...': cut at the end */
+    fwrite(s, 1, byte_at(s, width), f);
+    return width;
+  }
+  int head = (width - 3 + 1) / 2, tail = width - 3 - head;
+  fwrite(s, 1, byte_at(s, head), f);
+  fputs("...", f);
+  fputs(s + byte_at(s, w - tail), f);
+  return width;
+}
+
+/* Output width: the terminal's when out is one, else $COLUMNS, else 100. */
+static int out_width(cct_shell *p) {
+  struct winsize ws;
+  if (isatty(fileno(p->out)) && ioctl(fileno(p->out), TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0) return ws.ws_col;
+  const char *c = getenv("COLUMNS");
+  int n = c ? atoi(c) : 0;
+  return n >= 20 && n <= 10000 ? n : p->width > 0 ? p->width : 100;
+}
+
+static const char *kind_name(int kind) {
+  static const char *const names[] = {"root", "function", "loop", "line", "instruction", "center", "file", "module"};
+  return kind >= 0 && kind < 8 ? names[kind] : "unknown";
+}
+
+static const char *base_name(const char *path) {
+  const char *s = path ? strrchr(path, '/') : NULL;
+  return s && s[1] ? s + 1 : path;
+}
+
+/* ----------------------------------------------------------------- grids */
+
+/* A table of text cells for table mode (views, statements). */
+typedef struct grid {
+  int ncols;        /* columns */
+  char **head;      /* column headers (owned) */
+  int *right;       /* 1: right-aligned (numbers) */
+  size_t nrows, cap; /* rows used / allocated */
+  char **cells;     /* nrows * ncols cells (owned; NULL prints as empty) */
+  int *bold;        /* per row: 1 for center rows */
+} grid;
+
+static int grid_init(grid *g, int ncols) {
+  memset(g, 0, sizeof *g);
+  g->ncols = ncols;
+  g->head = calloc((size_t)ncols, sizeof *g->head);
+  g->right = calloc((size_t)ncols, sizeof *g->right);
+  return g->head && g->right ? 0 : -1;
+}
+
+static void grid_release(grid *g) {
+  for (size_t i = 0; i < g->nrows * (size_t)g->ncols; i++) free(g->cells[i]);
+  for (int c = 0; c < g->ncols && g->head; c++) free(g->head[c]);
+  free(g->cells);
+  free(g->head);
+  free(g->right);
+  free(g->bold);
+  memset(g, 0, sizeof *g);
+}
+
+/* Appends an empty row.  Returns its cells, or NULL when out of memory. */
+static char **grid_row(grid *g) {
+  if (g->nrows == g->cap) {
+    size_t cap = g->cap ? 2 * g->cap : 64;
+    char **c = realloc(g->cells, cap * (size_t)g->ncols * sizeof *c);
+    if (!c) return NULL;
+    g->cells = c;
+    int *b = realloc(g->bold, cap * sizeof *b);
+    if (!b) return NULL;
+    g->bold = b;
+    g->cap = cap;
+  }
+  char **row = g->cells + g->nrows * (size_t)g->ncols;
+  memset(row, 0, (size_t)g->ncols * sizeof *row);
+  g->bold[g->nrows++] = 0;
+  return row;
+}
+
+/* Prints g aligned, shrinking the widest columns (in the middle, '...') to fit width. */
+static int grid_print(cct_shell *p, grid *g, int width) {
+  FILE *o = p->out;
+  int *w = calloc((size_t)g->ncols, sizeof *w);
+  if (!w) return -1;
+  for (int c = 0; c < g->ncols; c++) {
+    w[c] = g->head[c] ? cct_out_width(g->head[c]) : 0;
+    for (size_t r = 0; r < g->nrows; r++) {
+      const char *s = g->cells[r * (size_t)g->ncols + c];
+      int l = s ? cct_out_width(s) : 0;
+      if (l > w[c]) w[c] = l;
+    }
+  }
+  for (;;) { /* shrink the widest text column by one until the row fits */
+    int total = 2 * (g->ncols - 1), widest = -1, last = g->ncols - 1;
+    for (int c = 0; c < g->ncols; c++) {
+      total += w[c];
+      if (!g->right[c] && w[c] > 12 && (widest < 0 || w[c] > w[widest])) widest = c;
+    }
+    if (!g->right[last] && w[last] > 12) widest = last; /* the last column (a path, a label) gives first */
+    if (total <= width || widest < 0) break;
+    w[widest]--;
+  }
+  for (long r = -1; r < (long)g->nrows; r++) {
+    if (cct_shell_interrupted) break;
+    int bold = r >= 0 && p->color && g->bold[r];
+    if (bold) fputs(BOLD, o);
+    for (int c = 0; c < g->ncols; c++) {
+      const char *s = r < 0 ? g->head[c] : g->cells[(size_t)r * (size_t)g->ncols + c];
+      if (!s) s = "";
+      int last = c == g->ncols - 1;
+      if (c) fputs("  ", o);
+      if (g->right[c]) fprintf(o, "%*s", w[c] - cct_out_width(s) + (int)strlen(s), s);
+      else cct_out_fit(o, s, w[c], !last);
+    }
+    if (bold) fputs(PLAIN, o);
+    fputc('\n', o);
+  }
+  free(w);
+  return cct_shell_interrupted ? -1 : 0;
+}
+
+/* ---------------------------------------------------------- view helpers */
+
+/* How a value column is printed: integers when every value is one. */
+typedef struct numfmt {
+  int integral; /* 1: all values are whole numbers below 1e15 */
+  int big;      /* 1: some value is >= 1e6 (non-integral: exponent form) */
+} numfmt;
+
+static void numfmt_add(numfmt *f, double d) {
+  if (!isfinite(d)) return;
+  if (fabs(d) >= 1e15 || d != floor(d)) f->integral = 0;
+  if (fabs(d) >= 1e6) f->big = 1;
+}
+
+static char *numfmt_text(const numfmt *f, double d) {
+  if (!isfinite(d)) return strdup("-");
+  if (f->integral) return xprintf("%.0f", d);
+  if (f->big) return xprintf("%.3e", d);
+  return xprintf("%.3f", d);
+}
+
+static char *percent_text(double d, double total) {
+  if (!(total > 0) || !isfinite(d)) return strdup("-");
+  return xprintf("%.1f%%", 100.0 * d / total);
+}
+
+/* The label of a row as tree and table print it (owned by the caller). */
+static char *row_label(const cct_row *r, int dup) {
+  char loc[512] = "";
+  if (dup) {
+    if (r->file && r->line >= 0) snprintf(loc, sizeof loc, " (%s:%lld)", base_name(r->file), r->line);
+    else if (r->file) snprintf(loc, sizeof loc, " (%s)", base_name(r->file));
+    else if (r->module) snprintf(loc, sizeof loc, " (%s)", base_name(r->module));
+  }
+  return xprintf("%s%s%s%s%s", r->name ? r->name : "?", r->callsite ? " @ " : "",
+                         r->callsite ? r->callsite : "", r->inlined ? " [inlined]" : "", loc);
+}
+
+static int cmp_name_idx(const void *a, const void *b, const cct_row *rows) {
+  const cct_row *x = &rows[*(const size_t *)a], *y = &rows[*(const size_t *)b];
+  return strcmp(x->name ? x->name : "", y->name ? y->name : "");
+}
+
+static const cct_row *sort_rows; /* qsort has no context argument */
+static int cmp_name(const void *a, const void *b) { return cmp_name_idx(a, b, sort_rows); }
+
+/* Marks function rows whose name another function row of the view also has
+ * (two functions of one name in different files): dup[i] = 1. */
+static int find_dups(const cct_view *v, char *dup) {
+  size_t *idx = malloc((v->nrows + 1) * sizeof *idx), n = 0;
+  if (!idx) return -1;
+  for (size_t i = 0; i < v->nrows; i++)
+    if (v->rows[i].kind == CCT_ROW_FUNCTION && v->rows[i].name) idx[n++] = i;
+  sort_rows = v->rows;
+  qsort(idx, n, sizeof *idx, cmp_name);
+  for (size_t i = 1; i < n; i++) {
+    const cct_row *a = &v->rows[idx[i - 1]], *b = &v->rows[idx[i]];
+    if (strcmp(a->name, b->name)) continue;
+    int same = (a->file ? b->file && !strcmp(a->file, b->file) : !b->file) && a->line == b->line &&
+               (a->module ? b->module && !strcmp(a->module, b->module) : !b->module);
+    if (!same) dup[idx[i - 1]] = dup[idx[i]] = 1;
+  }
+  free(idx);
+  return 0;
+}
+
+/* Remembers the handles of v for '@N' completion. */
+static void keep_handles(cct_shell *p, const cct_view *v) {
+  for (size_t i = 0; i < p->nhandles; i++) free(p->handles[i].name);
+  free(p->handles);
+  p->handles = NULL;
+  p->nhandles = 0;
+  if (!v->nrows || !strcmp(v->view, "source")) return;
+  p->handles = calloc(v->nrows, sizeof *p->handles);
+  if (!p->handles) return;
+  for (size_t i = 0; i < v->nrows; i++) {
+    p->handles[p->nhandles].handle = v->rows[i].handle;
+    p->handles[p->nhandles++].name = strdup(v->rows[i].name ? v->rows[i].name : "");
+  }
+}
+
+/* --------------------------------------------------------------- tree */
+
+/* The value cells of row r (2 per metric, plus percentages): fills cells[0..4*nmetrics). */
+static void value_cells(const cct_view *v, const cct_row *r, const numfmt *fi, const numfmt *fe, char **cells) {
+  for (size_t m = 0; m < v->nmetrics; m++) {
+    double t = v->total ? v->total[m] : 0;
+    cells[4 * m + 0] = numfmt_text(&fi[m], r->inclusive[m]);
+    cells[4 * m + 1] = percent_text(r->inclusive[m], t);
+    cells[4 * m + 2] = numfmt_text(&fe[m], r->exclusive[m]);
+    cells[4 * m + 3] = percent_text(r->exclusive[m], t);
+  }
+}
+
+/* Tree mode for topdown / bottomup / flat: handle, values, '*', connectors and label. */
+static int print_tree(cct_shell *p, const cct_view *v, int width) {
+  FILE *o = p->out;
+  size_t nm = v->nmetrics, nc = 4 * nm, n = v->nrows;
+  int rc = -1;
+  numfmt *fi = calloc(nm + 1, sizeof *fi), *fe = calloc(nm + 1, sizeof *fe);
+  char *dup = calloc(n + 1, 1), *has_next = calloc(n + 1, 1);
+  char **cells = calloc(n * nc + 1, sizeof *cells);
+  int *cw = calloc(nc + 1, sizeof *cw);
+  int maxdepth = 0;
+  for (size_t i = 0; i < n; i++)
+    if (v->rows[i].depth > maxdepth) maxdepth = v->rows[i].depth;
+  char *seen = calloc((size_t)maxdepth + 2, 1), *anc = calloc((size_t)maxdepth + 2, 1);
+  if (!fi || !fe || !dup || !has_next || !cells || !cw || !seen || !anc || find_dups(v, dup)) goto out;
+  for (size_t m = 0; m < nm; m++) fi[m].integral = fe[m].integral = 1;
+  for (size_t i = 0; i < n; i++)
+    for (size_t m = 0; m < nm; m++) numfmt_add(&fi[m], v->rows[i].inclusive[m]), numfmt_add(&fe[m], v->rows[i].exclusive[m]);
+  /* has_next[i]: a later sibling follows row i (backward pass). */
+  for (size_t k = n; k-- > 0;) {
+    int d = v->rows[k].depth < 0 ? 0 : v->rows[k].depth;
+    has_next[k] = seen[d];
+    seen[d] = 1;
+    for (int j = d + 1; j <= maxdepth; j++) seen[j] = 0;
+  }
+  int hw = 3; /* "[N]" */
+  for (size_t i = 0; i < n; i++) {
+    value_cells(v, &v->rows[i], fi, fe, cells + i * nc);
+    int l = snprintf(NULL, 0, "[%d]", v->rows[i].handle);
+    if (l > hw) hw = l;
+  }
+  for (size_t c = 0; c < nc; c++) {
+    cw[c] = c % 2 ? 6 : 9; /* '100.0%', 'inclusive' */
+    for (size_t i = 0; i < n; i++) {
+      int l = cells[i * nc + c] ? (int)strlen(cells[i * nc + c]) : 0;
+      if (l > cw[c]) cw[c] = l;
+    }
+  }
+  /* Header: metric names over their columns, then inclusive / exclusive. */
+  int used = hw;
+  for (size_t m = 0; m < nm; m++) used += 2 + cw[4 * m] + 1 + cw[4 * m + 1] + 2 + cw[4 * m + 2] + 1 + cw[4 * m + 3];
+  used += 3; /* ' * ' */
+  int namew = width - used;
+  if (namew < 20) namew = 20;
+  fprintf(o, "%*s", hw, "");
+  for (size_t m = 0; m < nm; m++) {
+    int span = cw[4 * m] + 1 + cw[4 * m + 1] + 2 + cw[4 * m + 2] + 1 + cw[4 * m + 3];
+    fputs("  ", o);
+    cct_out_fit(o, v->metrics[m], span, m + 1 < nm);
+  }
+  fputc('\n', o);
+  fprintf(o, "%*s", hw, "");
+  for (size_t m = 0; m < nm; m++)
+    fprintf(o, "  %*s  %*s", cw[4 * m] + 1 + cw[4 * m + 1], "inclusive", cw[4 * m + 2] + 1 + cw[4 * m + 3], "exclusive");
+  fputs("   name\n", o);
+  if (!n) fputs("(no rows)\n", o);
+  for (size_t i = 0; i < n; i++) {
+    if (cct_shell_interrupted) goto out;
+    const cct_row *r = &v->rows[i];
+    int d = r->depth < 0 ? 0 : r->depth;
+    anc[d] = has_next[i];
+    int bold = p->color && r->center;
+    if (bold) fputs(BOLD, o);
+    char h[32];
+    snprintf(h, sizeof h, "[%d]", r->handle);
+    fprintf(o, "%*s", hw, h);
+    for (size_t m = 0; m < nm; m++) {
+      char **c = cells + i * nc + 4 * m;
+      fprintf(o, "  %*s %*s  %*s %*s", cw[4 * m], c[0], cw[4 * m + 1], c[1], cw[4 * m + 2], c[2], cw[4 * m + 3], c[3]);
+    }
+    fputs(r->center ? " * " : "   ", o);
+    int left = namew;
+    for (int k = 1; k < d && left > 12; k++, left -= 3) fputs(anc[k] ? "|  " : "   ", o);
+    if (d > 0 && left > 12) fputs(has_next[i] ? "|- " : "`- ", o), left -= 3;
+    char *label = row_label(r, dup[i]);
+    cct_out_fit(o, label ? label : "?", left, 0);
+    free(label);
+    if (bold) fputs(PLAIN, o);
+    fputc('\n', o);
+  }
+  rc = 0;
+out:
+  if (cells)
+    for (size_t i = 0; i < n * nc; i++) free(cells[i]);
+  free(cells);
+  free(fi);
+  free(fe);
+  free(dup);
+  free(has_next);
+  free(cw);
+  free(seen);
+  free(anc);
+  return rc;
+}
+
+/* Table mode for views: handle, depth, values, '*', name, location (source:
+ * handle, '>', line, values, text). */
+static int print_view_table(cct_shell *p, const cct_view *v, int width) {
+  size_t nm = v->nmetrics;
+  int src = !strcmp(v->view, "source");
+  grid g;
+  int rc = -1;
+  int vals = src ? 3 : 2, ncols = vals + 4 * (int)nm + (src ? 1 : 3);
+  numfmt *fi = calloc(nm + 1, sizeof *fi), *fe = calloc(nm + 1, sizeof *fe);
+  char *dup = calloc(v->nrows + 1, 1);
+  if (grid_init(&g, ncols) || !fi || !fe || !dup || find_dups(v, dup)) goto out;
+  g.head[0] = strdup("#");
+  g.head[1] = strdup(src ? ">" : "depth");
+  g.right[0] = 1;
+  g.right[1] = !src;
+  if (src) g.head[2] = strdup("line"), g.right[2] = 1;
+  for (size_t m = 0; m < nm; m++) {
+    g.head[vals + 4 * m] = nm == 1 ? strdup("inclusive") : xprintf("%s incl", v->metrics[m]);
+    g.head[vals + 4 * m + 1] = strdup("%");
+    g.head[vals + 4 * m + 2] = nm == 1 ? strdup("exclusive") : xprintf("%s excl", v->metrics[m]);
+    g.head[vals + 4 * m + 3] = strdup("%");
+    for (int k = 0; k < 4; k++) g.right[vals + 4 * m + k] = 1;
+    fi[m].integral = fe[m].integral = 1;
+  }
+  int after = vals + 4 * (int)nm;
+  if (src) {
+    g.head[after] = strdup("text");
+  } else {
+    g.head[after] = strdup("*");
+    g.head[after + 1] = strdup("name");
+    g.head[after + 2] = strdup("location");
+  }
+  for (size_t i = 0; i < v->nrows; i++)
+    for (size_t m = 0; m < nm; m++) numfmt_add(&fi[m], v->rows[i].inclusive[m]), numfmt_add(&fe[m], v->rows[i].exclusive[m]);
+  for (size_t i = 0; i < v->nrows; i++) {
+    const cct_row *r = &v->rows[i];
+    char **c = grid_row(&g);
+    if (!c) goto out;
+    g.bold[g.nrows - 1] = r->center;
+    c[0] = xprintf("%d", r->handle);
+    value_cells(v, r, fi, fe, c + vals);
+    if (src) {
+      c[1] = strdup(r->mark ? ">" : "");
+      c[2] = r->line >= 0 ? xprintf("%lld", r->line) : NULL;
+      c[after] = strdup(r->text ? r->text : "");
+      continue;
+    }
+    c[1] = xprintf("%d", r->depth);
+    c[after] = strdup(r->center ? "*" : "");
+    c[after + 1] = row_label(r, 0);
+    if (r->file && r->line >= 0) c[after + 2] = xprintf("%s:%lld", base_name(r->file), r->line);
+    else if (r->file) c[after + 2] = strdup(base_name(r->file));
+    else if (r->module) c[after + 2] = strdup(base_name(r->module));
+  }
+  rc = grid_print(p, &g, width);
+out:
+  grid_release(&g);
+  free(fi);
+  free(fe);
+  free(dup);
+  return rc;
+}
+
+/* Source view in tree mode: handle, mark, line, values, text. */
+static int print_source(cct_shell *p, const cct_view *v, int width) {
+  return print_view_table(p, v, width);
+}
+
+/* ------------------------------------------------------------ csv, json */
+
+static void print_view_csv(cct_shell *p, const cct_view *v) {
+  FILE *o = p->out;
+  int src = !strcmp(v->view, "source");
+  fputs("handle,depth,path,kind,name,inlined,file,line,module,callsite,center", o);
+  for (size_t m = 0; m < v->nmetrics; m++) {
+    char *h = xprintf("%s inclusive", v->metrics[m]);
+    fputc(',', o);
+    cct_out_csv_field(o, h);
+    free(h);
+    h = xprintf("%s exclusive", v->metrics[m]);
+    fputc(',', o);
+    cct_out_csv_field(o, h);
+    free(h);
+  }
+  fputs(src ? ",mark,text\r\n" : "\r\n", o);
+  for (size_t i = 0; i < v->nrows && !cct_shell_interrupted; i++) {
+    const cct_row *r = &v->rows[i];
+    fprintf(o, "%d,%d,", r->handle, r->depth);
+    sqlite3_str *path = sqlite3_str_new(NULL);
+    for (int k = 0; r->path && k <= r->depth; k++) {
+      if (k) sqlite3_str_appendchar(path, 1, ';');
+      sqlite3_str_appendall(path, r->path[k] ? r->path[k] : "");
+    }
+    char *ps = sqlite3_str_finish(path);
+    cct_out_csv_field(o, ps ? ps : "");
+    sqlite3_free(ps);
+    fprintf(o, ",%s,", kind_name(r->kind));
+    cct_out_csv_field(o, r->name);
+    fprintf(o, ",%d,", r->inlined);
+    cct_out_csv_field(o, r->file);
+    fputc(',', o);
+    if (r->line >= 0) fprintf(o, "%lld", r->line);
+    fputc(',', o);
+    cct_out_csv_field(o, r->module);
+    fputc(',', o);
+    cct_out_csv_field(o, r->callsite);
+    fprintf(o, ",%d", r->center);
+    for (size_t m = 0; m < v->nmetrics; m++) {
+      fputc(',', o);
+      cct_out_number(o, r->inclusive[m]);
+      fputc(',', o);
+      cct_out_number(o, r->exclusive[m]);
+    }
+    if (src) {
+      fputs(r->mark ? ",>," : ",,", o);
+      cct_out_csv_field(o, r->text);
+    }
+    fputs("\r\n", o);
+  }
+}
+
+static void print_view_json(cct_shell *p, const cct_view *v) {
+  FILE *o = p->out;
+  int src = !strcmp(v->view, "source");
+  fputs("{\"view\": ", o);
+  cct_out_json_string(o, v->view);
+  fprintf(o, ", \"run\": %d, \"center\": [", v->run);
+  for (size_t i = 0; i < v->ncenter; i++) {
+    if (i) fputs(", ", o);
+    cct_out_json_string(o, v->center[i]);
+  }
+  fprintf(o, "], \"granularity\": \"%s\"", v->granularity == CCT_GRAN_LINE ? "line" : "function");
+  if (v->note) {
+    fputs(", \"note\": ", o);
+    cct_out_json_string(o, v->note);
+  }
+  fputs(", \"rows\": [", o);
+  for (size_t i = 0; i < v->nrows && !cct_shell_interrupted; i++) {
+    const cct_row *r = &v->rows[i];
+    fprintf(o, "%s{\"handle\": %d, \"depth\": %d, \"path\": [", i ? ",\n  " : "\n  ", r->handle, r->depth);
+    for (int k = 0; r->path && k <= r->depth; k++) {
+      if (k) fputs(", ", o);
+      cct_out_json_string(o, r->path[k]);
+    }
+    fprintf(o, "], \"kind\": \"%s\", \"name\": ", kind_name(r->kind));
+    cct_out_json_string(o, r->name);
+    fprintf(o, ", \"inlined\": %s, \"file\": ", r->inlined ? "true" : "false");
+    cct_out_json_string(o, r->file);
+    fputs(", \"line\": ", o);
+    if (r->line >= 0) fprintf(o, "%lld", r->line);
+    else fputs("null", o);
+    fputs(", \"module\": ", o);
+    cct_out_json_string(o, r->module);
+    fputs(", \"callsite\": ", o);
+    cct_out_json_string(o, r->callsite);
+    fprintf(o, ", \"center\": %s", r->center ? "true" : "false");
+    if (src) {
+      fprintf(o, ", \"mark\": %s, \"text\": ", r->mark ? "true" : "false");
+      cct_out_json_string(o, r->text);
+    }
+    fputs(", \"values\": {", o);
+    for (size_t m = 0; m < v->nmetrics; m++) {
+      if (m) fputs(", ", o);
+      cct_out_json_string(o, v->metrics[m]);
+      fputs(": {\"inclusive\": ", o);
+      cct_out_number(o, r->inclusive[m]);
+      fputs(", \"exclusive\": ", o);
+      cct_out_number(o, r->exclusive[m]);
+      fputc('}', o);
+    }
+    fputs("}}", o);
+  }
+  fputs(v->nrows ? "\n]}\n" : "]}\n", o);
+}
+
+/* ---------------------------------------------------------------- folded */
+
+/* Writes a path element with ';' and line breaks replaced (they would split the frame). */
+static void folded_name(FILE *o, const char *s) {
+  for (; s && *s; s++) fputc(*s == ';' ? ':' : (*s == '\n' || *s == '\r') ? ' ' : *s, o);
+}
+
+static int print_folded(cct_shell *p, const cct_view *v) {
+  FILE *o = p->out;
+  size_t n = v->nrows;
+  if (!v->nmetrics || !n) return 0;
+  int flat = !strcmp(v->view, "flat");
+  double *self = calloc(n, sizeof *self);
+  int maxdepth = 0;
+  for (size_t i = 0; i < n; i++)
+    if (v->rows[i].depth > maxdepth) maxdepth = v->rows[i].depth;
+  size_t *stack = calloc((size_t)maxdepth + 2, sizeof *stack);
+  if (!self || !stack) {
+    free(self);
+    free(stack);
+    return -1;
+  }
+  double top = 0;
+  for (size_t i = 0; i < n; i++) {
+    const cct_row *r = &v->rows[i];
+    int d = r->depth < 0 ? 0 : r->depth;
+    self[i] = flat ? r->exclusive[0] : r->inclusive[0];
+    if (fabs(r->inclusive[0]) > top) top = fabs(r->inclusive[0]);
+    stack[d] = i;
+    if (!flat && d > 0 && v->rows[stack[d - 1]].depth == d - 1) self[stack[d - 1]] -= r->inclusive[0];
+  }
+  for (size_t i = 0; i < n && !cct_shell_interrupted; i++) {
+    const cct_row *r = &v->rows[i];
+    if (!(self[i] > 1e-12 * top) || !isfinite(self[i])) continue; /* rounding noise of the subtraction */
+    for (int k = 0; k <= r->depth; k++) {
+      if (k) fputc(';', o);
+      folded_name(o, r->path && r->path[k] ? r->path[k] : r->name);
+    }
+    fputc(' ', o);
+    cct_out_number(o, self[i]);
+    fputc('\n', o);
+  }
+  free(self);
+  free(stack);
+  return 0;
+}
+
+/* --------------------------------------------------------------- entry */
+
+int cct_out_view(cct_shell *p, const cct_view *v) {
+  int width = out_width(p), rc = 0;
+  int src = !strcmp(v->view, "source");
+  keep_handles(p, v);
+  switch (p->mode) {
+  case CCT_MODE_JSON: print_view_json(p, v); break;
+  case CCT_MODE_CSV: print_view_csv(p, v); break;
+  case CCT_MODE_FOLDED:
+    if (!src) {
+      rc = print_folded(p, v);
+      break;
+    }
+    /* fall through */
+  case CCT_MODE_TABLE: rc = print_view_table(p, v, width); break;
+  default: rc = src ? print_source(p, v, width) : print_tree(p, v, width); break;
+  }
+  if (v->note && p->mode != CCT_MODE_JSON && p->mode != CCT_MODE_CSV && p->mode != CCT_MODE_FOLDED)
+    fprintf(p->out, "note: %s\n", v->note);
+  fflush(p->out);
+  return cct_shell_interrupted ? -1 : rc;
+}
+
+/* ----------------------------------------------------------------- stats */
+
+/* A number for people: whole numbers in full, others to 7 significant digits. */
+static const char *human_text(char *buf, size_t n, double d) {
+  if (isfinite(d) && d == floor(d) && fabs(d) < 1e15) snprintf(buf, n, "%.0f", d);
+  else snprintf(buf, n, "%.7g", d);
+  return buf;
+}
+
+static void json_int_or_null(FILE *o, long long v) {
+  if (v < 0) fputs("null", o);
+  else fprintf(o, "%lld", v);
+}
+
+int cct_out_stats(cct_shell *p, const cct_stats *s) {
+  FILE *o = p->out;
+  size_t nc = cct_center_count(p->q);
+  double width = s->bins ? (s->max - s->min) / (double)s->bins : 0;
+  if (p->mode == CCT_MODE_JSON) {
+    fprintf(o, "{\"view\": \"stats\", \"run\": %d, \"center\": [", cct_query_run(p->q));
+    for (size_t i = 0; i < nc; i++) {
+      if (i) fputs(", ", o);
+      cct_out_json_string(o, cct_center_item(p->q, i));
+    }
+    fputs("], \"metric\": ", o);
+    cct_out_json_string(o, s->metric);
+    fprintf(o, ", \"count\": %zu", s->count);
+    const char *names[] = {"sum", "min", "max", "mean", "stddev", "imbalance"};
+    double vals[] = {s->sum, s->min, s->max, s->mean, s->stddev, s->imbalance};
+    for (int k = 0; k < 6; k++) {
+      fprintf(o, ", \"%s\": ", names[k]);
+      cct_out_number(o, vals[k]);
+    }
+    fputs(", \"profiles\": [", o);
+    for (size_t i = 0; i < s->count; i++) {
+      const struct cct_stats_profile *pr = &s->profiles[i];
+      fprintf(o, "%s{\"profile\": %d, \"node\": ", i ? ", " : "", pr->profile);
+      json_int_or_null(o, pr->node);
+      fputs(", \"rank\": ", o);
+      json_int_or_null(o, pr->rank);
+      fputs(", \"thread\": ", o);
+      json_int_or_null(o, pr->thread);
+      fputs(", \"gpucontext\": ", o);
+      json_int_or_null(o, pr->gpucontext);
+      fputs(", \"gpustream\": ", o);
+      json_int_or_null(o, pr->gpustream);
+      fputs(", \"value\": ", o);
+      cct_out_number(o, pr->value);
+      fputc('}', o);
+    }
+    fputs("], \"histogram\": [", o);
+    for (size_t b = 0; b < s->bins; b++) {
+      fprintf(o, "%s{\"low\": ", b ? ", " : "");
+      cct_out_number(o, s->min + width * (double)b);
+      fputs(", \"high\": ", o);
+      cct_out_number(o, b + 1 == s->bins ? s->max : s->min + width * (double)(b + 1));
+      fprintf(o, ", \"count\": %zu}", s->histogram[b]);
+    }
+    fputs("]}\n", o);
+    return 0;
+  }
+  if (p->mode == CCT_MODE_CSV) {
+    fputs("profile,node,rank,thread,gpucontext,gpustream,value\r\n", o);
+    for (size_t i = 0; i < s->count; i++) {
+      const struct cct_stats_profile *pr = &s->profiles[i];
+      long long ids[] = {pr->node, pr->rank, pr->thread, pr->gpucontext, pr->gpustream};
+      fprintf(o, "%d", pr->profile);
+      for (int k = 0; k < 5; k++) {
+        fputc(',', o);
+        if (ids[k] >= 0) fprintf(o, "%lld", ids[k]);
+      }
+      fputc(',', o);
+      cct_out_number(o, s->profiles[i].value);
+      fputs("\r\n", o);
+    }
+    return 0;
+  }
+  /* tree, table, folded: a summary, the top profiles, a histogram. */
+  fputs(s->metric ? s->metric : "?", o);
+  fputs(" inclusive of ", o);
+  if (!nc) fputs("the program", o);
+  for (size_t i = 0; i < nc; i++) fprintf(o, "%s'%s'", i ? ", " : "", cct_center_item(p->q, i));
+  fprintf(o, " over %zu profile%s\n", s->count, s->count == 1 ? "" : "s");
+  char b[40];
+  fprintf(o, "  sum        %s\n", human_text(b, sizeof b, s->sum));
+  fprintf(o, "  min        %s\n", human_text(b, sizeof b, s->min));
+  fprintf(o, "  max        %s\n", human_text(b, sizeof b, s->max));
+  fprintf(o, "  mean       %s\n", human_text(b, sizeof b, s->mean));
+  fprintf(o, "  stddev     %s\n", human_text(b, sizeof b, s->stddev));
+  fprintf(o, "  imbalance  %.3f (max / mean)\n", s->imbalance);
+  if (s->count) {
+    size_t top = s->count < 5 ? s->count : 5;
+    fprintf(o, "top %zu:\n", top);
+    for (size_t i = 0; i < top; i++) {
+      const struct cct_stats_profile *pr = &s->profiles[i];
+      const char *names[] = {"node", "rank", "thread", "gpucontext", "gpustream"};
+      long long ids[] = {pr->node, pr->rank, pr->thread, pr->gpucontext, pr->gpustream};
+      char id[256] = "";
+      size_t l = 0;
+      for (int k = 0; k < 5; k++)
+        if (ids[k] >= 0 && l < sizeof id)
+          l += (size_t)snprintf(id + l, sizeof id - l, "%s%s %lld", l ? " " : "", names[k], ids[k]);
+      fprintf(o, "  profile %-4d %-36s %s\n", pr->profile, id, human_text(b, sizeof b, pr->value));
+    }
+  }
+  if (s->bins && s->count) {
+    size_t most = 1;
+    for (size_t k = 0; k < s->bins; k++)
+      if (s->histogram[k] > most) most = s->histogram[k];
+    fprintf(o, "histogram (%zu bins):\n", s->bins);
+    char lo[40], hi[40];
+    for (size_t k = 0; k < s->bins; k++) {
+      human_text(lo, sizeof lo, s->min + width * (double)k);
+      human_text(hi, sizeof hi, k + 1 == s->bins ? s->max : s->min + width * (double)(k + 1));
+      int bar = (int)(40.0 * (double)s->histogram[k] / (double)most + 0.5);
+      fprintf(o, "  %14s .. %-14s %6zu %.*s\n", lo, hi, s->histogram[k], bar,
+              "########################################");
+    }
+  }
+  fflush(o);
+  return 0;
+}
+
+/* ------------------------------------------------------------ statements */
+
+/* The text of column c of the current row (owned; NULL for SQL NULL). */
+static char *column_text(sqlite3_stmt *st, int c) {
+  switch (sqlite3_column_type(st, c)) {
+  case SQLITE_NULL: return NULL;
+  case SQLITE_FLOAT: {
+    char b[40];
+    return strdup(number_text(b, sizeof b, sqlite3_column_double(st, c)));
+  }
+  case SQLITE_BLOB: return xprintf("<blob %d bytes>", sqlite3_column_bytes(st, c));
+  default: return strdup((const char *)sqlite3_column_text(st, c));
+  }
+}
+
+static void json_column(FILE *o, sqlite3_stmt *st, int c) {
+  switch (sqlite3_column_type(st, c)) {
+  case SQLITE_NULL: fputs("null", o); break;
+  case SQLITE_INTEGER: fprintf(o, "%lld", (long long)sqlite3_column_int64(st, c)); break;
+  case SQLITE_FLOAT: cct_out_number(o, sqlite3_column_double(st, c)); break;
+  case SQLITE_BLOB: {
+    const unsigned char *b = sqlite3_column_blob(st, c);
+    int n = sqlite3_column_bytes(st, c);
+    fputc('"', o);
+    for (int i = 0; i < n; i++) fprintf(o, "%02x", b[i]);
+    fputc('"', o);
+    break;
+  }
+  default: cct_out_json_string(o, (const char *)sqlite3_column_text(st, c));
+  }
+}
+
+int cct_out_stmt(cct_shell *p, sqlite3_stmt *st, const char *view) {
+  FILE *o = p->out;
+  int nc = sqlite3_column_count(st), rc;
+  size_t nrows = 0;
+  if (p->mode == CCT_MODE_JSON) {
+    fputs("{\"view\": ", o);
+    cct_out_json_string(o, view);
+    if (p->q) fprintf(o, ", \"run\": %d", cct_query_run(p->q));
+    fputs(", \"rows\": [", o);
+    while (!cct_shell_interrupted && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+      fputs(nrows++ ? ",\n  {" : "\n  {", o);
+      for (int c = 0; c < nc; c++) {
+        if (c) fputs(", ", o);
+        cct_out_json_string(o, sqlite3_column_name(st, c));
+        fputs(": ", o);
+        json_column(o, st, c);
+      }
+      fputc('}', o);
+    }
+    fputs(nrows ? "\n]}\n" : "]}\n", o);
+    return cct_shell_interrupted ? SQLITE_INTERRUPT : rc;
+  }
+  if (p->mode == CCT_MODE_CSV) {
+    for (int c = 0; c < nc; c++) {
+      if (c) fputc(',', o);
+      cct_out_csv_field(o, sqlite3_column_name(st, c));
+    }
+    fputs("\r\n", o);
+    while (!cct_shell_interrupted && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+      for (int c = 0; c < nc; c++) {
+        if (c) fputc(',', o);
+        char *t = column_text(st, c);
+        cct_out_csv_field(o, t);
+        free(t);
+      }
+      fputs("\r\n", o);
+    }
+    return cct_shell_interrupted ? SQLITE_INTERRUPT : rc;
+  }
+  grid g;
+  if (grid_init(&g, nc)) return SQLITE_NOMEM;
+  for (int c = 0; c < nc; c++) g.head[c] = strdup(sqlite3_column_name(st, c));
+  while (!cct_shell_interrupted && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+    char **row = grid_row(&g);
+    if (!row) {
+      rc = SQLITE_NOMEM;
+      break;
+    }
+    for (int c = 0; c < nc; c++) {
+      int t = sqlite3_column_type(st, c);
+      row[c] = column_text(st, c);
+      if (g.nrows == 1) g.right[c] = t == SQLITE_INTEGER || t == SQLITE_FLOAT;
+    }
+  }
+  if (rc == SQLITE_DONE) grid_print(p, &g, out_width(p));
+  grid_release(&g);
+  fflush(o);
+  return cct_shell_interrupted ? SQLITE_INTERRUPT : rc;
+}

@@ -1,0 +1,80 @@
+#!/bin/sh
+# cctq shell, json and csv modes on real samples (classic and v4): every
+# command's json output is one valid JSON object with exactly the keys of SPEC
+# section 6 (views: view, run, center, granularity, rows [+ note]; rows: handle,
+# depth, path, kind, name, inlined, file, line, module, callsite, center, values
+# [+ mark, text for source]); rows are in pre-order (depth grows by at most one,
+# path has depth + 1 names and ends with the row's name); csv parses with
+# Python's csv module into as many records as the json has rows, every record
+# as wide as the header.
+set -eu
+t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
+cat >"$t/check.py" <<'PY'
+import csv, io, json, sys
+
+def check(mode, text):
+  if mode == "json":
+      obj = json.loads(text)  # exactly one object: json.loads refuses trailing data
+      assert isinstance(obj, dict), obj
+      if obj["view"] in ("topdown", "bottomup", "flat", "source"):
+          keys = {"view", "run", "center", "granularity", "rows"}
+          assert keys <= set(obj) <= keys | {"note"}, sorted(obj)
+          assert obj["granularity"] in ("function", "line")
+          rowkeys = {"handle", "depth", "path", "kind", "name", "inlined", "file", "line", "module",
+                     "callsite", "center", "values"}
+          if obj["view"] == "source":
+              rowkeys |= {"mark", "text"}
+          prev = -1
+          for r in obj["rows"]:
+              assert set(r) == rowkeys, sorted(r)
+              assert r["depth"] <= prev + 1, r
+              prev = r["depth"]
+              assert len(r["path"]) == r["depth"] + 1 and r["path"][-1] == r["name"], r
+              for v in r["values"].values():
+                  assert set(v) == {"inclusive", "exclusive"}
+      return (len(obj.get("rows", obj.get("profiles", obj.get("items", [])))))
+  else:
+      rows = list(csv.reader(io.StringIO(text, newline="")))
+      assert rows, "no header"
+      assert all(len(r) == len(rows[0]) for r in rows), "ragged csv"
+      return len(rows) - 1
+
+# argv: pairs of files (json, csv) named NAME.json / NAME.csv; NAME tells the command.
+bad = 0
+for name in sys.argv[1:]:
+  try:
+    j = check("json", open(name + ".json").read())
+    c = check("csv", open(name + ".csv").read())
+    assert j == c, "json has %d rows, csv %d" % (j, c)
+  except Exception as e:
+    bad = 1
+    print("FAIL %s: %s: %r" % (name, open(name + ".cmd").read(), e))
+sys.exit(bad)
+PY
+n=0
+names=
+for sample in classic-hatchet-cpi classic-callflow-lulesh v4-hatchet-cpi v4-hpcviewer-loop-fork-cycles; do
+  rm -f "$t/a.sqlite"
+  "$CCTINGEST" --quiet "$CCT_DATA/$sample" "$t/a.sqlite"
+  # A center present in each sample: the function with the largest inclusive below the root.
+  fn=$("$CCTQ" "$t/a.sqlite" -c "mode csv; flat functions 0" | python3 -c '
+import csv, sys
+rows = [r for r in csv.DictReader(sys.stdin) if not r["name"].startswith("<")]
+print(rows[0]["name"] if rows else "main")')
+  for cmd in "topdown 3" "bottomup 3" "flat 10" "flat files" "flat modules" "flat lines" "flat loops" "flat tree 0" \
+             "source" "stats" "runs" "metrics" "center" "granularity line; topdown 4" "threshold 1%; topdown 9" \
+             "sql SELECT * FROM contexts LIMIT 20"; do
+    "$CCTQ" "$t/a.sqlite" -c "center '$fn'; mode json; $cmd" >"$t/json" 2>"$t/err" || {
+      echo "FAIL $sample '$cmd': exit $?"; cat "$t/err"; exit 1; }
+    "$CCTQ" "$t/a.sqlite" -c "center '$fn'; mode csv; $cmd" >"$t/o$n.csv"
+    mv "$t/json" "$t/o$n.json"
+    printf '%s: %s' "$sample" "$cmd" >"$t/o$n.cmd"
+    names="$names $t/o$n"
+    n=$((n + 1))
+  done
+done
+python3 "$t/check.py" $names || exit 1
+# JSON string escaping: a quote, a backslash and a control character survive the round trip.
+"$CCTQ" "$t/a.sqlite" -c "mode json; sql SELECT 'a\"b\\c' || char(1, 10) AS s" |
+  python3 -c 'import json, sys; assert json.load(sys.stdin)["rows"][0]["s"] == "a\"b\\c\x01\n"'
+echo "ok: $n commands"

@@ -1,0 +1,90 @@
+#!/bin/sh
+# cctq shell: one input loop for -c, -f and stdin (same output, byte for byte),
+# command splitting on ';' and newlines with quotes, exit statuses (0 ok, 1 a
+# command failed, 2 usage error), --bail, write failures, and the error
+# messages, compared with tests/cli/expected/shell_errors.err.  Checked by hand
+# in that file: every message starts 'cctq: error: ', names the offending word
+# in quotes, and hints at the fix (closest command for a typo, the usage line
+# for bad arguments, a caret under the SQL error position).
+set -eu
+t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
+"$CCTINGEST" --quiet "$CCT_DATA/classic-hatchet-cpi" "$t/cpi.sqlite"
+cd "$t"
+export COLUMNS=100
+fail() { echo "FAIL: $*"; exit 1; }
+status() { set +e; "$@" >/dev/null 2>&1; echo $?; set -e; }
+
+# Parity: the same commands from -c, -f, stdin and several -c in a row.
+cmds="center 'main'; topdown 2
+# a comment line; not a command
+center + MPI_Finalize ;center;  bottomup 2
+mode json; flat 3"
+printf '%s\n' "$cmds" >script.cctq
+"$CCTQ" cpi.sqlite -c "$cmds" >out.c
+"$CCTQ" cpi.sqlite -f script.cctq >out.f
+"$CCTQ" cpi.sqlite <script.cctq >out.stdin
+"$CCTQ" cpi.sqlite -f - <script.cctq >out.dash
+"$CCTQ" cpi.sqlite -c "center 'main'; topdown 2" -c "center + MPI_Finalize ;center;  bottomup 2" -c "mode json; flat 3" >out.cc
+for o in f stdin dash cc; do cmp -s out.c out.$o || { diff out.c out.$o; fail "-c and $o differ"; }; done
+grep -q '^\[1\] .* \* <multiple contexts>$' out.c || fail "center + did not make two items"
+# A quote open at the end of a line continues on the next (as in the terminal).
+printf "sql SELECT 'a\nb' AS s\n" | "$CCTQ" cpi.sqlite >out.q
+[ "$(cat out.q)" = "$(printf 's\na\nb')" ] || { cat out.q; fail "quoted newline"; }
+
+# Exit statuses.
+[ "$(status "$CCTQ" cpi.sqlite -c 'topdown 1; flat 1')" = 0 ] || fail "ok commands: exit not 0"
+[ "$(status "$CCTQ" cpi.sqlite -c 'topdwn 1; flat 1')" = 1 ] || fail "failed command: exit not 1"
+[ "$(status "$CCTQ" cpi.sqlite -c 'quit; topdwn')" = 0 ] || fail "quit: exit not 0"
+[ "$(status "$CCTQ" -x)" = 2 ] || fail "bad option: exit not 2"
+[ "$(status "$CCTQ" cpi.sqlite -c)" = 2 ] || fail "-c without argument: exit not 2"
+[ "$(status "$CCTQ" cpi.sqlite -f missing.cctq)" = 2 ] || fail "missing script: exit not 2"
+[ "$(status "$CCTQ" missing.sqlite -c help)" = 2 ] || fail "missing archive: exit not 2"
+[ "$(status "$CCTQ" script.cctq -c help)" = 2 ] || fail "not an archive: exit not 2"
+[ "$(status "$CCTQ" cpi.sqlite extra.sqlite)" = 2 ] || fail "two archives: exit not 2"
+printf 'flat 1\nbogus\nflat 2\n' | "$CCTQ" cpi.sqlite >out.cont 2>/dev/null && fail "stdin with a failure: exit 0"
+[ "$(grep -c '^\[' out.cont)" = 3 ] || fail "the command after a failure did not run"
+"$CCTQ" cpi.sqlite --bail -c 'flat 1; bogus; flat 2' >out.bail 2>/dev/null && fail "--bail: exit 0"
+[ "$(grep -c '^\[' out.bail)" = 1 ] || fail "--bail ran the commands after the failure"
+if [ -w /dev/full ]; then
+  [ "$(status "$CCTQ" cpi.sqlite -c 'flat 0')" = 0 ] || fail "flat 0"
+  set +e; "$CCTQ" cpi.sqlite -c 'flat 0' >/dev/full 2>err.full; rc=$?; set -e
+  [ "$rc" = 1 ] || fail "write to /dev/full: exit $rc"
+  grep -q '^cctq: error: writing the output failed' err.full || fail "write failure message"
+fi
+# Without an archive, commands that need one say so; help and mode work.
+"$CCTQ" -c 'mode json; mode; help top' >out.noarch
+grep -q '^json$' out.noarch && grep -q '^usage: topdown \[DEPTH\]$' out.noarch || fail "no-archive commands"
+
+# Error messages (stderr), one command each, status 1 for all of them.
+: >err.all
+while IFS= read -r c; do
+  set +e; "$CCTQ" cpi.sqlite -c "$c" >/dev/null 2>>err.all; rc=$?; set -e
+  [ "$rc" = 1 ] || fail "'$c': exit $rc, not 1"
+done <<'CMDS'
+topdwn 3
+t
+center nosuch_function
+center + 
+topdown x
+flat bogus
+flat 3 4
+threshold 150%
+threshold abc
+mode xml
+granularity loop
+metric NOSUCH
+run 9
+sql DELETE FROM run
+sql SELECT nosuch FROM runs
+sql SELEC 1
+diff 2
+help nosuch
+center 'unterminated
+CMDS
+"$CCTQ" -c 'topdown' 2>>err.all && fail "no archive: exit 0"
+"$CCTQ" missing.sqlite 2>>err.all && fail "missing archive: exit 0"
+"$CCTQ" script.cctq 2>>err.all && fail "not an archive: exit 0"
+"$CCTQ" cpi.sqlite -f missing.cctq 2>>err.all && fail "missing script: exit 0"
+sed -i "s#$t#TMP#g" err.all
+diff -u "$CCT_SRC/tests/cli/expected/shell_errors.err" err.all || fail "error messages differ"
+echo ok

@@ -1,0 +1,83 @@
+#!/bin/sh
+# cctq shell on a real terminal: a detached tmux session (private server,
+# fixed 120x40 size) runs cctq; keys are sent and the screen is read back with
+# capture-pane (which trims trailing blanks, hence ' ?' in the patterns).  Checked: Tab completes a command ('topd' -> 'topdown'), a
+# function name ('MPI_Fi' -> 'MPI_Finalize'), a source file ('cpi' ->
+# './src/cpi.c') and a metric; Up recalls the previous line; Ctrl-C on a
+# half-typed line prints ^C, gives a fresh prompt and the shell keeps working;
+# the center row is bold on a terminal; history lands in $CCTQ_HISTORY.
+set -eu
+if ! command -v tmux >/dev/null 2>&1; then echo "skip: tmux is not installed"; exit 0; fi
+t=$(mktemp -d)
+sock="cctq-test-$$"
+cleanup() { tmux -L "$sock" kill-server 2>/dev/null || true; rm -rf "$t"; }
+trap cleanup EXIT
+"$CCTINGEST" --quiet "$CCT_DATA/classic-hatchet-cpi" "$t/cpi.sqlite"
+cat >"$t/run" <<SH
+#!/bin/sh
+cd "$t"
+export CCTQ_HISTORY="$t/history" TERM=xterm HOME="$t" INPUTRC=/dev/null
+unset NO_COLOR
+exec "$CCTQ" cpi.sqlite
+SH
+chmod +x "$t/run"
+tmux -L "$sock" -f /dev/null new-session -d -s cctq -x 120 -y 40 "$t/run"
+
+screen() { tmux -L "$sock" capture-pane -p -t cctq; }
+keys() { tmux -L "$sock" send-keys -t cctq "$@"; }
+# Waits until the screen matches the extended regex $1 (5 s), else fails with $2.
+wait_for() {
+  i=0
+  while ! screen | grep -Eq -- "$1"; do
+    i=$((i + 1))
+    if [ $i -gt 100 ]; then echo "FAIL: $2"; echo "--- screen:"; screen; exit 1; fi
+    sleep 0.05
+  done
+}
+clear_screen() { keys C-l; sleep 0.1; }
+
+wait_for '^cctq> ?$' "no first prompt"
+# Command name completion.
+keys 'topd' Tab
+wait_for '^cctq> topdown ?$' "'topd<Tab>' did not complete to 'topdown '"
+keys '2' Enter
+wait_for '^\[3\] ' "topdown 2 printed no rows"
+# Function name completion, then a view with the center row in bold.
+clear_screen
+keys 'center MPI_Fi' Tab
+wait_for '^cctq> center MPI_Finalize ?$' "'center MPI_Fi<Tab>' did not complete"
+keys Enter 'bottomup 1' Enter
+wait_for '\* MPI_Finalize$' "bottomup after the completed center"
+tmux -L "$sock" capture-pane -e -p -t cctq | grep -q "$(printf '\033\\[1m')" || { echo "FAIL: center row not bold"; exit 1; }
+# File name completion for 'source'.
+clear_screen
+keys 'source cpi' Tab
+wait_for '^cctq> source \./src/cpi\.c ?$' "'source cpi<Tab>' did not complete to the file"
+keys C-u
+# Metric completion.
+keys 'metric CPU' Tab
+wait_for "^cctq> metric 'CPUTIME \(usec\)' ?\$" "'metric CPU<Tab>' did not complete (quoted)"
+keys Enter
+# History: Up recalls the last line.
+clear_screen
+keys Up
+wait_for "^cctq> metric 'CPUTIME \(usec\)'\$" "Up did not recall the last command"
+keys C-u
+# Ctrl-C on a half-typed line: the line is dropped, the shell lives on.
+clear_screen
+keys 'topdown 12 and more'
+wait_for '^cctq> topdown 12 and more$' "typing"
+keys C-c
+wait_for '\^C$' "no ^C after Ctrl-C"
+wait_for '^cctq> ?$' "no fresh prompt after Ctrl-C"
+keys 'mode' Enter
+wait_for '^tree$' "the shell did not run a command after Ctrl-C"
+keys 'quit' Enter
+i=0
+while tmux -L "$sock" has-session -t cctq 2>/dev/null; do
+  i=$((i + 1)); [ $i -gt 100 ] && { echo "FAIL: quit did not end the shell"; exit 1; }; sleep 0.05
+done
+grep -qx 'topdown 2' "$t/history" && grep -qx 'center MPI_Finalize' "$t/history" ||
+  { echo "FAIL: history file"; cat "$t/history"; exit 1; }
+grep -q 'topdown 12 and more' "$t/history" && { echo "FAIL: a cancelled line went to the history"; exit 1; }
+echo ok
