@@ -1,0 +1,158 @@
+/* cct_query.h: context-centric views of a cctq archive (the cct_query
+ * library).  A cct_query is a session on one archive: the current run, center,
+ * display metric, granularity and threshold.  Views are computed from the
+ * archive and returned as rows; the library never prints.
+ *
+ * Ownership: every cct_view returned must be freed with cct_view_free; strings
+ * inside a view belong to the view.  Strings returned by cct_query_* getters
+ * belong to the session and stay valid until the setting changes.  The session
+ * keeps a copy of the rows of the last view it returned, so that '@N' items
+ * refer to what the user saw. */
+#ifndef CCT_QUERY_H
+#define CCT_QUERY_H
+
+#include "cct.h"
+#include <sqlite3.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct cct_query cct_query;
+
+enum { CCT_GRAN_FUNCTION = 0, CCT_GRAN_LINE = 1 };
+enum { CCT_CENTER_SET = 0, CCT_CENTER_ADD = 1, CCT_CENTER_REMOVE = 2 };
+
+/* What a row stands for. */
+enum {
+  CCT_ROW_ROOT = 0,        /* the program root (no center) or '<program root>' caller */
+  CCT_ROW_FUNCTION = 1,    /* a function (call or inlined), or a MODULE+0xOFFSET frame */
+  CCT_ROW_LOOP = 2,        /* a loop, by header file:line */
+  CCT_ROW_LINE = 3,        /* a source line */
+  CCT_ROW_INSTRUCTION = 4, /* a lexical instruction (module+offset) */
+  CCT_ROW_CENTER = 5,      /* the top row of a centered view ('<multiple contexts>' or an item) */
+  CCT_ROW_FILE = 6,        /* flat files */
+  CCT_ROW_MODULE = 7       /* flat modules */
+};
+
+/* Flat view scopes. */
+enum { CCT_FLAT_FUNCTIONS = 0, CCT_FLAT_LOOPS, CCT_FLAT_LINES, CCT_FLAT_FILES, CCT_FLAT_MODULES, CCT_FLAT_TREE };
+
+/* One row of a view, in pre-order. */
+typedef struct cct_row {
+  int handle;          /* 1, 2, ... as printed; '@handle' names it in center items */
+  int depth;           /* 0 for the top row */
+  int kind;            /* CCT_ROW_* */
+  const char *name;    /* label: function name, 'loop at f.c:12', 'f.c:12', ... */
+  int inlined;         /* 1 for an inlined function row */
+  const char *file;    /* source file path, NULL if unknown */
+  long long line;      /* source line, -1 if unknown */
+  const char *module;  /* load module path, NULL if unknown */
+  const char *callsite; /* 'foo.c:12' call site of a function row (line granularity), NULL if none */
+  int center;          /* 1 when the row is (a member of) the center */
+  const char **path;   /* names from the top row down to this row (depth + 1 entries) */
+  double *inclusive;   /* per view metric (see cct_view.metrics) */
+  double *exclusive;   /* per view metric */
+  /* Source view only: */
+  const char *text;    /* the source line's text, NULL without a stored copy */
+  int mark;            /* '>' for the center's lines and the call sites leading to it, else 0 */
+} cct_row;
+
+/* A computed view. */
+typedef struct cct_view {
+  const char *view;        /* "topdown", "bottomup", "flat", "source" */
+  int run;                 /* run the values come from */
+  const char **center;     /* center items as typed; ncenter == 0 for no center */
+  size_t ncenter;
+  int granularity;         /* CCT_GRAN_* */
+  const char **metrics;    /* metric names of the value columns ('CPUTIME (sec)') */
+  size_t nmetrics;
+  double *total;           /* per metric: the program total (root inclusive), for percentages */
+  cct_row *rows;
+  size_t nrows;
+  const char *note;        /* a line for the user (e.g. 'no stored copy of the source'), or NULL */
+} cct_view;
+
+/* Distribution of the center's inclusive value over profiles. */
+typedef struct cct_stats {
+  const char *metric;      /* metric name */
+  size_t count;            /* profiles */
+  double sum, min, max, mean, stddev, imbalance; /* imbalance = max / mean (0 when mean is 0) */
+  struct cct_stats_profile {
+    int profile;           /* profile id */
+    long long node, rank, thread, gpucontext, gpustream; /* -1 when not applicable */
+    double value;          /* center's inclusive value in this profile */
+  } *profiles;             /* all profiles, sorted by value, descending */
+  size_t bins;             /* histogram bins */
+  size_t *histogram;       /* profiles per bin, bins of equal width from min to max */
+} cct_stats;
+
+/* Opens the archive at path read-only and selects its last run.
+ * Returns CCT_OK, or CCT_EIO / CCT_ESCHEMA with a message. */
+int cct_query_open(const char *path, cct_query **pq, cct_err *err);
+
+/* Closes the session.  NULL is a no-op. */
+void cct_query_close(cct_query *q);
+
+/* The session's SQLite handle (for 'sql' and completion); owned by the session. */
+sqlite3 *cct_query_db(cct_query *q);
+
+/* Current run; cct_query_set_run selects another (the center is re-resolved,
+ * the metric kept by name when the run has it).  Returns CCT_OK or CCT_ENOTFOUND. */
+int cct_query_run(const cct_query *q);
+int cct_query_set_run(cct_query *q, int run, cct_err *err);
+
+/* Display metric by base name (case-insensitive, unique prefix accepted).
+ * Returns CCT_OK or CCT_ENOTFOUND (message lists the metrics). */
+int cct_query_set_metric(cct_query *q, const char *name, cct_err *err);
+const char *cct_query_metric(const cct_query *q);
+
+/* Granularity CCT_GRAN_FUNCTION or CCT_GRAN_LINE. */
+void cct_query_set_granularity(cct_query *q, int gran);
+int cct_query_granularity(const cct_query *q);
+
+/* Threshold: rows whose inclusive value is below fraction (0..1) of the
+ * program total are hidden (0 shows everything). */
+void cct_query_set_threshold(cct_query *q, double fraction);
+double cct_query_threshold(const cct_query *q);
+
+/* Changes the center with one item (SPEC section 4 syntax: NAME, 'NAME with
+ * spaces', glob PAT, re REGEX, FILE:LINE, loop FILE:LINE, file PATH, module
+ * PATH, class NAME, namespace NAME, #ID, @N).  op is CCT_CENTER_SET (replace),
+ * _ADD or _REMOVE.  An item that matches nothing leaves the center unchanged
+ * and returns CCT_ENOTFOUND with a message naming the item and close names.
+ * Returns CCT_OK, CCT_ENOTFOUND or CCT_EUSAGE (bad syntax). */
+int cct_center_apply(cct_query *q, int op, const char *item, cct_err *err);
+
+/* Empties the center (views start from the program root again). */
+void cct_center_reset(cct_query *q);
+
+/* Center members: count, the i-th item as typed, and its occurrence count. */
+size_t cct_center_count(const cct_query *q);
+const char *cct_center_item(const cct_query *q, size_t i);
+long long cct_center_occurrences(const cct_query *q, size_t i);
+
+/* Views (SPEC section 5).  depth counts levels below the top row.  flat: kind
+ * CCT_FLAT_*, n rows at most (0 = all).  source: file (suffix match on the
+ * path) or "@N", or NULL for the center's own file.
+ * Each returns CCT_OK with *out set, or an error (*out NULL). */
+int cct_view_topdown(cct_query *q, int depth, cct_view **out, cct_err *err);
+int cct_view_bottomup(cct_query *q, int depth, cct_view **out, cct_err *err);
+int cct_view_flat(cct_query *q, int kind, int n, cct_view **out, cct_err *err);
+int cct_view_source(cct_query *q, const char *file, cct_view **out, cct_err *err);
+int cct_view_stats(cct_query *q, size_t bins, cct_stats **out, cct_err *err);
+
+/* Frees a view / stats.  NULL is a no-op. */
+void cct_view_free(cct_view *v);
+void cct_stats_free(cct_stats *s);
+
+/* Checks every invariant of SPEC section 5 for the current center of q (see
+ * query/invariants.c): writes a description of the first violation to err.
+ * Returns CCT_OK, or CCT_ECORRUPT when an invariant fails. */
+int cct_check_invariants(cct_query *q, cct_err *err);
+
+/* Completion: calls fn for each function name, file path or metric name of
+ * the current run that starts with prefix (kind 'f', 'F' or 'm').  Stops
+ * when fn returns non-zero.  Returns CCT_OK or CCT_ESQL. */
+int cct_query_complete(cct_query *q, int kind, const char *prefix, int (*fn)(void *arg, const char *name),
+                       void *arg);
+
+#endif
