@@ -21,6 +21,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,6 +62,8 @@ static const char *const meta_sections[] = {"general", "id names", "metrics", "c
                                             "strings", "modules",  "files",   "functions"};
 static const char *const prof_sections[] = {"profile info", "id tuples"};
 
+/* Checks the common header, section table and footer of a v4 file (contract
+ * in v4_int.h).  Returns CCT_OK, CCT_EFORMAT or CCT_ECORRUPT with err set. */
 int cct_v4_check_header(const uint8_t *p, size_t n, const char *fmt, unsigned nsec, const char *path, cct_err *err) {
   int is_meta = strcmp(fmt, "meta") == 0;
   if (n >= 16 && memcmp(p, "HPCPROF-profdb__", 16) == 0)
@@ -90,6 +93,8 @@ int cct_v4_check_header(const uint8_t *p, size_t n, const char *fmt, unsigned ns
   return CCT_OK;
 }
 
+/* Decodes the flex words of a context record (v4_int.h).  Returns 0, or -1
+ * when nwords is too small for the fields flags announces. */
 int cct_v4_decode_flex(uint8_t flags, const uint8_t *flex, unsigned nwords, cct_v4_flex *out) {
   unsigned w = 0;
   memset(out, 0, sizeof *out);
@@ -112,6 +117,8 @@ int cct_v4_decode_flex(uint8_t flags, const uint8_t *flex, unsigned nwords, cct_
   return 0;
 }
 
+/* Reads and checks the value block at off (v4_int.h).  Returns CCT_OK or
+ * CCT_ECORRUPT with err set. */
 int cct_v4_decode_block(const uint8_t *p, size_t n, uint64_t off, cct_v4_block *b, const char *path, const char *what,
                         cct_err *err) {
   if (!in_range(n, off, 32))
@@ -142,6 +149,7 @@ int cct_v4_decode_block(const uint8_t *p, size_t n, uint64_t off, cct_v4_block *
   return CCT_OK;
 }
 
+/* Entry i of a checked block: ctx id and value range [*first, *end). */
 void cct_v4_block_ctx(const uint8_t *p, const cct_v4_block *b, uint32_t i, uint32_t *ctx, uint64_t *first,
                       uint64_t *end) {
   const uint8_t *q = p + b->pidx + 12 * (uint64_t)i;
@@ -150,6 +158,7 @@ void cct_v4_block_ctx(const uint8_t *p, const cct_v4_block *b, uint32_t i, uint3
   *end = i + 1 < b->nctxs ? le64(q + 16) : b->nvalues;
 }
 
+/* Value j of a checked block: metric id and value. */
 void cct_v4_block_value(const uint8_t *p, const cct_v4_block *b, uint64_t j, uint16_t *metric, double *v) {
   const uint8_t *q = p + b->pvalues + 10 * j;
   *metric = le16(q);
@@ -624,6 +633,7 @@ static int emit_values(v4 *r, uint32_t ctx) {
     cct_v4_block_value(r->prof.p, &r->sum, j, &m, &v);
     uint32_t code = r->statmap[m];
     if (!code) continue;
+    if (!isfinite(v)) return corrupt(r, &r->prof, "summary value of context %u is not a finite number", ctx);
     code--;
     const v4_col *c = &r->cols[code / 3];
     WCALL(cct_writer_value(r->w, c->widx, (int)(code % 3), v));
@@ -659,7 +669,7 @@ static int push_children(v4 *r, size_t *sp, uint64_t sz, uint64_t p, uint32_t ow
 static int walk(v4 *r, int emit) {
   const v4_file *f = &r->meta;
   const uint8_t *b = f->p;
-  uint64_t visited = 0, limit = (r->ctx_hi - r->ctx_lo) / 0x20 + 1;
+  uint64_t visited = 0, limit = (r->ctx_hi - r->ctx_lo) / 0x20 + r->ep_n + 1;
   size_t sp = 0;
   int rc;
   if (!r->stack && !(r->stack = malloc(V4_MAX_DEPTH * sizeof *r->stack))) return nomem(r);
@@ -908,6 +918,7 @@ static int read_profiles(v4 *r) {
         cct_v4_block_value(f->p, &blk, j, &m, &v);
         uint32_t code = r->propmap[m];
         if (!code || v == 0) continue;
+        if (!isfinite(v)) return corrupt(r, f, "value of context %u in profile %u is not a finite number", ctx, k);
         code--;
         if ((rc = col_append(r, &r->cols[code / 3], ctx, (int)(code % 3), v))) return rc;
       }
