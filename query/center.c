@@ -558,6 +558,7 @@ static void clear_derived(cct_query *q) {
   q->outer = q->lexouter = NULL;
   q->ov = q->sub_ex = q->sub_lex = NULL;
   q->nO = 0;
+  qmap_free(&q->cfuncs);
 }
 
 void q_center_clear(cct_query *q) {
@@ -596,7 +597,11 @@ int q_center_rebuild(cct_query *q, cct_err *err) {
     return cct_err_set(err, CCT_ENOMEM, "out of memory");
   }
   for (size_t c = 0; c < nc; c++) all[c] = c;
-  int rc = CCT_OK;
+  int rc = CCT_OK, added;
+  for (size_t i = 0; !rc && i < n; i++)
+    if (q->O[i].frame == q->O[i].id && q->O[i].kind != K_ROOT &&
+        !qmap_put(&q->cfuncs, q->O[i].function, 0, 0, 0, 0, 1, &added))
+      rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
   for (size_t i = 0; !rc && i < n && q->ncols; i++) rc = q_values(q, q->O[i].id, all, q->ncols, q->ov + 3 * nc * i, err);
   /* Sweep in pre order with the stack of open members (all ancestors in O). */
   size_t top = 0, outer_idx = 0;
@@ -636,11 +641,7 @@ const char *q_center_label(const cct_query *q) {
   return q->items[0].type == IT_NAME ? q->items[0].arg : q->items[0].text; /* a name without its quotes */
 }
 
-int q_center_has_function(const cct_query *q, int64_t fn) {
-  for (size_t i = 0; i < q->nO; i++)
-    if (q->O[i].frame == q->O[i].id && q->O[i].function == fn && q->O[i].kind != K_ROOT) return 1;
-  return 0;
-}
+int q_center_has_function(const cct_query *q, int64_t fn) { return qmap_get(&q->cfuncs, fn, 0, 0, 0, 0) != NULL; }
 
 int q_center_reresolve(cct_query *q, cct_err *err) {
   size_t k = 0;
@@ -662,7 +663,7 @@ int q_center_reresolve(cct_query *q, cct_err *err) {
 
 /* ---- public API ---- */
 
-int cct_center_apply(cct_query *q, int op, const char *item, cct_err *err) {
+static int cct_center_apply_run(cct_query *q, int op, const char *item, cct_err *err) {
   citem it;
   int rc = parse_item(item ? item : "", &it, err);
   if (!rc && it.type == -1) {
@@ -726,4 +727,12 @@ const char *cct_center_item(const cct_query *q, size_t i) { return i < q->nitems
 
 long long cct_center_occurrences(const cct_query *q, size_t i) {
   return i < q->nitems ? (long long)q->items[i].nocc : 0;
+}
+
+/* cct_center_apply: the work above inside one read transaction. */
+int cct_center_apply(cct_query *q, int op, const char *item, cct_err *err) {
+  q_begin(q);
+  int rc = cct_center_apply_run(q, op, item, err);
+  q_end(q);
+  return rc;
 }

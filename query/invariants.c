@@ -133,7 +133,7 @@ static int check_monotone(const cct_view *v, cct_err *err) {
   return CCT_OK;
 }
 
-int cct_check_invariants(cct_query *q, cct_err *err) {
+static int cct_check_invariants_run(cct_query *q, cct_err *err) {
   double saved = q->threshold;
   lastrow *last = q->last; /* keep the user's last view for '@N' */
   size_t nlast = q->nlast;
@@ -202,5 +202,13 @@ int cct_check_invariants(cct_query *q, cct_err *err) {
   free(q->last);
   q->last = last;
   q->nlast = nlast;
+  return rc;
+}
+
+/* cct_check_invariants: the work above inside one read transaction. */
+int cct_check_invariants(cct_query *q, cct_err *err) {
+  q_begin(q);
+  int rc = cct_check_invariants_run(q, err);
+  q_end(q);
   return rc;
 }

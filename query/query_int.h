@@ -79,7 +79,7 @@ enum {
   ST_FUNCTIONS_BY_NAMESPACE, ST_FILES, ST_MODULES, ST_FUNCTION_FRAMES, ST_CONTEXTS_AT, ST_INSTRUCTIONS_AT,
   ST_FUNCTION_SCOPES, ST_LINE_COSTS, ST_TD_FRAMES, ST_TD_LINES, ST_BU_FRAME, ST_FLAT, ST_FLAT_ONE, ST_SOURCE,
   ST_PROFILES, ST_PROFILE_VALUES, ST_COMPLETE_FUNCTIONS, ST_COMPLETE_METRICS, ST_RUN_EXISTS, ST_COLUMNS,
-  ST_RUNS, ST_COUNT
+  ST_RUNS, ST_BEGIN, ST_COMMIT, ST_COUNT
 };
 
 /* What '@N' can refer to: a copy of the facts of each row of the last view. */
@@ -107,6 +107,7 @@ struct cct_query {
   int has_lex;           /* the display metric has exclusive_lex from the database */
   int gran;
   double threshold;
+  int txn, txn_own;      /* nesting depth of q_begin; whether q_begin opened the transaction */
   qctx root;
   double *root_incl;     /* per column: program total */
   /* center */
@@ -119,6 +120,7 @@ struct cct_query {
   double *ov;            /* per O x column: inclusive, exclusive, exclusive_lex (3 * ncols each) */
   double *sub_ex;        /* per O x column: for O* members, sum of exclusive over counted members of the subtree */
   double *sub_lex;       /* same for exclusive_lex */
+  qmap cfuncs;           /* functions with a frame in O (key: function id) */
   /* last view */
   lastrow *last;
   size_t nlast;
@@ -138,6 +140,10 @@ struct cct_query {
 sqlite3_stmt *q_stmt(cct_query *q, int i, cct_err *err);
 /* Reads the columns of @root from st into c. */
 void q_read_ctx(sqlite3_stmt *st, qctx *c);
+/* Opens (depth 0) or joins a read transaction; q_end closes it at depth 0.
+ * Views and center changes run inside one, for speed. */
+void q_begin(cct_query *q);
+void q_end(cct_query *q);
 /* Loads one context by id; returns CCT_OK or CCT_ENOTFOUND / CCT_ESQL. */
 int q_load_ctx(cct_query *q, int64_t id, qctx *c, cct_err *err);
 /* Loads inclusive, exclusive, exclusive_lex of ctx for the view metric columns

@@ -104,7 +104,7 @@ static const char *const stmt_names[ST_COUNT] = {
     [ST_TD_LINES] = "td_lines", [ST_BU_FRAME] = "bu_frame", [ST_FLAT] = "flat", [ST_FLAT_ONE] = "flat_one",
     [ST_SOURCE] = "source", [ST_PROFILES] = "profiles", [ST_PROFILE_VALUES] = "profile_values",
     [ST_COMPLETE_FUNCTIONS] = "complete_functions", [ST_COMPLETE_METRICS] = "complete_metrics",
-    [ST_RUN_EXISTS] = "run_exists", [ST_COLUMNS] = "columns", [ST_RUNS] = "runs"};
+    [ST_RUN_EXISTS] = "run_exists", [ST_COLUMNS] = "columns", [ST_RUNS] = "runs", [ST_BEGIN] = "begin", [ST_COMMIT] = "commit"};
 
 sqlite3_stmt *q_stmt(cct_query *q, int i, cct_err *err) {
   if (!q->st[i] && cct_schema_prepare_named(q->db, cct_sql_query, stmt_names[i], &q->st[i], err)) return NULL;
@@ -113,6 +113,26 @@ sqlite3_stmt *q_stmt(cct_query *q, int i, cct_err *err) {
   sqlite3_clear_bindings(st);
   if (sqlite3_bind_parameter_count(st) >= 1) sqlite3_bind_int64(st, 1, q->run);
   return st;
+}
+
+void q_begin(cct_query *q) {
+  if (q->txn++) return;
+  q->txn_own = sqlite3_get_autocommit(q->db); /* not when the caller has a transaction open */
+  sqlite3_stmt *st = q->txn_own ? q_stmt(q, ST_BEGIN, NULL) : NULL;
+  if (st) {
+    sqlite3_step(st);
+    sqlite3_reset(st);
+  }
+}
+
+void q_end(cct_query *q) {
+  if (q->txn <= 0 || --q->txn || !q->txn_own) return;
+  q->txn_own = 0;
+  sqlite3_stmt *st = q_stmt(q, ST_COMMIT, NULL);
+  if (st && !sqlite3_get_autocommit(q->db)) {
+    sqlite3_step(st);
+    sqlite3_reset(st);
+  }
 }
 
 void q_read_ctx(sqlite3_stmt *st, qctx *c) {
@@ -388,7 +408,7 @@ sqlite3 *cct_query_db(cct_query *q) { return q->db; }
 
 int cct_query_run(const cct_query *q) { return q->run; }
 
-int cct_query_set_run(cct_query *q, int run, cct_err *err) {
+static int cct_query_set_run_run(cct_query *q, int run, cct_err *err) {
   sqlite3_stmt *st = q_stmt(q, ST_RUN_EXISTS, err);
   if (!st) return CCT_ESQL;
   sqlite3_bind_int(st, 1, run);
@@ -457,4 +477,12 @@ int cct_query_complete(cct_query *q, int kind, const char *prefix, int (*fn)(voi
   }
   sqlite3_reset(st);
   return rc == SQLITE_ROW || rc == SQLITE_DONE ? CCT_OK : CCT_ESQL;
+}
+
+/* cct_query_set_run: the work above inside one read transaction. */
+int cct_query_set_run(cct_query *q, int run, cct_err *err) {
+  q_begin(q);
+  int rc = cct_query_set_run_run(q, run, err);
+  q_end(q);
+  return rc;
 }

@@ -143,7 +143,7 @@ static int source_file(cct_query *q, const char *file, int64_t *fid, cct_err *er
   return CCT_OK;
 }
 
-int cct_view_source(cct_query *q, const char *file, cct_view **out, cct_err *err) {
+static int cct_view_source_run(cct_query *q, const char *file, cct_view **out, cct_err *err) {
   *out = NULL;
   int64_t fid = 0;
   int rc = source_file(q, file, &fid, err);
@@ -280,7 +280,7 @@ static int by_value_desc(const void *a, const void *b) {
   return (x->profile > y->profile) - (x->profile < y->profile);
 }
 
-int cct_view_stats(cct_query *q, size_t bins, cct_stats **out, cct_err *err) {
+static int cct_view_stats_run(cct_query *q, size_t bins, cct_stats **out, cct_err *err) {
   *out = NULL;
   if (!q->ncols) return cct_err_set(err, CCT_ENOTFOUND, "run %d has no metrics", q->run);
   if (!bins) bins = 10;
@@ -383,4 +383,20 @@ void cct_stats_free(cct_stats *s) {
   free(s->profiles);
   free(s->histogram);
   free(s);
+}
+
+/* cct_view_source: the work above inside one read transaction. */
+int cct_view_source(cct_query *q, const char *file, cct_view **out, cct_err *err) {
+  q_begin(q);
+  int rc = cct_view_source_run(q, file, out, err);
+  q_end(q);
+  return rc;
+}
+
+/* cct_view_stats: the work above inside one read transaction. */
+int cct_view_stats(cct_query *q, size_t bins, cct_stats **out, cct_err *err) {
+  q_begin(q);
+  int rc = cct_view_stats_run(q, bins, out, err);
+  q_end(q);
+  return rc;
 }

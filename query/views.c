@@ -482,7 +482,9 @@ static int topdown(cct_query *q, int depth, cct_view **out, cct_err *err);
 
 int cct_view_topdown(cct_query *q, int depth, cct_view **out, cct_err *err) {
   cct_err e = CCT_ERR_INIT;
+  q_begin(q);
   int rc = topdown(q, depth, out, &e);
+  q_end(q);
   if (rc) cct_err_set(err, rc, "%s", e.msg);
   return rc;
 }
@@ -536,7 +538,7 @@ typedef struct bframe {
   int kind, relation;
 } bframe;
 
-int cct_view_bottomup(cct_query *q, int depth, cct_view **out, cct_err *err) {
+static int cct_view_bottomup_run(cct_query *q, int depth, cct_view **out, cct_err *err) {
   *out = NULL;
   if (depth < 0) return cct_err_set(err, CCT_EUSAGE, "depth must be 0 or more");
   if (!q->nitems) return cct_err_set(err, CCT_EUSAGE, "no center: use 'center NAME' or 'flat'");
@@ -955,7 +957,7 @@ static int flat_tree(cct_query *q, vtree *t, int n, const size_t *vcols, size_t 
   return rc;
 }
 
-int cct_view_flat(cct_query *q, int kind, int n, cct_view **out, cct_err *err) {
+static int cct_view_flat_run(cct_query *q, int kind, int n, cct_view **out, cct_err *err) {
   *out = NULL;
   if (kind < CCT_FLAT_FUNCTIONS || kind > CCT_FLAT_TREE) return cct_err_set(err, CCT_EUSAGE, "bad flat kind %d", kind);
   size_t vcols[CCT_VIEW_MAX_METRICS], nm = q_view_columns(q, vcols);
@@ -993,4 +995,20 @@ int cct_view_flat(cct_query *q, int kind, int n, cct_view **out, cct_err *err) {
   }
   *out = v;
   return CCT_OK;
+}
+
+/* cct_view_bottomup: the work above inside one read transaction. */
+int cct_view_bottomup(cct_query *q, int depth, cct_view **out, cct_err *err) {
+  q_begin(q);
+  int rc = cct_view_bottomup_run(q, depth, out, err);
+  q_end(q);
+  return rc;
+}
+
+/* cct_view_flat: the work above inside one read transaction. */
+int cct_view_flat(cct_query *q, int kind, int n, cct_view **out, cct_err *err) {
+  q_begin(q);
+  int rc = cct_view_flat_run(q, kind, n, out, err);
+  q_end(q);
+  return rc;
 }

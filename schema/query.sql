@@ -5,6 +5,13 @@
 -- are range scans or point look-ups on the indexes of indexes.sql; the plans are
 -- pinned by tests/unit/test_query.c (no full scan of context in a view).
 
+-- @begin  one read transaction around a whole view or center resolution, so that the
+-- hundreds of point look-ups of a view do not each take and release the file locks
+BEGIN;
+
+-- @commit  ends the read transaction of @begin
+COMMIT;
+
 -- @runs  -> every run number, ascending
 SELECT run FROM run ORDER BY run;
 
