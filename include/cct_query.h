@@ -38,7 +38,9 @@ enum { CCT_FLAT_FUNCTIONS = 0, CCT_FLAT_LOOPS, CCT_FLAT_LINES, CCT_FLAT_FILES, C
 
 /* One row of a view, in pre-order. */
 typedef struct cct_row {
-  int handle;          /* 1, 2, ... as printed; '@handle' names it in center items */
+  int handle;          /* 1, 2, ... in pre-order; the top row of topdown/bottomup (the
+                          center, or '<program>' without one) is handle 1; '@handle'
+                          names the row in center items and 'source @N' */
   int depth;           /* 0 for the top row */
   int kind;            /* CCT_ROW_* */
   const char *name;    /* label: function name, 'loop at f.c:12', 'f.c:12', ... */
@@ -63,7 +65,8 @@ typedef struct cct_view {
   const char **center;     /* center items as typed; ncenter == 0 for no center */
   size_t ncenter;
   int granularity;         /* CCT_GRAN_* */
-  const char **metrics;    /* metric names of the value columns ('CPUTIME (sec)') */
+  const char **metrics;    /* metric names of the value columns ('CPUTIME (sec)'): the display
+                              metric first, then the run's other 'sum' metrics, at most 4 */
   size_t nmetrics;
   double *total;           /* per metric: the program total (root inclusive), for percentages */
   cct_row *rows;
