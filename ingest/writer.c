@@ -39,6 +39,8 @@ typedef struct open_ctx {
   int64_t frame, fparent;    /* nearest frame (self for frames), parent row at function level */
   int fdepth, ldepth;        /* function and line levels */
   int64_t lparent;           /* parent row at line level, -1 = none */
+  int64_t nframes;           /* frames entered inside this context so far */
+  int is_frame;              /* 1 for frames (function contexts, call-entered instructions, root) */
   double *vals;              /* nmetrics x 3 values (CCT_INCLUSIVE, _EXCLUSIVE, _EXCLUSIVE_LEX) */
   unsigned char *set;        /* which of vals were given */
   int64_t slot[NSCOPES];     /* static-scope slot of this context, -1 = none */
@@ -75,6 +77,15 @@ struct cct_writer {
   int progress;              /* print progress lines */
   double last_progress;      /* seconds at the last progress line */
 };
+
+static double elapsed(const cct_writer *w);
+
+/* With CCTINGEST_TRACE set, prints the time at which a phase ends (for profiling). */
+static void trace(const cct_writer *w, const char *phase) {
+  static int on = -1;
+  if (on < 0) on = getenv("CCTINGEST_TRACE") != NULL;
+  if (on) fprintf(stderr, "cctingest: %7.3f s  %s\n", elapsed(w), phase);
+}
 
 static double elapsed(const cct_writer *w) {
   struct timespec t;
@@ -442,6 +453,8 @@ int cct_writer_enter(cct_writer *w, const cct_context *c) {
                        (long long)(fn < 0 ? c->function : file < 0 ? c->file : c->module));
   int frame = is_frame(c);
   o->id = c->id;
+  o->is_frame = frame;
+  o->nframes = 0;
   o->parent = p ? p->id : -1;
   o->kind = c->kind;
   o->relation = c->relation;
@@ -529,6 +542,8 @@ int cct_writer_exit(cct_writer *w) {
   bind_opt(st, 19, o->fparent, w->depth > 0);
   sqlite3_bind_int(st, 20, o->ldepth);
   bind_opt(st, 21, o->lparent, w->depth > 0);
+  sqlite3_bind_int64(st, 22, o->nframes);
+  if (w->depth) w->stack[w->depth - 1].nframes += o->nframes + o->is_frame;
   if (step_reset(w, st, "context")) return w->err.code;
   for (int m = 0; m < w->nmetrics; m++) {
     double *v = o->vals + 3 * m;
@@ -565,6 +580,7 @@ int cct_writer_has_context(cct_writer *w, int64_t id) { return cct_idmap_get(&w-
 int cct_writer_profile(cct_writer *w, const cct_profile_id *id) {
   if (w->err.code) return w->err.code;
   if (!w->root_done) return cct_err_set(&w->err, CCT_EUSAGE, "profile before the tree is complete");
+  if (!w->nprofiles) trace(w, "tree");
   sqlite3_stmt *st = w->ins_prof;
   w->cur_profile = ++w->nprofiles;
   sqlite3_bind_int64(st, 1, w->run);
@@ -642,6 +658,7 @@ static int write_scope_totals(cct_writer *w) {
 int cct_writer_commit(cct_writer *w, cct_ingest_stats *stats, cct_err *err) {
   int rc = w->err.code;
   if (!rc && (!w->root_done || w->depth)) rc = cct_err_set(&w->err, CCT_ECORRUPT, "the context tree is incomplete");
+  trace(w, "profiles");
   if (!rc) rc = write_scope_totals(w);
   double seconds = elapsed(w);
   if (!rc) {
@@ -657,8 +674,11 @@ int cct_writer_commit(cct_writer *w, cct_ingest_stats *stats, cct_err *err) {
       sqlite3_finalize(st);
     }
   }
+  trace(w, "scope totals");
   if (!rc) rc = cct_schema_create_indexes(w->db, &w->err);
+  trace(w, "indexes");
   if (!rc) rc = cct_schema_exec(w->db, "COMMIT; PRAGMA analysis_limit=1000; ANALYZE;", &w->err);
+  trace(w, "commit and analyze");
   if (!rc && w->tmp_path) rc = cct_schema_exec(w->db, "PRAGMA journal_mode=WAL;", &w->err);
   if (!rc && w->progress) fputs("\r\033[K", stderr);
   if (!rc && stats) {

@@ -88,6 +88,7 @@ CREATE TABLE IF NOT EXISTS context(
   fparent   INTEGER,                -- frames: the parent's frame (the caller's row); others: frame
   ldepth    INTEGER NOT NULL,       -- line-granularity level
   lparent   INTEGER,                -- the nearest ancestor at level ldepth - 1
+  nframes   INTEGER NOT NULL,       -- frames strictly inside the subtree (0: no callees below)
   PRIMARY KEY(run, id)
 ) WITHOUT ROWID;
 

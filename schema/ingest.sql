@@ -30,10 +30,10 @@ INSERT INTO metric(run, id, name, stat, unit, description, has_lex) VALUES (?1, 
 
 -- @insert_context  (run, id, parent, depth, kind, relation, function, file, line, module,
 --                   offset, callsite, call_file, call_line, pre, last, frame, fdepth,
---                   fparent, ldepth, lparent)
+--                   fparent, ldepth, lparent, nframes)
 INSERT INTO context(run, id, parent, depth, kind, relation, function, file, line, module, offset,
-                    callsite, call_file, call_line, pre, last, frame, fdepth, fparent, ldepth, lparent)
-VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21);
+                    callsite, call_file, call_line, pre, last, frame, fdepth, fparent, ldepth, lparent, nframes)
+VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22);
 
 -- @insert_value  (run, metric, ctx, inclusive, exclusive, exclusive_lex)
 INSERT INTO value(run, metric, ctx, inclusive, exclusive, exclusive_lex) VALUES (?1, ?2, ?3, ?4, ?5, ?6);
