@@ -1,0 +1,1109 @@
+/* picture.c: pictures of the context-centric views (include/cct_picture.h):
+ * an SVG "sandwich" (callee flame graph above the center, caller icicle
+ * below), the same picture as an interactive HTML page that re-centers in the
+ * browser, and an SVG of the center's distribution over profiles.  Every
+ * number comes from the library's views (cct_view_topdown, cct_view_bottomup,
+ * cct_view_stats); this file only lays them out.  It writes only to the FILE*
+ * it is given. */
+#include "cct_picture.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Geometry (pixels): margin, row pitch, header and caption heights, and the
+ * estimated advance of one character of 12px monospace. */
+enum { PM = 10, RH = 18, HEAD = 50, CAP = 18 };
+#define CHAR_W 7.3
+#define HTML_BUDGET 20000 /* frames of the embedded tree */
+
+static const char *const kind_names[] = {"root", "function", "loop", "line", "instruction", "center", "file", "module"};
+
+static const char *kind_name(int k) { return k >= 0 && k <= CCT_ROW_MODULE ? kind_names[k] : "function"; }
+
+/* ---- text ---- */
+
+/* Length of the UTF-8 sequence starting at s (1 for a byte that starts none). */
+static size_t utf8_seq(const unsigned char *s) {
+  size_t n = s[0] < 0x80 ? 1 : (s[0] & 0xE0) == 0xC0 ? 2 : (s[0] & 0xF0) == 0xE0 ? 3 : (s[0] & 0xF8) == 0xF0 ? 4 : 0;
+  if (n < 2) return 1;
+  if (n == 2 && s[0] < 0xC2) return 0; /* overlong */
+  for (size_t i = 1; i < n; i++)
+    if ((s[i] & 0xC0) != 0x80) return 0;
+  return n;
+}
+
+/* Code points in s (an invalid byte counts as one). */
+static size_t utf8_len(const char *s) {
+  size_t n = 0;
+  for (const unsigned char *p = (const unsigned char *)s; *p; n++) {
+    size_t k = utf8_seq(p);
+    p += k ? k : 1;
+  }
+  return n;
+}
+
+/* Writes s XML-escaped, at most maxcp code points; invalid UTF-8 and control
+ * characters become '?' (newlines kept when keep_nl). */
+static void put_xml(FILE *out, const char *s, size_t maxcp, int keep_nl) {
+  const unsigned char *p = (const unsigned char *)(s ? s : "");
+  for (size_t n = 0; *p && n < maxcp; n++) {
+    size_t k = utf8_seq(p);
+    if (!k) {
+      fputc('?', out);
+      p++;
+      continue;
+    }
+    if (k > 1) {
+      fwrite(p, 1, k, out);
+      p += k;
+      continue;
+    }
+    switch (*p) {
+    case '&': fputs("&amp;", out); break;
+    case '<': fputs("&lt;", out); break;
+    case '>': fputs("&gt;", out); break;
+    case '"': fputs("&quot;", out); break;
+    case '\'': fputs("&#39;", out); break;
+    case '\n': fputs(keep_nl ? "\n" : " ", out); break;
+    default: fputc(*p < 0x20 || *p == 0x7F ? '?' : *p, out);
+    }
+    p++;
+  }
+}
+
+/* Writes s as a JSON string (NULL as null); '<', '>' and '&' escaped so the
+ * text can sit inside a <script> element; invalid UTF-8 becomes U+FFFD. */
+static void put_json(FILE *out, const char *s) {
+  if (!s) {
+    fputs("null", out);
+    return;
+  }
+  fputc('"', out);
+  for (const unsigned char *p = (const unsigned char *)s; *p;) {
+    size_t k = utf8_seq(p);
+    if (!k) {
+      fputs("\\ufffd", out);
+      p++;
+    } else if (k > 1) {
+      fwrite(p, 1, k, out);
+      p += k;
+    } else {
+      if (*p == '"' || *p == '\\') fprintf(out, "\\%c", *p);
+      else if (*p < 0x20 || *p == '<' || *p == '>' || *p == '&' || *p == 0x7F) fprintf(out, "\\u%04x", *p);
+      else fputc(*p, out);
+      p++;
+    }
+  }
+  fputc('"', out);
+}
+
+/* A number for JSON / data attributes (finite, round-trip precision). */
+static void put_num(FILE *out, double v) { fprintf(out, "%.17g", isfinite(v) ? v : 0.0); }
+
+/* A value for people: integers as such, else 6 significant digits. */
+static void fmt_val(double v, char *buf, size_t n) {
+  if (isfinite(v) && v == floor(v) && fabs(v) < 1e15) snprintf(buf, n, "%.0f", v);
+  else snprintf(buf, n, "%.6g", v);
+}
+
+static void fmt_pct(double v, double total, char *buf, size_t n) {
+  if (total > 0) snprintf(buf, n, "%.1f%%", 100 * v / total);
+  else snprintf(buf, n, "-");
+}
+
+static const char *base_name(const char *path) {
+  const char *s = path ? strrchr(path, '/') : NULL;
+  return s ? s + 1 : path;
+}
+
+/* ---- colors ---- */
+
+/* FNV-1a: a hash that does not change between runs or builds. */
+static uint32_t fnv1a(const char *s) {
+  uint32_t h = 2166136261u;
+  for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) h = (h ^ *p) * 16777619u;
+  return h;
+}
+
+/* Warm palette: reds, oranges, ambers, yellows (flame-graph colors). */
+static const char *const warm[] = {"#f4a261", "#e76f51", "#f6bd60", "#ee9b00", "#ca6702", "#f28482",
+                                   "#ffb347", "#e9c46a", "#fb8500", "#ffd166", "#f3722c", "#f9844a",
+                                   "#d4a373", "#f8961e", "#ffadad", "#ffc971"};
+
+/* Fill of a frame: by module (hash of the path) or by kind. */
+static const char *frame_color(int color_by, const cct_row *r) {
+  if (r->kind == CCT_ROW_ROOT) return "#d9d9d9";
+  if (color_by == CCT_PICTURE_COLOR_KIND) {
+    switch (r->kind) {
+    case CCT_ROW_LOOP: return "#8ecae6";
+    case CCT_ROW_LINE: return "#b5e48c";
+    case CCT_ROW_INSTRUCTION: return "#c9c9c9";
+    default: return r->inlined ? "#ffd6a5" : "#f4a261";
+    }
+  }
+  if (!r->module) return "#e0c9a6";
+  return warm[fnv1a(r->module) % (sizeof warm / sizeof *warm)];
+}
+
+#define CENTER_FILL "#b39ddb"
+#define ROOT_FILL "#d9d9d9"
+
+/* ---- options ---- */
+
+typedef struct popts {
+  int width, color_by;
+  double min_width;
+} popts;
+
+static popts resolve(const cct_picture_opts *o) {
+  popts p = {1200, CCT_PICTURE_COLOR_MODULE, 0.1};
+  if (o && o->width > 0) p.width = o->width < 300 ? 300 : o->width;
+  if (o && o->color_by == CCT_PICTURE_COLOR_KIND) p.color_by = CCT_PICTURE_COLOR_KIND;
+  if (o && o->min_width > 0) p.min_width = o->min_width;
+  return p;
+}
+
+/* ---- layout of one half (a view drawn from its top row outwards) ---- */
+
+typedef struct half {
+  const cct_view *v;
+  double *x, *w;
+  int *parent;           /* handle of the parent row, 0 for the top row */
+  unsigned char *drawn;
+  int maxd;              /* deepest level drawn */
+} half;
+
+static void half_free(half *h) {
+  free(h->x);
+  free(h->w);
+  free(h->parent);
+  free(h->drawn);
+  memset(h, 0, sizeof *h);
+}
+
+/* Widths proportional to inclusive (metric 0), the top row spanning fw from
+ * x0; children packed from their parent's left edge in view order; rows
+ * narrower than minw are left out with their subtrees. */
+static int half_layout(half *h, const cct_view *v, double x0, double fw, double minw) {
+  memset(h, 0, sizeof *h);
+  h->v = v;
+  size_t n = v->nrows;
+  h->x = calloc(n + 1, sizeof *h->x);
+  h->w = calloc(n + 1, sizeof *h->w);
+  h->parent = calloc(n + 1, sizeof *h->parent);
+  h->drawn = calloc(n + 1, 1);
+  int maxdepth = 0;
+  for (size_t i = 0; i < n; i++)
+    if (v->rows[i].depth > maxdepth) maxdepth = v->rows[i].depth;
+  double *fill = calloc((size_t)maxdepth + 2, sizeof *fill);
+  int *hand = calloc((size_t)maxdepth + 2, sizeof *hand);
+  if (!h->x || !h->w || !h->parent || !h->drawn || !fill || !hand) {
+    free(fill);
+    free(hand);
+    half_free(h);
+    return CCT_ENOMEM;
+  }
+  double top = n && v->nmetrics ? v->rows[0].inclusive[0] : 0;
+  double scale = top > 0 ? fw / top : 0;
+  int skip = -1;
+  for (size_t i = 0; i < n; i++) {
+    const cct_row *r = &v->rows[i];
+    int d = r->depth;
+    if (d == 0) {
+      h->x[i] = x0;
+      h->w[i] = fw;
+      h->drawn[i] = 1;
+      fill[0] = x0;
+      hand[0] = r->handle;
+      skip = -1;
+      continue;
+    }
+    if (skip >= 0 && d > skip) continue;
+    skip = -1;
+    double val = v->nmetrics ? r->inclusive[0] : 0;
+    double w = val > 0 ? val * scale : 0;
+    h->x[i] = fill[d - 1];
+    h->w[i] = w;
+    h->parent[i] = hand[d - 1];
+    fill[d - 1] += w;
+    if (w < minw) {
+      skip = d;
+      continue;
+    }
+    fill[d] = h->x[i];
+    hand[d] = r->handle;
+    h->drawn[i] = 1;
+    if (d > h->maxd) h->maxd = d;
+  }
+  free(fill);
+  free(hand);
+  return CCT_OK;
+}
+
+/* ---- the SVG sandwich ---- */
+
+typedef struct modw {
+  const char *module;
+  double w;
+} modw;
+
+typedef struct svgctx {
+  FILE *out;
+  popts o;
+  double total;   /* program total of metric 0 */
+  double top;     /* the middle row's inclusive */
+  int centered;
+  modw mods[64];
+  size_t nmods;
+} svgctx;
+
+static void note_module(svgctx *c, const char *module, double w) {
+  if (!module) return;
+  for (size_t i = 0; i < c->nmods; i++)
+    if (!strcmp(c->mods[i].module, module)) {
+      c->mods[i].w += w;
+      return;
+    }
+  if (c->nmods < sizeof c->mods / sizeof *c->mods) c->mods[c->nmods++] = (modw){module, w};
+}
+
+/* Writes one frame: <g> with data attributes, tooltip, rect and label. */
+static void svg_frame(svgctx *c, const half *h, size_t i, const char *part, double y) {
+  FILE *out = c->out;
+  const cct_row *r = &h->v->rows[i];
+  double incl = h->v->nmetrics ? r->inclusive[0] : 0, excl = h->v->nmetrics ? r->exclusive[0] : 0;
+  int top = r->depth == 0;
+  const char *kind = top ? (c->centered ? "center" : "root") : kind_name(r->kind);
+  fprintf(out, "<g class=\"frame%s\" data-part=\"%s\" data-handle=\"%d\" data-parent=\"%d\" data-depth=\"%d\" data-kind=\"%s\" data-name=\"",
+          !top && r->center ? " member" : "", part, r->handle, h->parent[i], r->depth, kind);
+  put_xml(out, r->name, SIZE_MAX, 0);
+  fputs("\" data-inclusive=\"", out);
+  put_num(out, incl);
+  fputs("\" data-exclusive=\"", out);
+  put_num(out, excl);
+  fputs("\"><title>", out);
+  /* tooltip: name, file:line, module, values */
+  put_xml(out, r->name, SIZE_MAX, 0);
+  if (r->callsite) {
+    fputs(" @ ", out);
+    put_xml(out, r->callsite, SIZE_MAX, 0);
+  }
+  if (r->file) {
+    fputc('\n', out);
+    put_xml(out, r->file, SIZE_MAX, 0);
+    if (r->line >= 0) fprintf(out, ":%lld", r->line);
+  }
+  if (r->module) {
+    fputs("\n[", out);
+    put_xml(out, r->module, SIZE_MAX, 0);
+    fputc(']', out);
+  }
+  char v1[64], p1[32], p2[32];
+  fmt_val(incl, v1, sizeof v1);
+  fmt_pct(incl, c->total, p1, sizeof p1);
+  fmt_pct(incl, c->top, p2, sizeof p2);
+  fprintf(out, "\ninclusive %s (%s of program", v1, p1);
+  if (c->centered && !top) fprintf(out, ", %s of center", p2);
+  fmt_val(excl, v1, sizeof v1);
+  fmt_pct(excl, c->total, p1, sizeof p1);
+  fprintf(out, ")\nexclusive %s (%s of program)</title>", v1, p1);
+  const char *fill = top ? (c->centered ? CENTER_FILL : ROOT_FILL) : frame_color(c->o.color_by, r);
+  fprintf(out, "<rect x=\"%.3f\" y=\"%.0f\" width=\"%.3f\" height=\"%d\" rx=\"2\" fill=\"%s\"/>", h->x[i], y, h->w[i],
+          RH - 1, fill);
+  /* label: the name, shortened to what fits; the middle row adds its share */
+  char extra[64] = "";
+  if (top && c->centered) {
+    fmt_pct(incl, c->total, p1, sizeof p1);
+    snprintf(extra, sizeof extra, " \xe2\x80\x94 %s of program", p1);
+  }
+  size_t len = utf8_len(r->name ? r->name : "") + utf8_len(extra);
+  long fit = (long)floor((h->w[i] - 6) / CHAR_W);
+  if ((long)len <= fit || fit >= 3) {
+    fprintf(out, "<text x=\"%.3f\" y=\"%.1f\">", h->x[i] + 3, y + 12.5);
+    if ((long)len <= fit) {
+      put_xml(out, r->name, SIZE_MAX, 0);
+      fputs(extra, out);
+    } else {
+      put_xml(out, r->name, (size_t)(fit - 2), 0);
+      fputs("..", out);
+    }
+    fputs("</text>", out);
+  }
+  fputs("</g>\n", out);
+  if (!top) note_module(c, r->module, h->w[i]);
+}
+
+static int by_width(const void *a, const void *b) {
+  const modw *x = a, *y = b;
+  return x->w != y->w ? (x->w > y->w ? -1 : 1) : strcmp(x->module, y->module);
+}
+
+/* Legend under the picture; returns its height. */
+static int svg_legend(svgctx *c, double y, int write) {
+  static const struct {
+    const char *label, *fill;
+  } kinds[] = {{"function", "#f4a261"}, {"inlined", "#ffd6a5"}, {"loop", "#8ecae6"}, {"line", "#b5e48c"},
+               {"instruction", "#c9c9c9"}};
+  double x = PM, rowh = 18;
+  int lines = 1;
+  size_t n = c->o.color_by == CCT_PICTURE_COLOR_KIND ? 5 : c->nmods < 8 ? c->nmods : 8;
+  if (c->o.color_by != CCT_PICTURE_COLOR_KIND) qsort(c->mods, c->nmods, sizeof *c->mods, by_width);
+  if (write) fprintf(c->out, "<text class=\"cap\" x=\"%d\" y=\"%.1f\">%s</text>\n", PM, y + 12,
+                     c->o.color_by == CCT_PICTURE_COLOR_KIND ? "colors by kind:" : "colors by module:");
+  x += 118;
+  for (size_t i = 0; i < n; i++) {
+    const char *label, *fill;
+    cct_row fake;
+    memset(&fake, 0, sizeof fake);
+    if (c->o.color_by == CCT_PICTURE_COLOR_KIND) {
+      label = kinds[i].label;
+      fill = kinds[i].fill;
+    } else {
+      fake.kind = CCT_ROW_FUNCTION;
+      fake.module = c->mods[i].module;
+      label = base_name(c->mods[i].module);
+      fill = frame_color(c->o.color_by, &fake);
+    }
+    size_t cp = utf8_len(label);
+    if (cp > 40) cp = 40;
+    double w = 18 + cp * 6.5 + 14;
+    if (x + w > c->o.width - PM && x > PM + 118) {
+      x = PM + 118;
+      y += rowh;
+      lines++;
+    }
+    if (write) {
+      fprintf(c->out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"12\" height=\"12\" rx=\"2\" fill=\"%s\"/>", x, y + 2, fill);
+      fprintf(c->out, "<text class=\"cap\" x=\"%.1f\" y=\"%.1f\">", x + 17, y + 12);
+      put_xml(c->out, label, 40, 0);
+      fputs("</text>\n", c->out);
+    }
+    x += w;
+  }
+  return (int)(lines * rowh);
+}
+
+static const char svg_style[] =
+    "<style>\n"
+    "text{font-family:'DejaVu Sans Mono',Menlo,Consolas,monospace;font-size:12px;fill:#1d1d1d;pointer-events:none}\n"
+    "text.title{font-family:'DejaVu Sans',Helvetica,Arial,sans-serif;font-size:16px;font-weight:bold}\n"
+    "text.sub,text.cap{font-family:'DejaVu Sans',Helvetica,Arial,sans-serif;font-size:12px;fill:#555}\n"
+    "g.frame rect{stroke:#fffdf8;stroke-width:0.5}\n"
+    "g.frame:hover rect{stroke:#222;stroke-width:1}\n"
+    "g.member rect{stroke:#5e35b1;stroke-width:1.5}\n"
+    "g.match rect{fill:#e056fd}\n"
+    "</style>\n";
+
+/* Computes the views of the picture: topdown always, bottomup with a center. */
+static int picture_views(cct_query *q, int depth, cct_view **td, cct_view **bu, cct_err *err) {
+  *td = *bu = NULL;
+  if (depth < 0) return cct_err_set(err, CCT_EUSAGE, "depth must be 0 or more");
+  int rc = cct_view_topdown(q, depth, td, err);
+  if (!rc && cct_center_count(q) > 0) rc = cct_view_bottomup(q, depth, bu, err);
+  if (!rc && (!(*td)->nrows || !(*td)->nmetrics)) rc = cct_err_set(err, CCT_ENOTFOUND, "run %d has no metrics", (*td)->run);
+  if (rc) {
+    cct_view_free(*td);
+    cct_view_free(*bu);
+    *td = *bu = NULL;
+  }
+  return rc;
+}
+
+/* The SVG sandwich of q's center (see cct_picture.h): CCT_OK or the error of a view / CCT_EIO. */
+int cct_picture_svg_opts(cct_query *q, int depth, const cct_picture_opts *opts, FILE *out, cct_err *err) {
+  cct_view *td, *bu;
+  int rc = picture_views(q, depth, &td, &bu, err);
+  if (rc) return rc;
+  svgctx c;
+  memset(&c, 0, sizeof c);
+  c.out = out;
+  c.o = resolve(opts);
+  c.total = td->total[0];
+  c.top = td->rows[0].inclusive[0];
+  c.centered = bu != NULL;
+  double fw = c.o.width - 2 * PM;
+  half ht, hb;
+  memset(&hb, 0, sizeof hb);
+  if (half_layout(&ht, td, PM, fw, c.o.min_width) || (bu && half_layout(&hb, bu, PM, fw, c.o.min_width))) {
+    half_free(&ht);
+    cct_view_free(td);
+    cct_view_free(bu);
+    return cct_err_set(err, CCT_ENOMEM, "out of memory");
+  }
+  int dc = ht.maxd, db = bu ? hb.maxd : 0;
+  double ytop = HEAD + CAP, yc = ytop + dc * RH, ybot = yc + RH + db * RH;
+  double ylegend = ybot + (bu ? CAP : 0) + 6;
+  /* the legend's height depends on the modules drawn: lay out the frames' modules first */
+  for (size_t i = 1; i < td->nrows; i++)
+    if (ht.drawn[i]) note_module(&c, td->rows[i].module, ht.w[i]);
+  for (size_t i = 1; bu && i < bu->nrows; i++)
+    if (hb.drawn[i]) note_module(&c, bu->rows[i].module, hb.w[i]);
+  int lh = svg_legend(&c, ylegend, 0);
+  c.nmods = 0;
+  int height = (int)ylegend + lh + 8;
+  const char *label = td->rows[0].name;
+  fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+  fprintf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
+               "data-frame-width=\"%.0f\" data-total=\"", c.o.width, height, c.o.width, height, fw);
+  put_num(out, c.total);
+  fputs("\" data-center=\"", out);
+  put_xml(out, c.centered ? label : "", SIZE_MAX, 0);
+  fputs("\" data-metric=\"", out);
+  put_xml(out, td->metrics[0], SIZE_MAX, 0);
+  fprintf(out, "\" data-run=\"%d\" data-depth=\"%d\" data-min-width=\"%g\">\n", td->run, depth, c.o.min_width);
+  fputs(svg_style, out);
+  fputs("<rect width=\"100%\" height=\"100%\" fill=\"#fffdf8\"/>\n", out);
+  /* header */
+  fprintf(out, "<text class=\"title\" x=\"%d\" y=\"22\">", PM);
+  if (c.centered) {
+    fputs("center ", out);
+    put_xml(out, label, 120, 0);
+  } else {
+    fputs("top-down: the whole program", out);
+  }
+  char v1[64], v2[64], p1[32];
+  fmt_val(c.top, v1, sizeof v1);
+  fmt_val(c.total, v2, sizeof v2);
+  fmt_pct(c.top, c.total, p1, sizeof p1);
+  fprintf(out, "</text>\n<text class=\"sub\" x=\"%d\" y=\"40\">", PM);
+  put_xml(out, td->metrics[0], SIZE_MAX, 0);
+  fprintf(out, ", run %d, %s granularity: inclusive %s = %s of the program total %s", td->run,
+          td->granularity == CCT_GRAN_LINE ? "line" : "function", v1, p1, v2);
+  if (c.centered) fprintf(out, "; widths relative to the center");
+  fputs("</text>\n", out);
+  /* captions */
+  fprintf(out, "<text class=\"cap\" x=\"%d\" y=\"%.0f\">", PM, ytop - 5);
+  if (!c.centered) fputs("\xe2\x96\xb2 callees, from the program root up (top-down)", out);
+  else if (dc) {
+    fputs("\xe2\x96\xb2 callees of ", out);
+    put_xml(out, label, 80, 0);
+    fputs(" (top-down, merged over its outermost occurrences)", out);
+  } else {
+    fputs("no callees: all of the center's cost is its own", out);
+  }
+  fputs("</text>\n", out);
+  for (size_t i = 0; i < td->nrows; i++)
+    if (ht.drawn[i]) {
+      int d = td->rows[i].depth;
+      svg_frame(&c, &ht, i, d ? "callee" : c.centered ? "center" : "root", yc - d * RH);
+    }
+  if (bu) {
+    for (size_t i = 1; i < bu->nrows; i++)
+      if (hb.drawn[i]) svg_frame(&c, &hb, i, "caller", yc + bu->rows[i].depth * RH);
+    fprintf(out, "<text class=\"cap\" x=\"%d\" y=\"%.0f\">", PM, ybot + 13);
+    if (db) {
+      fputs("\xe2\x96\xbc callers of ", out);
+      put_xml(out, label, 80, 0);
+      fputs(" (bottom-up, each caller chain read downwards)", out);
+    } else {
+      fputs("no callers drawn", out);
+    }
+    fputs("</text>\n", out);
+  }
+  svg_legend(&c, ylegend, 1);
+  fputs("</svg>\n", out);
+  half_free(&ht);
+  half_free(&hb);
+  cct_view_free(td);
+  cct_view_free(bu);
+  if (ferror(out)) return cct_err_set(err, CCT_EIO, "cannot write the picture");
+  return CCT_OK;
+}
+
+/* cct_picture_svg_opts with the default options. */
+int cct_picture_svg(cct_query *q, int depth, FILE *out, cct_err *err) {
+  return cct_picture_svg_opts(q, depth, NULL, out, err);
+}
+
+/* ---- the HTML page ---- */
+
+/* Interned frame labels (the page's function table). */
+typedef struct ftab {
+  char **keys;
+  int *idx;
+  size_t cap, n;
+  const cct_row **rows; /* first row of each entry, for its facts */
+  size_t rcap;
+} ftab;
+
+static void ftab_free(ftab *t) {
+  for (size_t i = 0; i < t->cap; i++) free(t->keys[i]);
+  free(t->keys);
+  free(t->idx);
+  free(t->rows);
+  memset(t, 0, sizeof *t);
+}
+
+/* Index of the entry for row r (by kind, name, file, line, module); -1 when out of memory. */
+static int ftab_intern(ftab *t, const cct_row *r) {
+  if (2 * (t->n + 1) > t->cap) {
+    size_t cap = t->cap ? 2 * t->cap : 1024;
+    char **keys = calloc(cap, sizeof *keys);
+    int *idx = calloc(cap, sizeof *idx);
+    if (!keys || !idx) {
+      free(keys);
+      free(idx);
+      return -1;
+    }
+    for (size_t i = 0; i < t->cap; i++)
+      if (t->keys[i]) {
+        size_t j = fnv1a(t->keys[i]) & (cap - 1);
+        while (keys[j]) j = (j + 1) & (cap - 1);
+        keys[j] = t->keys[i];
+        idx[j] = t->idx[i];
+      }
+    free(t->keys);
+    free(t->idx);
+    t->keys = keys;
+    t->idx = idx;
+    t->cap = cap;
+  }
+  int kind = r->kind == CCT_ROW_CENTER ? CCT_ROW_FUNCTION : r->kind;
+  size_t len = (size_t)snprintf(NULL, 0, "%d\x1f%s\x1f%s\x1f%lld\x1f%s", kind, r->name ? r->name : "",
+                                r->file ? r->file : "", r->line, r->module ? r->module : "");
+  char *key = malloc(len + 1);
+  if (!key) return -1;
+  snprintf(key, len + 1, "%d\x1f%s\x1f%s\x1f%lld\x1f%s", kind, r->name ? r->name : "", r->file ? r->file : "", r->line,
+           r->module ? r->module : "");
+  size_t j = fnv1a(key) & (t->cap - 1);
+  while (t->keys[j]) {
+    if (!strcmp(t->keys[j], key)) {
+      free(key);
+      return t->idx[j];
+    }
+    j = (j + 1) & (t->cap - 1);
+  }
+  if (t->n == t->rcap) {
+    size_t rcap = t->rcap ? 2 * t->rcap : 256;
+    const cct_row **rows = realloc(t->rows, rcap * sizeof *rows);
+    if (!rows) {
+      free(key);
+      return -1;
+    }
+    t->rows = rows;
+    t->rcap = rcap;
+  }
+  t->keys[j] = key;
+  t->idx[j] = (int)t->n;
+  t->rows[t->n] = r;
+  return (int)t->n++;
+}
+
+/* Writes the rows of v as [parent index, function entry, inclusive, exclusive,
+ * center] (the top row has entry -1); keep[i] == 0 leaves row i (and, by the
+ * caller's choice, its subtree) out.  Returns -1 when out of memory. */
+static int json_rows(FILE *out, const cct_view *v, ftab *t, const unsigned char *keep, int with_center) {
+  int maxd = 0;
+  for (size_t i = 0; i < v->nrows; i++)
+    if (v->rows[i].depth > maxd) maxd = v->rows[i].depth;
+  long *at = malloc(((size_t)maxd + 2) * sizeof *at);
+  if (!at) return -1;
+  long n = 0;
+  fputc('[', out);
+  for (size_t i = 0; i < v->nrows; i++) {
+    const cct_row *r = &v->rows[i];
+    if ((keep && !keep[i]) || (r->depth > 0 && at[r->depth - 1] < 0)) {
+      at[r->depth] = -1;
+      continue;
+    }
+    int f = r->depth ? ftab_intern(t, r) : -1;
+    if (r->depth && f < 0) {
+      free(at);
+      return -1;
+    }
+    fprintf(out, "%s\n[%ld,%d,", n ? "," : "", r->depth ? at[r->depth - 1] : -1L, f);
+    put_num(out, v->nmetrics ? r->inclusive[0] : 0);
+    fputc(',', out);
+    put_num(out, v->nmetrics ? r->exclusive[0] : 0);
+    if (with_center) fprintf(out, ",%d", r->depth == 0 || r->center);
+    fputc(']', out);
+    at[r->depth] = n++;
+  }
+  fputc(']', out);
+  free(at);
+  return 0;
+}
+
+static int by_desc(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x < y) - (x > y);
+}
+
+/* The whole program's top-down tree at function granularity, from a second
+ * session on the same archive (the caller's session keeps its settings). */
+static int full_tree(cct_query *q, cct_view **out, cct_err *err) {
+  *out = NULL;
+  const char *path = sqlite3_db_filename(cct_query_db(q), "main");
+  if (!path || !*path) return cct_err_set(err, CCT_ENOTFOUND, "the archive has no file name");
+  cct_query *s = NULL;
+  int rc = cct_query_open(path, &s, err);
+  if (!rc) rc = cct_query_set_run(s, cct_query_run(q), err);
+  if (!rc && cct_query_metric(q)) rc = cct_query_set_metric(s, cct_query_metric(q), err);
+  if (!rc) {
+    cct_query_set_granularity(s, CCT_GRAN_FUNCTION);
+    cct_query_set_threshold(s, 0);
+    rc = cct_view_topdown(s, 1 << 20, out, err);
+  }
+  cct_query_close(s);
+  return rc;
+}
+
+static const char html_style[] =
+    "body{margin:0;font-family:'DejaVu Sans',Helvetica,Arial,sans-serif;background:#fffdf8;color:#1d1d1d}\n"
+    "#bar{display:flex;gap:12px;align-items:center;padding:8px 10px;border-bottom:1px solid #e5dccb;font-size:13px}\n"
+    "#bar input{font:13px monospace;padding:2px 6px;width:220px}\n"
+    "#bar button{font-size:13px;padding:2px 10px}\n"
+    "#status{color:#777}\n"
+    "#pic svg{display:block}\n"
+    "#pic g.frame{cursor:pointer}\n"
+    "#pic text{font-family:'DejaVu Sans Mono',Menlo,Consolas,monospace;font-size:12px;fill:#1d1d1d;pointer-events:none}\n"
+    "#pic text.title{font-family:'DejaVu Sans',Helvetica,Arial,sans-serif;font-size:16px;font-weight:bold}\n"
+    "#pic text.sub,#pic text.cap{font-family:'DejaVu Sans',Helvetica,Arial,sans-serif;fill:#555}\n"
+    "#pic g.frame rect{stroke:#fffdf8;stroke-width:0.5}\n"
+    "#pic g.frame:hover rect{stroke:#222;stroke-width:1}\n"
+    "#pic g.member rect{stroke:#5e35b1;stroke-width:1.5}\n"
+    "#pic g.match rect{fill:#e056fd}\n";
+
+static const char html_script[] =
+    "(function () {\n"
+    "  'use strict';\n"
+    "  var D = JSON.parse(document.getElementById('cct-data').textContent);\n"
+    "  var F = D.funcs, T = D.tree, n = T.length;\n"
+    "  var KINDS = ['root', 'function', 'loop', 'line', 'instruction', 'center', 'file', 'module'];\n"
+    "  var W = D.width, M = 10, FW = W - 2 * M, RH = 18, HEAD = 50, CAP = 18, CW = 7.3;\n"
+    "  var pic = document.getElementById('pic'), status = document.getElementById('status');\n"
+    "  var search = document.getElementById('search');\n"
+    "  var kids = [];\n"
+    "  for (var i = 0; i < n; i++) kids.push([]);\n"
+    "  for (i = 1; i < n; i++) kids[T[i][0]].push(i);\n"
+    "\n"
+    "  function esc(s) {\n"
+    "    return String(s).replace(/[&<>\"']/g, function (c) {\n"
+    "      return { '&': '&amp;', '<': '&lt;', '>': '&gt;', '\"': '&quot;', \"'\": '&#39;' }[c];\n"
+    "    });\n"
+    "  }\n"
+    "  function fmt(v) {\n"
+    "    if (isFinite(v) && v === Math.floor(v) && Math.abs(v) < 1e15) return v.toFixed(0);\n"
+    "    return String(Number(v.toPrecision(6)));\n"
+    "  }\n"
+    "  function pct(v, t) { return t > 0 ? (100 * v / t).toFixed(1) + '%' : '-'; }\n"
+    "  function cmpStr(a, b) { return a < b ? -1 : a > b ? 1 : 0; }\n"
+    "\n"
+    "  /* A view: rows in pre-order {h, p, d, f, incl, excl, c}; rows[0] is the top row. */\n"
+    "  function fromList(list) {\n"
+    "    if (!list) return null;\n"
+    "    return list.map(function (r, k) {\n"
+    "      return { h: k + 1, p: r[0] + 1, d: 0, f: r[1], incl: r[2], excl: r[3], c: r[4] };\n"
+    "    }).map(function (r, k, a) { r.d = k ? a[r.p - 1].d + 1 : 0; return r; });\n"
+    "  }\n"
+    "\n"
+    "  /* Merged row tree -> rows, siblings by inclusive descending, ties by label; threshold cut. */\n"
+    "  function mk(f) { return { f: f, incl: 0, excl: 0, kids: new Map(), order: [] }; }\n"
+    "  function flatten(top, centerName) {\n"
+    "    var rows = [], cut = D.threshold * D.total;\n"
+    "    function emit(m, p, d) {\n"
+    "      var h = rows.length + 1;\n"
+    "      rows.push({ h: h, p: p, d: d, f: m.f, incl: m.incl, excl: m.excl,\n"
+    "                  c: d === 0 || (m.f >= 0 && F[m.f][0] === centerName) ? 1 : 0 });\n"
+    "      var ks = m.order.slice();\n"
+    "      ks.forEach(function (k, idx) { k.idx = idx; });\n"
+    "      ks.sort(function (a, b) {\n"
+    "        if (a.incl !== b.incl) return a.incl > b.incl ? -1 : 1;\n"
+    "        var c = cmpStr(F[a.f][0], F[b.f][0]);\n"
+    "        return c ? c : a.idx - b.idx;\n"
+    "      });\n"
+    "      ks.forEach(function (k) { if (!(cut > 0 && k.incl < cut)) emit(k, h, d + 1); });\n"
+    "    }\n"
+    "    emit(top, 0, 0);\n"
+    "    return rows;\n"
+    "  }\n"
+    "\n"
+    "  /* Re-centers on every function named name (the library's 'center NAME'):\n"
+    "   * outermost occurrences O*, callee tree = merged children of O*, caller tree\n"
+    "   * = merged caller chains of O*.  Returns a view or null. */\n"
+    "  function recenter(name) {\n"
+    "    var isC = new Uint8Array(n), anc = new Uint8Array(n), outer = [], any = false;\n"
+    "    for (var i = 1; i < n; i++) if (F[T[i][1]][0] === name) { isC[i] = 1; any = true; }\n"
+    "    if (!any) return null;\n"
+    "    for (i = 1; i < n; i++) {\n"
+    "      var p = T[i][0];\n"
+    "      anc[i] = p > 0 && (anc[p] || isC[p]) ? 1 : 0;\n"
+    "      if (isC[i] && !anc[i]) outer.push(i);\n"
+    "    }\n"
+    "    var sub = new Float64Array(n);\n"
+    "    for (i = n - 1; i >= 1; i--) {\n"
+    "      if (isC[i]) sub[i] += T[i][3];\n"
+    "      sub[T[i][0]] += sub[i];\n"
+    "    }\n"
+    "    var depth = D.depth, top = mk(-1), bu = mk(-1);\n"
+    "    for (i = 1; i < n; i++) if (isC[i]) top.excl += T[i][3];\n"
+    "    function add(m, c, d) {\n"
+    "      var f = T[c][1], k = m.kids.get(f);\n"
+    "      if (!k) { k = mk(f); m.kids.set(f, k); m.order.push(k); }\n"
+    "      k.incl += T[c][2];\n"
+    "      k.excl += T[c][3];\n"
+    "      if (d < depth) kids[c].forEach(function (cc) { add(k, cc, d + 1); });\n"
+    "    }\n"
+    "    function step(m, f, incl, excl) {\n"
+    "      var k = m.kids.get(f);\n"
+    "      if (!k) { k = mk(f); m.kids.set(f, k); m.order.push(k); }\n"
+    "      k.incl += incl;\n"
+    "      k.excl += excl;\n"
+    "      return k;\n"
+    "    }\n"
+    "    outer.forEach(function (o) {\n"
+    "      top.incl += T[o][2];\n"
+    "      if (depth > 0) kids[o].forEach(function (c) { add(top, c, 1); });\n"
+    "      var a = T[o][0], node = bu;\n"
+    "      if (depth < 1) return;\n"
+    "      if (a === 0) { step(bu, D.progRoot, T[o][2], sub[o]); return; }\n"
+    "      for (var k = 1; k <= depth; k++) {\n"
+    "        node = step(node, T[a][1], T[o][2], sub[o]);\n"
+    "        if (T[a][0] === 0) break;\n"
+    "        a = T[a][0];\n"
+    "      }\n"
+    "    });\n"
+    "    bu.incl = top.incl;\n"
+    "    bu.excl = top.excl;\n"
+    "    return { label: name, centered: true, callee: flatten(top, name), caller: flatten(bu, name) };\n"
+    "  }\n"
+    "\n"
+    "  function color(r) {\n"
+    "    if (r.d === 0) return D.centered ? '#b39ddb' : '#d9d9d9';\n"
+    "    return F[r.f][6];\n"
+    "  }\n"
+    "\n"
+    "  /* Lays out one half: x and width per row; returns max depth drawn. */\n"
+    "  function layout(rows) {\n"
+    "    var fill = [], scale = rows[0].incl > 0 ? FW / rows[0].incl : 0, skip = -1, maxd = 0;\n"
+    "    rows.forEach(function (r) {\n"
+    "      r.drawn = false;\n"
+    "      if (r.d === 0) { r.x = M; r.w = FW; fill[0] = M; r.drawn = true; return; }\n"
+    "      if (skip >= 0 && r.d > skip) return;\n"
+    "      skip = -1;\n"
+    "      var w = Math.max(0, r.incl) * scale;\n"
+    "      r.x = fill[r.d - 1];\n"
+    "      fill[r.d - 1] += w;\n"
+    "      r.w = w;\n"
+    "      if (w < D.minWidth) { skip = r.d; return; }\n"
+    "      fill[r.d] = r.x;\n"
+    "      r.drawn = true;\n"
+    "      if (r.d > maxd) maxd = r.d;\n"
+    "    });\n"
+    "    return maxd;\n"
+    "  }\n"
+    "\n"
+    "  function label(name, w) {\n"
+    "    var cs = Array.from(name), nfit = Math.floor((w - 6) / CW);\n"
+    "    if (cs.length <= nfit) return name;\n"
+    "    if (nfit < 3) return '';\n"
+    "    return cs.slice(0, nfit - 2).join('') + '..';\n"
+    "  }\n"
+    "\n"
+    "  function frame(out, r, part, y, top) {\n"
+    "    var f = r.f >= 0 ? F[r.f] : [view.label, null, -1, null, 5, 0, '#ccc'];\n"
+    "    var name = r.d === 0 ? view.label : f[0];\n"
+    "    var kind = r.d === 0 ? (view.centered ? 'center' : 'root') : KINDS[f[4]];\n"
+    "    var tip = name;\n"
+    "    if (f[1]) tip += '\\n' + f[1] + (f[2] >= 0 ? ':' + f[2] : '');\n"
+    "    if (f[3]) tip += '\\n[' + f[3] + ']';\n"
+    "    tip += '\\ninclusive ' + fmt(r.incl) + ' (' + pct(r.incl, D.total) + ' of program' +\n"
+    "      (view.centered && r.d > 0 ? ', ' + pct(r.incl, top) + ' of center' : '') + ')';\n"
+    "    tip += '\\nexclusive ' + fmt(r.excl) + ' (' + pct(r.excl, D.total) + ' of program)';\n"
+    "    out.push('<g class=\"frame' + (r.c && r.d > 0 ? ' member' : '') + '\" data-part=\"' + part +\n"
+    "      '\" data-handle=\"' + r.h + '\" data-parent=\"' + r.p + '\" data-depth=\"' + r.d + '\" data-kind=\"' + kind +\n"
+    "      '\" data-name=\"' + esc(name) + '\" data-inclusive=\"' + r.incl + '\" data-exclusive=\"' + r.excl +\n"
+    "      '\" data-fid=\"' + r.f + '\"><title>' + esc(tip) + '</title><rect x=\"' + r.x.toFixed(3) + '\" y=\"' + y +\n"
+    "      '\" width=\"' + r.w.toFixed(3) + '\" height=\"' + (RH - 1) + '\" rx=\"2\" fill=\"' + color(r) + '\"/>');\n"
+    "    var text = r.d === 0 && view.centered ? name + ' \\u2014 ' + pct(r.incl, D.total) + ' of program' : name;\n"
+    "    var t = label(text, r.w);\n"
+    "    if (t) out.push('<text x=\"' + (r.x + 3).toFixed(3) + '\" y=\"' + (y + 12.5) + '\">' + esc(t) + '</text>');\n"
+    "    out.push('</g>');\n"
+    "  }\n"
+    "\n"
+    "  var view = null;\n"
+    "  function render(v) {\n"
+    "    view = v;\n"
+    "    D.centered = v.centered;\n"
+    "    var dc = layout(v.callee), db = v.caller ? layout(v.caller) : 0;\n"
+    "    var ytop = HEAD + CAP, yc = ytop + dc * RH, ybot = yc + RH + db * RH;\n"
+    "    var H = ybot + (v.caller ? CAP : 0) + 10;\n"
+    "    var out = [], top = v.callee[0].incl;\n"
+    "    out.push('<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"' + W + '\" height=\"' + H + '\" viewBox=\"0 0 ' + W +\n"
+    "      ' ' + H + '\" data-frame-width=\"' + FW + '\" data-center=\"' + esc(v.label) + '\">');\n"
+    "    out.push('<rect width=\"100%\" height=\"100%\" fill=\"#fffdf8\"/>');\n"
+    "    out.push('<text class=\"title\" x=\"' + M + '\" y=\"22\">' + esc(v.centered ? 'center ' + v.label : 'top-down: whole program') + '</text>');\n"
+    "    out.push('<text class=\"sub\" x=\"' + M + '\" y=\"40\">' + esc(D.metric + ', run ' + D.run + ', inclusive ' + fmt(top) +\n"
+    "      ' = ' + pct(top, D.total) + ' of the program total ' + fmt(D.total)) + '</text>');\n"
+    "    out.push('<text class=\"cap\" x=\"' + M + '\" y=\"' + (ytop - 5) + '\">' + esc(v.centered ? (dc ? '\\u25b2 callees of ' + v.label + ' (top-down)' : 'no callees: its cost is its own') : '\\u25b2 callees (top-down)') + '</text>');\n"
+    "    v.callee.forEach(function (r) { if (r.drawn) frame(out, r, r.d === 0 ? (v.centered ? 'center' : 'root') : 'callee', yc - r.d * RH, top); });\n"
+    "    if (v.caller) {\n"
+    "      v.caller.forEach(function (r) { if (r.drawn && r.d > 0) frame(out, r, 'caller', yc + r.d * RH, top); });\n"
+    "      out.push('<text class=\"cap\" x=\"' + M + '\" y=\"' + (ybot + 13) + '\">' + esc('\\u25bc callers of ' + v.label + ' (bottom-up)') + '</text>');\n"
+    "    }\n"
+    "    out.push('</svg>');\n"
+    "    pic.innerHTML = out.join('');\n"
+    "    document.getElementById('center').textContent = v.centered ? v.label : '(none)';\n"
+    "    highlight();\n"
+    "  }\n"
+    "\n"
+    "  function highlight() {\n"
+    "    var s = search.value, re = null, count = 0;\n"
+    "    if (s) {\n"
+    "      try { re = new RegExp(s, 'i'); } catch (e) { re = new RegExp(s.replace(/[.*+?^${}()|[\\]\\\\]/g, '\\\\$&'), 'i'); }\n"
+    "    }\n"
+    "    pic.querySelectorAll('g.frame').forEach(function (g) {\n"
+    "      var m = !!re && re.test(g.getAttribute('data-name'));\n"
+    "      g.classList.toggle('match', m);\n"
+    "      if (m) count++;\n"
+    "    });\n"
+    "    status.textContent = s ? count + ' frame(s) match' : (D.truncated ? 'tree truncated to ' + n + ' frames' : '');\n"
+    "  }\n"
+    "\n"
+    "  var initial = { label: D.initial.label, centered: D.initial.centered,\n"
+    "                  callee: fromList(D.initial.callee), caller: fromList(D.initial.caller) };\n"
+    "  pic.addEventListener('click', function (e) {\n"
+    "    var g = e.target.closest ? e.target.closest('g.frame') : null;\n"
+    "    if (!g || g.getAttribute('data-depth') === '0') return;\n"
+    "    var f = +g.getAttribute('data-fid');\n"
+    "    if (!(f >= 0)) return;\n"
+    "    var v = recenter(F[f][0]);\n"
+    "    if (!v) { status.textContent = 'no occurrence of ' + F[f][0] + ' in the embedded tree'; return; }\n"
+    "    render(v);\n"
+    "  });\n"
+    "  document.getElementById('reset').addEventListener('click', function () { render(initial); });\n"
+    "  search.addEventListener('input', highlight);\n"
+    "  window.cctRecenter = function (name) { var v = recenter(name); if (v) render(v); return !!v; };\n"
+    "  render(initial);\n"
+    "})();\n";
+
+/* The interactive page (see cct_picture.h): the views of q for the first picture, the
+ * program's function-granularity tree for re-centering.  CCT_OK or an error. */
+int cct_picture_html_opts(cct_query *q, int depth, const cct_picture_opts *opts, FILE *out, cct_err *err) {
+  cct_view *td, *bu, *full = NULL;
+  int rc = picture_views(q, depth, &td, &bu, err);
+  if (rc) return rc;
+  popts o = resolve(opts);
+  cct_err e2 = CCT_ERR_INIT;
+  int have_full = full_tree(q, &full, &e2) == CCT_OK && full->nrows && full->nmetrics;
+  /* the frame budget: the heaviest frames (an ancestor is never lighter than its descendants) */
+  unsigned char *keep = NULL;
+  int truncated = 0;
+  if (have_full && full->nrows > HTML_BUDGET) {
+    double *vals = malloc(full->nrows * sizeof *vals);
+    keep = calloc(full->nrows, 1);
+    if (!vals || !keep) {
+      free(vals);
+      free(keep);
+      cct_view_free(td);
+      cct_view_free(bu);
+      cct_view_free(full);
+      return cct_err_set(err, CCT_ENOMEM, "out of memory");
+    }
+    for (size_t i = 0; i < full->nrows; i++) vals[i] = full->rows[i].inclusive[0];
+    qsort(vals, full->nrows, sizeof *vals, by_desc);
+    double cutoff = vals[HTML_BUDGET - 1];
+    size_t kept = 0;
+    for (size_t i = 0; i < full->nrows; i++)
+      if (full->rows[i].inclusive[0] >= cutoff && kept < HTML_BUDGET) keep[i] = 1, kept++;
+    free(vals);
+    truncated = 1;
+  }
+  ftab t;
+  memset(&t, 0, sizeof t);
+  cct_row progroot;
+  memset(&progroot, 0, sizeof progroot);
+  progroot.kind = CCT_ROW_ROOT;
+  progroot.name = "<program root>";
+  progroot.line = -1;
+  int pr = ftab_intern(&t, &progroot);
+  const char *label = td->rows[0].name;
+  fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>cctq: ", out);
+  put_xml(out, bu ? label : "whole program", 200, 0);
+  fprintf(out, "</title>\n<style>\n%s</style>\n</head>\n<body>\n", html_style);
+  fputs("<div id=\"bar\"><button id=\"reset\" type=\"button\">Reset</button>"
+        "<label>search <input id=\"search\" type=\"search\" placeholder=\"regex, e.g. ^MPI_\"></label>"
+        "<span>center: <b id=\"center\"></b></span><span id=\"status\"></span>"
+        "<span style=\"margin-left:auto;color:#999\">click a frame to center on its function</span></div>\n",
+        out);
+  fputs("<div id=\"pic\"></div>\n<script id=\"cct-data\" type=\"application/json\">\n{\"width\":", out);
+  fprintf(out, "%d,\"minWidth\":%g,\"metric\":", o.width, o.min_width);
+  put_json(out, td->metrics[0]);
+  fprintf(out, ",\"run\":%d,\"total\":", td->run);
+  put_num(out, td->total[0]);
+  fputs(",\"threshold\":", out);
+  put_num(out, cct_query_threshold(q));
+  fprintf(out, ",\"depth\":%d,\"truncated\":%s,\"progRoot\":%d,\n\"tree\":", depth, truncated ? "true" : "false", pr);
+  int bad = pr < 0;
+  if (have_full) bad |= json_rows(out, full, &t, keep, 0);
+  else {
+    fputs("[[-1,-1,", out);
+    put_num(out, td->total[0]);
+    fputs(",0]]", out);
+  }
+  fputs(",\n\"initial\":{\"label\":", out);
+  put_json(out, bu ? label : "<program>");
+  fprintf(out, ",\"centered\":%s,\"callee\":", bu ? "true" : "false");
+  bad |= json_rows(out, td, &t, NULL, 1);
+  fputs(",\"caller\":", out);
+  if (bu) bad |= json_rows(out, bu, &t, NULL, 1);
+  else fputs("null", out);
+  fputs("},\n\"funcs\":[", out);
+  for (size_t i = 0; !bad && i < t.n; i++) {
+    const cct_row *r = t.rows[i];
+    fputs(i ? ",\n[" : "\n[", out);
+    put_json(out, r->name);
+    fputc(',', out);
+    put_json(out, r->file);
+    fprintf(out, ",%lld,", r->line);
+    put_json(out, r->module);
+    fprintf(out, ",%d,%d,\"%s\"]", r->kind, r->inlined, frame_color(o.color_by, r));
+  }
+  fputs("]}\n</script>\n<script>\n", out);
+  fputs(html_script, out);
+  fputs("</script>\n</body>\n</html>\n", out);
+  ftab_free(&t);
+  free(keep);
+  cct_view_free(td);
+  cct_view_free(bu);
+  cct_view_free(full);
+  if (bad) return cct_err_set(err, CCT_ENOMEM, "out of memory");
+  if (ferror(out)) return cct_err_set(err, CCT_EIO, "cannot write the page");
+  return CCT_OK;
+}
+
+/* cct_picture_html_opts with the default options. */
+int cct_picture_html(cct_query *q, int depth, FILE *out, cct_err *err) {
+  return cct_picture_html_opts(q, depth, NULL, out, err);
+}
+
+/* ---- the distribution over profiles ---- */
+
+/* A round tick step giving about n ticks over range. */
+static double nice_step(double range, int n) {
+  if (!(range > 0)) return 1;
+  double raw = range / n, mag = pow(10, floor(log10(raw))), r = raw / mag;
+  return (r <= 1 ? 1 : r <= 2 ? 2 : r <= 5 ? 5 : 10) * mag;
+}
+
+/* Identity of a profile: 'rank 3 thread 1', 'gpu 0.2', ... */
+static void profile_label(const struct cct_stats_profile *p, char *buf, size_t n) {
+  size_t k = 0;
+  buf[0] = 0;
+  if (p->rank >= 0) k += (size_t)snprintf(buf + k, n - k, "rank %lld ", p->rank);
+  if (p->thread >= 0 && k < n) k += (size_t)snprintf(buf + k, n - k, "thread %lld ", p->thread);
+  if (p->gpucontext >= 0 && k < n) k += (size_t)snprintf(buf + k, n - k, "gpu context %lld ", p->gpucontext);
+  if (p->gpustream >= 0 && k < n) k += (size_t)snprintf(buf + k, n - k, "stream %lld ", p->gpustream);
+  if (k < n) snprintf(buf + k, n - k, "(profile %d)", p->profile);
+}
+
+/* Axes of a panel at (x, y) of size w x h: frame, y ticks up to ymax, labels. */
+static void axes(FILE *out, double x, double y, double w, double h, double ymax, double step, const char *xlabel,
+                 const char *ylabel) {
+  fprintf(out, "<path d=\"M%.1f %.1fV%.1fH%.1f\" fill=\"none\" stroke=\"#444\"/>\n", x, y, y + h, x + w);
+  for (double t = 0; t <= ymax * (1 + 1e-9); t += step) {
+    double ty = y + h - (ymax > 0 ? t / ymax * h : 0);
+    char v[64];
+    fmt_val(t, v, sizeof v);
+    fprintf(out, "<path d=\"M%.1f %.1fH%.1f\" stroke=\"#e5dccb\"/><text class=\"tick\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n",
+            x, ty, x + w, x - 4, ty + 4, v);
+  }
+  fprintf(out, "<text class=\"axis\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">", x + w / 2, y + h + 34);
+  put_xml(out, xlabel, SIZE_MAX, 0);
+  fprintf(out, "</text>\n<text class=\"axis\" transform=\"translate(%.1f %.1f) rotate(-90)\" text-anchor=\"middle\">",
+          x - 58, y + h / 2);
+  put_xml(out, ylabel, SIZE_MAX, 0);
+  fputs("</text>\n", out);
+}
+
+/* The distribution of the center over profiles (see cct_picture.h): CCT_OK or an error. */
+int cct_picture_stats_svg(cct_query *q, FILE *out, cct_err *err) {
+  cct_stats *s = NULL;
+  int rc = cct_view_stats(q, 10, &s, err);
+  if (rc) return rc;
+  const int W = 1000, H = 410;
+  const double ax = 80, ay = 80, aw = 470, ah = 270, bx = 660, bw = 310;
+  size_t nc = cct_center_count(q);
+  const char *label = nc == 0 ? "<program>" : nc == 1 ? cct_center_item(q, 0) : "<multiple contexts>";
+  fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
+               "height=\"%d\" viewBox=\"0 0 %d %d\" data-count=\"%zu\" data-center=\"",
+          W, H, W, H, s->count);
+  put_xml(out, label, SIZE_MAX, 0);
+  fputs("\">\n<style>\ntext{font-family:'DejaVu Sans',Helvetica,Arial,sans-serif;font-size:12px;fill:#333}\n"
+        "text.title{font-size:16px;font-weight:bold}\ntext.sub{fill:#555}\ntext.tick{font-size:11px;fill:#666}\n"
+        "text.axis{font-size:12px;fill:#333}\nrect.bar:hover,rect.bin:hover{fill:#e76f51}\n</style>\n"
+        "<rect width=\"100%\" height=\"100%\" fill=\"#fffdf8\"/>\n",
+        out);
+  fputs("<text class=\"title\" x=\"10\" y=\"22\">", out);
+  put_xml(out, s->metric, SIZE_MAX, 0);
+  fputs(" inclusive of ", out);
+  put_xml(out, label, 100, 0);
+  fprintf(out, " over %zu profiles</text>\n", s->count);
+  char v1[64], v2[64], v3[64], v4[64], v5[64];
+  fmt_val(s->min, v1, sizeof v1);
+  fmt_val(s->max, v2, sizeof v2);
+  fmt_val(s->mean, v3, sizeof v3);
+  fmt_val(s->stddev, v4, sizeof v4);
+  fmt_val(s->sum, v5, sizeof v5);
+  fprintf(out, "<text class=\"sub\" x=\"10\" y=\"42\">sum %s, min %s, max %s, mean %s, stddev %s, imbalance %.3f (max / mean)</text>\n",
+          v5, v1, v2, v3, v4, s->imbalance);
+  /* sorted bars */
+  double top = s->max > 0 ? s->max : 1, step = nice_step(top, 5), ymax = ceil(top / step) * step;
+  char xl[128];
+  snprintf(xl, sizeof xl, "profiles, sorted by value (%zu)", s->count);
+  axes(out, ax, ay, aw, ah, ymax, step, xl, s->metric);
+  fprintf(out, "<text class=\"axis\" x=\"%.1f\" y=\"%.1f\" font-weight=\"bold\">per profile, sorted</text>\n", ax, ay - 10);
+  double bwid = s->count ? aw / (double)s->count : 0;
+  for (size_t i = 0; i < s->count; i++) {
+    const struct cct_stats_profile *p = &s->profiles[i];
+    double v = p->value > 0 ? p->value : 0, h = v / ymax * ah;
+    char id[160], val[64];
+    profile_label(p, id, sizeof id);
+    fmt_val(p->value, val, sizeof val);
+    fprintf(out, "<rect class=\"bar\" data-profile=\"%d\" data-value=\"", p->profile);
+    put_num(out, p->value);
+    fprintf(out, "\" x=\"%.3f\" y=\"%.3f\" width=\"%.3f\" height=\"%.3f\" fill=\"#f4a261\"><title>%s: %s</title></rect>\n",
+            ax + i * bwid + (bwid > 3 ? 0.5 : 0), ay + ah - h, bwid > 3 ? bwid - 1 : bwid, h, id, val);
+  }
+  if (s->count) {
+    double my = ay + ah - s->mean / ymax * ah;
+    fprintf(out, "<path d=\"M%.1f %.3fH%.1f\" stroke=\"#6a4c93\" stroke-dasharray=\"5 3\"/>"
+                 "<text x=\"%.1f\" y=\"%.3f\" text-anchor=\"end\" fill=\"#6a4c93\">mean %s</text>\n",
+            ax, my, ax + aw, ax + aw, my - 4, v3);
+  }
+  /* histogram */
+  size_t hmax = 1;
+  for (size_t b = 0; b < s->bins; b++)
+    if (s->histogram[b] > hmax) hmax = s->histogram[b];
+  double hstep = nice_step((double)hmax, 5);
+  if (hstep < 1) hstep = 1;
+  double hy = ceil((double)hmax / hstep) * hstep;
+  char yl[160];
+  snprintf(yl, sizeof yl, "%s (%zu bins)", s->metric, s->bins);
+  axes(out, bx, ay, bw, ah, hy, hstep, yl, "profiles");
+  fprintf(out, "<text class=\"axis\" x=\"%.1f\" y=\"%.1f\" font-weight=\"bold\">histogram</text>\n", bx, ay - 10);
+  double binw = s->bins ? bw / (double)s->bins : 0;
+  for (size_t b = 0; b < s->bins; b++) {
+    double lo = s->min + (s->max - s->min) * (double)b / (double)s->bins;
+    double hi = s->min + (s->max - s->min) * (double)(b + 1) / (double)s->bins;
+    double h = (double)s->histogram[b] / hy * ah;
+    fmt_val(lo, v1, sizeof v1);
+    fmt_val(hi, v2, sizeof v2);
+    fprintf(out, "<rect class=\"bin\" data-count=\"%zu\" x=\"%.3f\" y=\"%.3f\" width=\"%.3f\" height=\"%.3f\" "
+                 "fill=\"#e76f51\" fill-opacity=\"0.8\"><title>%s .. %s: %zu profiles</title></rect>\n",
+            s->histogram[b], bx + b * binw + 1, ay + ah - h, binw > 2 ? binw - 2 : binw, h, v1, v2, s->histogram[b]);
+  }
+  for (int k = 0; k <= 2 && s->bins; k++) {
+    double xv = s->min + (s->max - s->min) * k / 2.0;
+    fmt_val(xv, v1, sizeof v1);
+    fprintf(out, "<text class=\"tick\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%s</text>\n", bx + bw * k / 2.0,
+            ay + ah + 16, v1);
+  }
+  fputs("</svg>\n", out);
+  cct_stats_free(s);
+  if (ferror(out)) return cct_err_set(err, CCT_EIO, "cannot write the picture");
+  return CCT_OK;
+}
