@@ -26,6 +26,14 @@
 enum { SCOPE_FUNCTION, SCOPE_FILE, SCOPE_MODULE, SCOPE_LOOP, SCOPE_LINE, NSCOPES };
 static const char *const scope_names[NSCOPES] = {"function", "file", "module", "loop", "line"};
 
+/* One context's values of one metric, buffered until commit so that the
+ * value table (keyed by run, metric, ctx) is written in key order. */
+typedef struct value_row {
+  uint32_t ctx;              /* context id */
+  int metric;                /* writer metric index */
+  double v[3];               /* inclusive, exclusive, exclusive_lex */
+} value_row;
+
 /* One open context on the writer's stack. */
 typedef struct open_ctx {
   int64_t id, parent;        /* database ids; parent -1 for the root */
@@ -61,11 +69,14 @@ struct cct_writer {
   char **module_path;        /* by dense module id */
   int64_t *fn_file, *fn_module; /* by dense function id */
   size_t fn_cap, mod_cap;
-  cct_idmap contexts;        /* context id -> 1 */
+  cct_idset contexts;        /* context ids entered */
   int nmetrics;              /* metric columns declared */
   open_ctx *stack;           /* open contexts, stack[0] = root */
   int depth, stack_cap;      /* open count, allocated entries */
-  int64_t next_pre;          /* pre-order counter */
+  int64_t next_pre;          /* pre-order counter within the run (0 = root) */
+  int64_t pre_base;          /* archive-wide pre of the run's root */
+  struct value_row *vals;    /* values of closed contexts, written sorted at commit */
+  size_t nvals, vals_cap;
   int root_done;             /* the root has been closed */
   cct_idmap scopes;          /* (scope kind << 48 | key, line) -> slot */
   int *active;               /* per slot: open contexts in the scope */
@@ -178,9 +189,10 @@ int cct_writer_open(const char *out_path, const char *db_dir, const char *format
   }
   rc = cct_schema_open(w->tmp_path ? w->tmp_path : out_path, CCT_OPEN_WRITE, &w->db, err);
   if (!rc && w->tmp_path)
-    rc = cct_schema_exec(w->db, "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; PRAGMA cache_size=-262144;", err);
+    rc = cct_schema_exec(w->db, "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; PRAGMA cache_size=-262144; "
+                        "PRAGMA temp_store=MEMORY; PRAGMA threads=2;", err);
   else if (!rc)
-    rc = cct_schema_exec(w->db, "PRAGMA synchronous=NORMAL; PRAGMA cache_size=-262144;", err);
+    rc = cct_schema_exec(w->db, "PRAGMA synchronous=NORMAL; PRAGMA cache_size=-262144; PRAGMA temp_store=MEMORY; PRAGMA threads=2;", err);
   if (!rc) rc = cct_schema_exec(w->db, "BEGIN IMMEDIATE", err);
   if (rc) {
     cct_writer_abort(w);
@@ -200,7 +212,12 @@ int cct_writer_open(const char *out_path, const char *db_dir, const char *format
     }
     sqlite3_finalize(st);
   }
-  if (!rc) rc = cct_schema_prepare_named(w->db, cct_sql_ingest, "next_run", &st, err);
+  if (!rc) rc = cct_schema_prepare_named(w->db, cct_sql_ingest, "next_pre", &st, err);
+  if (!rc) {
+    w->pre_base = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
+    sqlite3_finalize(st);
+    rc = cct_schema_prepare_named(w->db, cct_sql_ingest, "next_run", &st, err);
+  }
   if (!rc) {
     w->run = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 1;
     sqlite3_finalize(st);
@@ -423,8 +440,10 @@ int cct_writer_enter(cct_writer *w, const cct_context *c) {
     return cct_err_set(&w->err, CCT_ECORRUPT, "context %lld lies outside the tree", (long long)c->id);
   if (c->kind < CCT_KIND_ROOT || c->kind > CCT_KIND_INSTRUCTION || (c->kind == CCT_KIND_ROOT) != (w->depth == 0))
     return cct_err_set(&w->err, CCT_ECORRUPT, "context %lld has kind %d at depth %d", (long long)c->id, c->kind, w->depth);
-  int added = 0;
-  if (!cct_idmap_put(&w->contexts, c->id, 0, 1, &added)) return oom(w);
+  if (c->id < 0 || c->id > UINT32_MAX)
+    return cct_err_set(&w->err, CCT_ECORRUPT, "context id %lld is out of range", (long long)c->id);
+  int added = cct_idset_add(&w->contexts, (uint32_t)c->id);
+  if (added < 0) return oom(w);
   if (!added) return cct_err_set(&w->err, CCT_ECORRUPT, "context id %lld appears twice", (long long)c->id);
   if (w->depth == w->stack_cap) {
     int ncap = w->stack_cap ? w->stack_cap * 2 : 64;
@@ -535,8 +554,8 @@ int cct_writer_exit(cct_writer *w) {
   sqlite3_bind_int(st, 12, o->callsite);
   bind_opt(st, 13, o->call_file, o->call_file > 0);
   bind_opt(st, 14, o->call_line, o->call_line >= 0);
-  sqlite3_bind_int64(st, 15, o->pre);
-  sqlite3_bind_int64(st, 16, w->next_pre - 1);
+  sqlite3_bind_int64(st, 15, w->pre_base + o->pre);
+  sqlite3_bind_int64(st, 16, w->pre_base + w->next_pre - 1);
   sqlite3_bind_int64(st, 17, o->frame);
   sqlite3_bind_int(st, 18, o->fdepth);
   bind_opt(st, 19, o->fparent, w->depth > 0);
@@ -551,13 +570,14 @@ int cct_writer_exit(cct_writer *w) {
     if (!s[CCT_EXCLUSIVE]) v[CCT_EXCLUSIVE] = v[CCT_EXCLUSIVE_LEX];
     if (!s[CCT_EXCLUSIVE_LEX]) v[CCT_EXCLUSIVE_LEX] = v[CCT_EXCLUSIVE];
     if (v[0] == 0 && v[1] == 0 && v[2] == 0) continue;
-    sqlite3_bind_int64(w->ins_val, 1, w->run);
-    sqlite3_bind_int64(w->ins_val, 2, m + 1);
-    sqlite3_bind_int64(w->ins_val, 3, o->id);
-    sqlite3_bind_double(w->ins_val, 4, v[0]);
-    sqlite3_bind_double(w->ins_val, 5, v[1]);
-    sqlite3_bind_double(w->ins_val, 6, v[2]);
-    if (step_reset(w, w->ins_val, "value")) return w->err.code;
+    if (w->nvals == w->vals_cap) {
+      size_t cap = w->vals_cap ? w->vals_cap * 2 : 4096;
+      value_row *g = realloc(w->vals, cap * sizeof *g);
+      if (!g) return oom(w);
+      w->vals = g;
+      w->vals_cap = cap;
+    }
+    w->vals[w->nvals++] = (value_row){(uint32_t)o->id, m, {v[0], v[1], v[2]}};
   }
   size_t nm = (size_t)w->nmetrics;
   for (int s = 0; s < NSCOPES; s++) {
@@ -575,7 +595,9 @@ int cct_writer_exit(cct_writer *w) {
 
 void cct_writer_note_elided(cct_writer *w, long long n) { w->elided += n; }
 
-int cct_writer_has_context(cct_writer *w, int64_t id) { return cct_idmap_get(&w->contexts, id, 0) != NULL; }
+int cct_writer_has_context(cct_writer *w, int64_t id) {
+  return id >= 0 && id <= UINT32_MAX && cct_idset_has(&w->contexts, (uint32_t)id);
+}
 
 int cct_writer_profile(cct_writer *w, const cct_profile_id *id) {
   if (w->err.code) return w->err.code;
@@ -632,6 +654,31 @@ void cct_writer_progress(cct_writer *w, long long done, long long total) {
   fflush(stderr);
 }
 
+static int by_metric_ctx(const void *a, const void *b) {
+  const value_row *x = a, *y = b;
+  if (x->metric != y->metric) return x->metric < y->metric ? -1 : 1;
+  return x->ctx < y->ctx ? -1 : x->ctx > y->ctx;
+}
+
+/* Writes the buffered values in key order (appends to the value table's B-tree). */
+static int write_values(cct_writer *w) {
+  qsort(w->vals, w->nvals, sizeof *w->vals, by_metric_ctx);
+  for (size_t i = 0; i < w->nvals; i++) {
+    const value_row *r = &w->vals[i];
+    sqlite3_bind_int64(w->ins_val, 1, w->run);
+    sqlite3_bind_int64(w->ins_val, 2, r->metric + 1);
+    sqlite3_bind_int64(w->ins_val, 3, r->ctx);
+    sqlite3_bind_double(w->ins_val, 4, r->v[0]);
+    sqlite3_bind_double(w->ins_val, 5, r->v[1]);
+    sqlite3_bind_double(w->ins_val, 6, r->v[2]);
+    if (step_reset(w, w->ins_val, "value")) return w->err.code;
+  }
+  free(w->vals);
+  w->vals = NULL;
+  w->nvals = w->vals_cap = 0;
+  return CCT_OK;
+}
+
 /* Writes the static-scope totals accumulated during the walk. */
 static int write_scope_totals(cct_writer *w) {
   sqlite3_stmt *st = NULL;
@@ -659,6 +706,8 @@ int cct_writer_commit(cct_writer *w, cct_ingest_stats *stats, cct_err *err) {
   int rc = w->err.code;
   if (!rc && (!w->root_done || w->depth)) rc = cct_err_set(&w->err, CCT_ECORRUPT, "the context tree is incomplete");
   trace(w, "profiles");
+  if (!rc) rc = write_values(w);
+  trace(w, "values");
   if (!rc) rc = write_scope_totals(w);
   double seconds = elapsed(w);
   if (!rc) {
@@ -670,6 +719,7 @@ int cct_writer_commit(cct_writer *w, cct_ingest_stats *stats, cct_err *err) {
       sqlite3_bind_int64(st, 3, w->nprofiles);
       sqlite3_bind_int64(st, 4, w->elided);
       sqlite3_bind_double(st, 5, seconds);
+      sqlite3_bind_int64(st, 6, w->pre_base);
       rc = step_reset(w, st, "run");
       sqlite3_finalize(st);
     }
@@ -737,11 +787,12 @@ void cct_writer_abort(cct_writer *w) {
   free(w->scope_incl);
   free(w->scope_excl);
   free(w->scope_key);
+  free(w->vals);
   cct_idmap_release(&w->modules);
   cct_idmap_release(&w->files);
   cct_idmap_release(&w->functions);
   cct_idmap_release(&w->synth);
-  cct_idmap_release(&w->contexts);
+  cct_idset_release(&w->contexts);
   cct_idmap_release(&w->scopes);
   free(w->tmp_path);
   free(w->out_path);

@@ -21,6 +21,7 @@ CREATE TABLE IF NOT EXISTS run(
   contexts    INTEGER NOT NULL,     -- number of context rows (root included)
   profiles    INTEGER NOT NULL,     -- number of per-thread/rank/stream profiles
   elided      INTEGER NOT NULL DEFAULT 0, -- v4: context ids with values but absent from meta.db
+  root        INTEGER,              -- context.pre of the run's root
   seconds     REAL                  -- ingest wall time
 );
 
@@ -67,6 +68,7 @@ CREATE TABLE IF NOT EXISTS function(
 --                callee of a call-site line sits at the level of its call site (and
 --                shares its lparent), so it takes the call site's place in line views
 CREATE TABLE IF NOT EXISTS context(
+  pre       INTEGER PRIMARY KEY,    -- pre-order number, unique in the archive
   run       INTEGER NOT NULL,
   id        INTEGER NOT NULL,       -- the database's own id (classic i, v4 ctxId; root 0/1)
   parent    INTEGER,                -- parent id, NULL for the root
@@ -81,16 +83,14 @@ CREATE TABLE IF NOT EXISTS context(
   callsite  INTEGER NOT NULL DEFAULT 0, -- 1 for a line context whose children are calls
   call_file INTEGER,                -- frames: file of the call-site line that leads here
   call_line INTEGER,                -- frames: line of that call site
-  pre       INTEGER NOT NULL,       -- pre-order number within the run, root 0
   last      INTEGER NOT NULL,       -- largest pre in the subtree
   frame     INTEGER NOT NULL,       -- id of the nearest ancestor-or-self frame
   fdepth    INTEGER NOT NULL,       -- frames above 'frame'
   fparent   INTEGER,                -- frames: the parent's frame (the caller's row); others: frame
   ldepth    INTEGER NOT NULL,       -- line-granularity level
   lparent   INTEGER,                -- the nearest ancestor at level ldepth - 1
-  nframes   INTEGER NOT NULL,       -- frames strictly inside the subtree (0: no callees below)
-  PRIMARY KEY(run, id)
-) WITHOUT ROWID;
+  nframes   INTEGER NOT NULL        -- frames strictly inside the subtree (0: no callees below)
+);
 
 -- Metric columns.  One row per (base metric, summary statistic); the statistic
 -- 'sum' is the one views show by default.

@@ -2,6 +2,9 @@
 -- a new archive (and kept up to date row by row when a run is appended).
 -- Each one exists for a query of query/ or schema/queries/; tests pin the plans.
 
+-- Contexts by the database's id (tree walks up the parent links, '#ID').
+CREATE UNIQUE INDEX IF NOT EXISTS context_by_id ON context(run, id);
+
 -- Top-down at function granularity: the frames of a subtree at one level,
 -- a range scan on (fdepth, pre) bounded by the level and the pre..last interval.
 CREATE INDEX IF NOT EXISTS context_frame_level ON context(run, fdepth, pre, function, fparent) WHERE frame = id;
@@ -14,9 +17,6 @@ CREATE INDEX IF NOT EXISTS context_by_function ON context(run, function, kind);
 
 -- Centers by source location (FILE:LINE, loop FILE:LINE) and the source view.
 CREATE INDEX IF NOT EXISTS context_by_line ON context(run, file, line, kind);
-
--- Subtree scans: y in subtree(x) iff pre between x.pre and x.last.
-CREATE INDEX IF NOT EXISTS context_by_pre ON context(run, pre);
 
 -- Function look-up by name (centers, completion).
 CREATE INDEX IF NOT EXISTS function_by_name ON function(run, name);

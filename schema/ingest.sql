@@ -12,8 +12,11 @@ SELECT coalesce(max(run), 0) + 1 FROM run;
 INSERT INTO run(run, path, format, title, ingested_at, tool, digest, contexts, profiles)
 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 0, 0);
 
--- @finish_run  (run, contexts, profiles, elided, seconds)
-UPDATE run SET contexts = ?2, profiles = ?3, elided = ?4, seconds = ?5 WHERE run = ?1;
+-- @finish_run  (run, contexts, profiles, elided, seconds, root)
+UPDATE run SET contexts = ?2, profiles = ?3, elided = ?4, seconds = ?5, root = ?6 WHERE run = ?1;
+
+-- @next_pre  -> the pre-order number the new run's root gets
+SELECT coalesce(max(pre), -1) + 1 FROM context;
 
 -- @insert_module  (run, id, path)
 INSERT INTO module(run, id, path) VALUES (?1, ?2, ?3);

@@ -21,12 +21,12 @@ SELECT 1 FROM run WHERE run = ?1;
 -- @columns  (?1 run) -> metric columns (id, base name, stat), 'sum' ones first, by id
 SELECT id, name, stat FROM metric WHERE run = ?1 ORDER BY stat <> 'sum', id;
 
--- @root  (?1 run) -> the root context (pre 0)
+-- @root  (?1 run) -> the root context (its pre is run.root)
 SELECT id, pre, last, frame, fdepth, ldepth, kind, relation, callsite, function, fparent, file, line,
        call_file, call_line, module, offset
-FROM context WHERE run = ?1 AND pre = 0;
+FROM context WHERE pre = (SELECT root FROM run WHERE run = ?1);
 
--- @ctx  (?1 run, ?2 id) -> one context (same columns as @root), by primary key
+-- @ctx  (?1 run, ?2 id) -> one context (same columns as @root), by the database id
 SELECT id, pre, last, frame, fdepth, ldepth, kind, relation, callsite, function, fparent, file, line,
        call_file, call_line, module, offset
 FROM context WHERE run = ?1 AND id = ?2;
@@ -101,12 +101,14 @@ SELECT line, inclusive, exclusive FROM scope_total
 WHERE run = ?1 AND kind = 'line' AND metric = ?3 AND key = ?2 ORDER BY line;
 
 -- @td_frames  (?1 run, ?2 fdepth, ?3 pre lo, ?4 pre hi) -> frames of a subtree at one function level
-SELECT id, function, fparent, relation FROM context
+-- (INDEXED BY: on a small run the planner may prefer the table's own pre range,
+-- which reads the whole subtree instead of one level of it)
+SELECT id, function, fparent, relation FROM context INDEXED BY context_frame_level
 WHERE run = ?1 AND fdepth = ?2 AND pre BETWEEN ?3 AND ?4 AND frame = id;
 
 -- @td_lines  (?1 run, ?2 ldepth, ?3 pre lo, ?4 pre hi) -> contexts of a subtree at one line level
 SELECT id, lparent, kind, relation, function, file, line, module, offset, callsite, call_file, call_line, pre
-FROM context
+FROM context INDEXED BY context_line_level
 WHERE run = ?1 AND ldepth = ?2 AND pre BETWEEN ?3 AND ?4;
 
 -- @bu_frame  (?1 run, ?2 id) -> a caller frame: kind, function, fparent, call_file, call_line, relation

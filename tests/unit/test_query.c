@@ -431,9 +431,9 @@ static void test_plans(void **state) {
     const char *name, *want;
   } plans[] = {{"td_frames", "USING INDEX context_frame_level"},
                {"td_lines", "USING INDEX context_line_level"},
-               {"bu_frame", "USING PRIMARY KEY"},
-               {"ctx", "USING PRIMARY KEY"},
-               {"root", "context_by_pre"},
+               {"bu_frame", "USING INDEX context_by_id"},
+               {"ctx", "USING INDEX context_by_id"},
+               {"root", "USING INTEGER PRIMARY KEY"},
                {"value", "USING PRIMARY KEY"},
                {"function_frames", "context_by_function"},
                {"contexts_at", "context_by_line"},
