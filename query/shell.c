@@ -10,12 +10,23 @@
 
 #include "cct_schema.h"
 
+#if defined(__has_include)
+#if __has_include("cct_picture.h")
+#include "cct_picture.h"
+#define CCT_HAVE_PICTURE 1
+#endif
+#endif
+#ifndef CCT_HAVE_PICTURE
+#define CCT_HAVE_PICTURE 0 /* the pictures (query/picture.c) are not in this build */
+#endif
+
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 volatile sig_atomic_t cct_shell_interrupted = 0;
@@ -50,6 +61,7 @@ static int cmd_threshold(cct_shell *p, cct_words *w);
 static int cmd_mode(cct_shell *p, cct_words *w);
 static int cmd_sql(cct_shell *p, cct_words *w);
 static int cmd_diff(cct_shell *p, cct_words *w);
+static int cmd_export(cct_shell *p, cct_words *w);
 static int cmd_help(cct_shell *p, cct_words *w);
 static int cmd_quit(cct_shell *p, cct_words *w);
 
@@ -92,7 +104,42 @@ static const cct_cmd commands[] = {
     {"sql", cmd_sql, CMD_NEEDS_DB, "sql STATEMENT", "run one read-only SQL statement on the archive",
      "Views: runs, metrics, functions, contexts, context_values, flat (see the README).\n"
      "A ';' ends the command: quote it ('a;b') inside a string literal."},
-    {"diff", cmd_diff, CMD_NEEDS_DB, "diff N", "compare the current view with run N (not implemented yet)", NULL},
+    {"diff", cmd_diff, CMD_NEEDS_DB, "diff RUN [sort]",
+     "the current view with the values of run RUN (number or title) beside the current run's",
+     "The current view is the last topdown, bottomup or flat command (topdown 3 before\n"
+     "any), with the current center, granularity, metric and threshold.  Rows match by\n"
+     "path of names (context ids may differ; classic and v4 runs compare; '<program\n"
+     "root>' matches 'main thread'); same-name siblings by call site, file, line.\n"
+     "Rows of one run only show as (added) = only in run RUN, (removed) = only in the\n"
+     "current run.  change = run RUN - current run: '+' (red) is more cost, a\n"
+     "regression; '-' (green) less.  Percentages are of each run's own program total.\n"
+     "Metrics match by name or by name without the unit; time units are converted to\n"
+     "the current run's ('CPUTIME (sec)' into usec).  A row is hidden by the threshold\n"
+     "only when below it in both runs.  Siblings sort by the larger inclusive value;\n"
+     "with 'sort', by the absolute change of the display metric's inclusive value (flat\n"
+     "N keeps the N largest changes).  Handles are the current run's ('@N' works).\n"
+     "Modes: tree and table show the display metric; csv every metric (columns\n"
+     "'M inclusive', 'M exclusive', 'M other inclusive', 'M other exclusive', 'M change',\n"
+     "'M exclusive change'); folded 'a;b;c base other' lines (differential flame graphs:\n"
+     "flamegraph.pl reads them); json one object:\n"
+     "  {\"view\": \"diff\", \"of\": \"topdown\", \"depth\": 3, \"base_run\": 1, \"run\": 2,\n"
+     "   \"base_title\": ..., \"title\": ..., \"center\": [...], \"granularity\": \"function\",\n"
+     "   \"sort\": \"inclusive\"|\"change\", \"metrics\": [{\"name\", \"unit\", \"other_name\",\n"
+     "   \"other_unit\", \"scale\", \"total\", \"other_total\"}], \"note\": ..., \"rows\": [\n"
+     "   {\"handle\": 3|null, \"other_handle\": 5|null, \"depth\", \"status\": \"both\"|\"added\"|\n"
+     "    \"removed\", \"path\", \"kind\", \"name\", \"inlined\", \"file\", \"line\", \"module\",\n"
+     "    \"callsite\", \"center\", \"values\": {\"METRIC\": {\"inclusive\": a, \"exclusive\": b,\n"
+     "    \"other_inclusive\": c, \"other_exclusive\": d, \"change\": c-a,\n"
+     "    \"exclusive_change\": d-b}}}]}\n"
+     "  (values of the run a row is absent from are null and count 0 in the change;\n"
+     "  other values are in the current run's unit)."},
+    {"export", cmd_export, CMD_NEEDS_DB, "export FILE",
+     "write the last view (or diff, or stats) to FILE in the format of its extension",
+     "  .csv   as 'mode csv'     .json  as 'mode json'     .folded  as 'mode folded'\n"
+     "  .txt   as 'mode tree' (nothing shortened, no color)\n"
+     "  .svg   a picture of the center: callees as a flame graph above, callers below\n"
+     "         (after 'stats': the distribution over profiles)   .html  the same, interactive\n"
+     "The view is computed again with the current settings; FILE is replaced."},
     {"help", cmd_help, 0, "help [COMMAND]", "list the commands, or describe one", NULL},
     {"quit", cmd_quit, 0, "quit", "leave the shell (also Ctrl-D)", NULL},
     {"exit", cmd_quit, CMD_HIDDEN, "exit", "leave the shell", NULL},
@@ -300,6 +347,8 @@ void cct_shell_release(cct_shell *p) {
   cct_query_close(p->q);
   free(p->path);
   forget_handles(p);
+  free(p->last.file);
+  memset(&p->last, 0, sizeof p->last);
   p->q = NULL;
   p->path = NULL;
 }
@@ -434,6 +483,18 @@ static int cmd_center(cct_shell *p, cct_words *w) {
   return CCT_CMD_OK;
 }
 
+/* Records the last view command for 'diff' and 'export' (n is the bin count for stats). */
+static void remember_view(cct_shell *p, int view, int depth, int kind, int n, const char *file) {
+  free(p->last.file);
+  memset(&p->last, 0, sizeof p->last);
+  p->last.view = view;
+  p->last.depth = depth;
+  p->last.kind = kind;
+  p->last.n = n;
+  p->last.bins = n;
+  p->last.file = file ? strdup(file) : NULL;
+}
+
 /* Prints a computed view, or reports the error of computing it. */
 static int show_view(cct_shell *p, int rc, cct_view *v, cct_err *err) {
   if (rc) return lib_error(p, err, rc);
@@ -458,6 +519,7 @@ static int cmd_topdown(cct_shell *p, cct_words *w) {
   cct_view *v = NULL;
   cct_err err = CCT_ERR_INIT;
   int rc = cct_view_topdown(p->q, depth, &v, &err);
+  if (!rc) remember_view(p, CCT_LAST_TOPDOWN, depth, 0, 0, NULL);
   return show_view(p, rc, v, &err);
 }
 
@@ -475,6 +537,7 @@ static int cmd_bottomup(cct_shell *p, cct_words *w) {
   cct_view *v = NULL;
   cct_err err = CCT_ERR_INIT;
   int rc = cct_view_bottomup(p->q, depth, &v, &err);
+  if (!rc) remember_view(p, CCT_LAST_BOTTOMUP, depth, 0, 0, NULL);
   return show_view(p, rc, v, &err);
 }
 
@@ -491,6 +554,7 @@ static int cmd_flat(cct_shell *p, cct_words *w) {
   cct_view *v = NULL;
   cct_err err = CCT_ERR_INIT;
   int rc = cct_view_flat(p->q, kind, n, &v, &err);
+  if (!rc) remember_view(p, CCT_LAST_FLAT, 0, kind, n, NULL);
   return show_view(p, rc, v, &err);
 }
 
@@ -499,6 +563,7 @@ static int cmd_source(cct_shell *p, cct_words *w) {
   cct_view *v = NULL;
   cct_err err = CCT_ERR_INIT;
   int rc = cct_view_source(p->q, w->argc == 2 ? w->argv[1] : NULL, &v, &err);
+  if (!rc) remember_view(p, CCT_LAST_SOURCE, 0, 0, 0, w->argc == 2 ? w->argv[1] : NULL);
   return show_view(p, rc, v, &err);
 }
 
@@ -511,6 +576,7 @@ static int cmd_stats(cct_shell *p, cct_words *w) {
   cct_err err = CCT_ERR_INIT;
   int rc = cct_view_stats(p->q, (size_t)bins, &s, &err);
   if (rc) return lib_error(p, &err, rc);
+  remember_view(p, CCT_LAST_STATS, 0, 0, bins, NULL);
   cct_out_stats(p, s);
   cct_stats_free(s);
   return CCT_CMD_OK;
@@ -631,7 +697,71 @@ static int cmd_sql(cct_shell *p, cct_words *w) {
   return CCT_CMD_OK;
 }
 
+/* Finds a run by number or title.  Returns it, or 0 after reporting an error. */
+static int find_run(cct_shell *p, const char *word) {
+  sqlite3 *db = cct_query_db(p->q);
+  sqlite3_stmt *st = NULL;
+  int run = 0, n = 0, num = -1;
+  char list[256] = "";
+  if (parse_count(word, &num)) num = -1;
+  if (sqlite3_prepare_v2(db, "SELECT run FROM runs WHERE run = ?1 UNION ALL SELECT run FROM runs WHERE title = ?2 "
+                             "AND NOT EXISTS (SELECT 1 FROM runs WHERE run = ?1)",
+                         -1, &st, NULL) != SQLITE_OK)
+    return cct_shell_error(p, "%s in 'diff'", sqlite3_errmsg(db)), 0;
+  sqlite3_bind_int(st, 1, num);
+  sqlite3_bind_text(st, 2, word, -1, SQLITE_STATIC);
+  while (sqlite3_step(st) == SQLITE_ROW) {
+    run = sqlite3_column_int(st, 0);
+    size_t l = strlen(list);
+    if (l + 16 < sizeof list) snprintf(list + l, sizeof list - l, "%s%d", n ? ", " : "", run);
+    n++;
+  }
+  sqlite3_finalize(st);
+  if (n == 1) return run;
+  if (n > 1) return cct_shell_error(p, "several runs are titled '%s' (runs %s): name one by number", word, list), 0;
+  return cct_shell_error(p, "no run '%s' in the archive; 'runs' lists them", word), 0;
+}
+
+/* The diff spec of the last view command (topdown 3 when there was none).
+ * Returns 0, or -1 after reporting that the last view cannot be compared. */
+static int last_spec(cct_shell *p, int flags, cct_diff_spec *spec) {
+  memset(spec, 0, sizeof *spec);
+  spec->flags = flags;
+  spec->depth = 3;
+  switch (p->last.view) {
+  case CCT_LAST_NONE: spec->view = CCT_DIFF_TOPDOWN; return 0;
+  case CCT_LAST_TOPDOWN: spec->view = CCT_DIFF_TOPDOWN, spec->depth = p->last.depth; return 0;
+  case CCT_LAST_BOTTOMUP: spec->view = CCT_DIFF_BOTTOMUP, spec->depth = p->last.depth; return 0;
+  case CCT_LAST_FLAT:
+    spec->view = CCT_DIFF_FLAT, spec->flat_kind = p->last.kind, spec->flat_n = p->last.n;
+    return 0;
+  default:
+    cct_shell_error(p, "'diff' compares topdown, bottomup and flat views, not '%s'; run one of those first",
+                    p->last.view == CCT_LAST_SOURCE ? "source" : "stats");
+    return -1;
+  }
+}
+
+/* Computes the diff of the last view against run and prints it to f in mode
+ * (f NULL: the shell's output).  Returns a CCT_CMD_* code. */
+static int print_diff(cct_shell *p, int run, int flags, FILE *f, int mode) {
+  cct_diff_spec spec;
+  if (last_spec(p, flags, &spec)) return CCT_CMD_ERROR;
+  if (spec.view == CCT_DIFF_BOTTOMUP && cct_center_count(p->q) == 0)
+    return cct_shell_error(p, "no center to compare callers of: use 'center NAME' or 'flat'");
+  cct_diff *d = NULL;
+  cct_err err = CCT_ERR_INIT;
+  int rc = cct_view_diff(p->q, &spec, run, &d, &err);
+  if (rc) return lib_error(p, &err, rc);
+  int out = cct_out_diff(p, d, f, mode);
+  cct_diff_free(d);
+  if (out && cct_shell_interrupted) return cct_shell_error(p, "interrupted");
+  if (out) return cct_shell_error(p, "out of memory");
+  return CCT_CMD_OK;
+}
+
 static int cmd_diff(cct_shell *p, cct_words *w) {
+  static const char *const opts[] = {"sort", NULL};
   sqlite3_stmt *st = NULL;
   cct_err err = CCT_ERR_INIT;
   long long runs = 0;
@@ -642,8 +772,103 @@ static int cmd_diff(cct_shell *p, cct_words *w) {
   if (runs < 2)
     return cct_shell_error(p, "'diff' needs two runs and this archive has %lld; add one with 'cctingest DB_DIR %s'",
                            runs, p->path ? p->path : "FILE");
-  if (w->argc != 2) return usage_error(p, cmd_of(w), "need one run number", NULL);
-  return cct_shell_error(p, "'diff' is not implemented yet; compare the two runs with 'run N' and the same view");
+  if (w->argc < 2) return usage_error(p, cmd_of(w), "need a RUN", NULL);
+  if (w->argc > 3) return usage_error(p, cmd_of(w), "unexpected argument", w->argv[3]);
+  int flags = 0;
+  if (w->argc == 3) {
+    if (find_word(opts, w->argv[2]) != 0) return usage_error(p, cmd_of(w), "unknown option", w->argv[2]);
+    flags |= CCT_DIFF_SORT_CHANGE;
+  }
+  int run = find_run(p, w->argv[1]);
+  if (!run) return CCT_CMD_ERROR;
+  int rc = print_diff(p, run, flags, NULL, 0);
+  if (rc == CCT_CMD_OK) {
+    p->last.diff_run = run;
+    p->last.diff_flags = flags;
+  }
+  return rc;
+}
+
+/* Writes the last view (or diff, or stats) to f in mode.  Returns a CCT_CMD_* code. */
+static int export_text(cct_shell *p, FILE *f, int mode) {
+  if (p->last.diff_run) return print_diff(p, p->last.diff_run, p->last.diff_flags, f, mode);
+  cct_err err = CCT_ERR_INIT;
+  int rc;
+  if (p->last.view == CCT_LAST_STATS) {
+    cct_stats *s = NULL;
+    rc = cct_view_stats(p->q, (size_t)p->last.bins, &s, &err);
+    if (rc) return lib_error(p, &err, rc);
+    cct_out_stats_to(p, s, f, mode);
+    cct_stats_free(s);
+    return CCT_CMD_OK;
+  }
+  cct_view *v = NULL;
+  switch (p->last.view) {
+  case CCT_LAST_TOPDOWN: rc = cct_view_topdown(p->q, p->last.depth, &v, &err); break;
+  case CCT_LAST_BOTTOMUP: rc = cct_view_bottomup(p->q, p->last.depth, &v, &err); break;
+  case CCT_LAST_FLAT: rc = cct_view_flat(p->q, p->last.kind, p->last.n, &v, &err); break;
+  default: rc = cct_view_source(p->q, p->last.file, &v, &err); break;
+  }
+  if (rc) return lib_error(p, &err, rc);
+  int out = cct_out_view_to(p, v, f, mode);
+  cct_view_free(v);
+  if (out && cct_shell_interrupted) return cct_shell_error(p, "interrupted");
+  if (out) return cct_shell_error(p, "out of memory");
+  return CCT_CMD_OK;
+}
+
+/* Writes a picture of the last view to f (.svg or .html).  Returns a CCT_CMD_* code. */
+static int export_picture(cct_shell *p, FILE *f, const char *ext) {
+#if CCT_HAVE_PICTURE
+  cct_err err = CCT_ERR_INIT;
+  int depth = p->last.view == CCT_LAST_TOPDOWN || p->last.view == CCT_LAST_BOTTOMUP ? p->last.depth : 3, rc;
+  if (p->last.diff_run) return cct_shell_error(p, "export to .%s of a diff is not available; use .csv or .json", ext);
+  if (p->last.view == CCT_LAST_STATS) {
+    if (strcmp(ext, "svg")) return cct_shell_error(p, "export of 'stats' to .%s is not available; use .svg", ext);
+    rc = cct_picture_stats_svg(p->q, f, &err);
+  } else {
+    rc = strcmp(ext, "svg") ? cct_picture_html(p->q, depth, f, &err) : cct_picture_svg(p->q, depth, f, &err);
+  }
+  return rc ? lib_error(p, &err, rc) : CCT_CMD_OK;
+#else
+  (void)f;
+  return cct_shell_error(p, "export to .%s is not available in this build", ext);
+#endif
+}
+
+static int cmd_export(cct_shell *p, cct_words *w) {
+  static const char *const exts[] = {"csv", "json", "folded", "txt", "svg", "html", NULL};
+  static const int modes[] = {CCT_MODE_CSV, CCT_MODE_JSON, CCT_MODE_FOLDED, CCT_MODE_TREE, -1, -1};
+  if (w->argc != 2) return usage_error(p, cmd_of(w), w->argc < 2 ? "need a FILE" : "unexpected argument",
+                                       w->argc < 2 ? NULL : w->argv[2]);
+  const char *path = w->argv[1], *slash = strrchr(path, '/'), *dot = strrchr(slash ? slash : path, '.');
+  int e = -1;
+  for (int i = 0; dot && exts[i]; i++)
+    if (!strcasecmp(dot + 1, exts[i])) e = i;
+  if (e < 0)
+    return cct_shell_error(p, "unknown export format '%s': name a FILE ending in .csv, .json, .folded, .txt, .svg or "
+                              ".html",
+                           path);
+  if (p->last.view == CCT_LAST_NONE)
+    return cct_shell_error(p, "nothing to export: run a view first (topdown, bottomup, flat, source, stats, diff)");
+  if (modes[e] < 0 && !CCT_HAVE_PICTURE)
+    return cct_shell_error(p, "export to .%s is not available in this build", exts[e]);
+  if (modes[e] == CCT_MODE_FOLDED && (p->last.view == CCT_LAST_SOURCE || p->last.view == CCT_LAST_STATS))
+    return cct_shell_error(p, "export of '%s' to .folded is not available: it has no call paths",
+                           p->last.view == CCT_LAST_SOURCE ? "source" : "stats");
+  FILE *f = fopen(path, "w");
+  if (!f) return cct_shell_error(p, "cannot write '%s': %s", path, strerror(errno));
+  int rc = modes[e] < 0 ? export_picture(p, f, exts[e]) : export_text(p, f, modes[e]);
+  int bad = ferror(f);
+  if (fclose(f) || bad) {
+    if (rc == CCT_CMD_OK) rc = cct_shell_error(p, "cannot write '%s': %s", path, strerror(errno ? errno : EIO));
+  }
+  if (rc != CCT_CMD_OK) {
+    remove(path);
+    return rc;
+  }
+  if (p->interactive) fprintf(p->out, "wrote %s\n", path);
+  return CCT_CMD_OK;
 }
 
 static int cmd_help(cct_shell *p, cct_words *w) {
@@ -669,6 +894,7 @@ int cct_shell_complete_kind(const char *line, size_t point, size_t *word_start, 
                             const char *const **words) {
   static const char *const modes[] = {"tree", "table", "csv", "json", "folded", NULL};
   static const char *const grans[] = {"function", "line", NULL};
+  static const char *const diff_kw[] = {"sort", NULL};
   static const char *const flats[] = {"functions", "loops", "lines", "files", "modules", "tree", NULL};
   static const char *const center_kw[] = {"reset", "glob", "re", "loop", "file", "module", "class", "namespace",
                                           NULL};
@@ -707,7 +933,8 @@ int cct_shell_complete_kind(const char *line, size_t point, size_t *word_start, 
     const char *name = c >= 0 ? commands[c].name : "";
     const char *cur = idx < w.argc ? w.argv[idx] : "";
     if (!strcmp(name, "help")) kind = idx == 1 ? 'c' : 0;
-    else if (!strcmp(name, "open")) kind = idx == 1 ? 'o' : 0;
+    else if (!strcmp(name, "open") || !strcmp(name, "export")) kind = idx == 1 ? 'o' : 0;
+    else if (!strcmp(name, "diff")) kind = idx == 2 ? 'w' : 0, *words = diff_kw;
     else if (!strcmp(name, "source")) kind = idx == 1 ? (cur[0] == '@' ? '@' : 'F') : 0;
     else if (!strcmp(name, "metric")) kind = 'm';
     else if (!strcmp(name, "mode")) kind = idx == 1 ? 'w' : 0, *words = modes;

@@ -9,6 +9,7 @@
 #ifndef CCT_SHELL_INT_H
 #define CCT_SHELL_INT_H
 
+#include "cct_diff.h"
 #include "cct_query.h"
 
 #include <signal.h>
@@ -30,6 +31,18 @@ typedef struct cct_shell_handle {
   char *name; /* row label (owned) */
 } cct_shell_handle;
 
+/* The last view command, which 'diff' and 'export' compute again. */
+enum { CCT_LAST_NONE = 0, CCT_LAST_TOPDOWN, CCT_LAST_BOTTOMUP, CCT_LAST_FLAT, CCT_LAST_SOURCE, CCT_LAST_STATS };
+typedef struct cct_shell_last {
+  int view;       /* CCT_LAST_* */
+  int depth;      /* topdown, bottomup */
+  int kind, n;    /* flat: CCT_FLAT_* and row count */
+  int bins;       /* stats */
+  char *file;     /* source: the FILE or @N argument (owned), NULL for the center's file */
+  int diff_run;   /* > 0 when the last command was 'diff' of that view against this run */
+  int diff_flags; /* its CCT_DIFF_* flags */
+} cct_shell_last;
+
 /* The state of one shell session. */
 typedef struct cct_shell {
   cct_query *q;              /* open archive session, NULL before 'open' */
@@ -44,6 +57,7 @@ typedef struct cct_shell {
   cct_shell_handle *handles; /* handles of the last view printed */
   size_t nhandles;
   int failed;                /* 1 once a command has failed */
+  cct_shell_last last;       /* the last view command */
 } cct_shell;
 
 /* Set from a SIGINT handler (main.c); commands and printers stop early when set.
@@ -143,8 +157,23 @@ int cct_shell_candidates(cct_shell *p, int kind, const char *const *words, const
  * Returns 0, or -1 when interrupted or out of memory. */
 int cct_out_view(cct_shell *p, const cct_view *v);
 
+/* Prints v to f in mode (CCT_MODE_*; no color, nothing shortened), or, when
+ * f is NULL, as cct_out_view does.  Returns as cct_out_view. */
+int cct_out_view_to(cct_shell *p, const cct_view *v, FILE *f, int mode);
+
 /* Prints stats of the current center of p->q in p->mode.  Returns 0. */
 int cct_out_stats(cct_shell *p, const cct_stats *s);
+
+/* Prints stats to f in mode, or as cct_out_stats when f is NULL.  Returns 0. */
+int cct_out_stats_to(cct_shell *p, const cct_stats *s, FILE *f, int mode);
+
+/* Prints a diff (cct_view_diff) to f in mode, or, when f is NULL, to p->out
+ * in p->mode remembering the base handles for '@N' completion.  Tree and
+ * table show the display metric (both runs, % of each run's own total, the
+ * change signed, red / green on a terminal), csv and json every metric,
+ * folded 'a;b;c base other' lines (differential flame graphs).
+ * Returns 0, or -1 when interrupted or out of memory. */
+int cct_out_diff(cct_shell *p, const cct_diff *d, FILE *f, int mode);
 
 /* Prints the rows of a prepared statement in p->mode (tree mode prints a
  * table); view names the JSON object ("sql", "runs", "metrics").  Steps st to

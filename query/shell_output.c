@@ -12,7 +12,10 @@
  *           printed children (so the lines add up to the top row: rows cut
  *           by depth or threshold count in full in the printed row above);
  *           flat lines carry the exclusive value; zero lines are left out;
- *           anything else prints as in table mode. */
+ *           anything else prints as in table mode.
+ * 'diff' prints through cct_out_diff in every mode ('a;b;c base other' lines
+ * in folded mode).  Printers write to an outctx (destination, mode, color,
+ * width), so 'export' reuses them with a FILE* (cct_out_*_to, cct_out_diff). */
 #include "shell_int.h"
 
 #include <math.h>
@@ -156,6 +159,22 @@ static const char *base_name(const char *path) {
   return s && s[1] ? s + 1 : path;
 }
 
+/* Where and how a printer writes: the shell's own output, or a file for
+ * 'export' (no color, no width limit).  Field names follow cct_shell's so
+ * printers read p->out, p->color as the shell's. */
+typedef struct outctx {
+  FILE *out; /* destination */
+  int mode;  /* CCT_MODE_* */
+  int color; /* 1: ANSI escapes */
+  int width; /* columns for tree and table */
+} outctx;
+
+/* Width for exports: nothing is shortened. */
+#define EXPORT_WIDTH 1000000
+
+/* The context of p's own output, or of f (mode given) when f is not NULL. */
+static outctx out_ctx(cct_shell *p, FILE *f, int mode);
+
 /* ----------------------------------------------------------------- grids */
 
 /* A table of text cells for table mode (views, statements). */
@@ -205,7 +224,7 @@ static char **grid_row(grid *g) {
 }
 
 /* Prints g aligned, shrinking the widest columns (in the middle, '...') to fit width. */
-static int grid_print(cct_shell *p, grid *g, int width) {
+static int grid_print(const outctx *p, grid *g, int width) {
   FILE *o = p->out;
   int *w = calloc((size_t)g->ncols, sizeof *w);
   if (!w) return -1;
@@ -312,12 +331,17 @@ static int find_dups(const cct_view *v, char *dup) {
   return 0;
 }
 
-/* Remembers the handles of v for '@N' completion. */
-static void keep_handles(cct_shell *p, const cct_view *v) {
+/* Forgets the handles of the last view. */
+static void forget_shell_handles(cct_shell *p) {
   for (size_t i = 0; i < p->nhandles; i++) free(p->handles[i].name);
   free(p->handles);
   p->handles = NULL;
   p->nhandles = 0;
+}
+
+/* Remembers the handles of v for '@N' completion. */
+static void keep_handles(cct_shell *p, const cct_view *v) {
+  forget_shell_handles(p);
   if (!v->nrows || !strcmp(v->view, "source")) return;
   p->handles = calloc(v->nrows, sizeof *p->handles);
   if (!p->handles) return;
@@ -341,7 +365,7 @@ static void value_cells(const cct_view *v, const cct_row *r, const numfmt *fi, c
 }
 
 /* Tree mode for topdown / bottomup / flat: handle, values, '*', connectors and label. */
-static int print_tree(cct_shell *p, const cct_view *v, int width) {
+static int print_tree(const outctx *p, const cct_view *v, int width) {
   FILE *o = p->out;
   size_t nm = v->nmetrics, nc = 4 * nm, n = v->nrows;
   int rc = -1;
@@ -436,7 +460,7 @@ out:
 
 /* Table mode for views: handle, depth, values, '*', name, location (source:
  * handle, '>', line, values, text). */
-static int print_view_table(cct_shell *p, const cct_view *v, int width) {
+static int print_view_table(const outctx *p, const cct_view *v, int width) {
   size_t nm = v->nmetrics;
   int src = !strcmp(v->view, "source");
   grid g;
@@ -498,13 +522,13 @@ out:
 }
 
 /* Source view in tree mode: handle, mark, line, values, text. */
-static int print_source(cct_shell *p, const cct_view *v, int width) {
+static int print_source(const outctx *p, const cct_view *v, int width) {
   return print_view_table(p, v, width);
 }
 
 /* ------------------------------------------------------------ csv, json */
 
-static void print_view_csv(cct_shell *p, const cct_view *v) {
+static void print_view_csv(const outctx *p, const cct_view *v) {
   FILE *o = p->out;
   int src = !strcmp(v->view, "source");
   fputs("handle,depth,path,kind,name,inlined,file,line,module,callsite,center", o);
@@ -555,7 +579,7 @@ static void print_view_csv(cct_shell *p, const cct_view *v) {
   }
 }
 
-static void print_view_json(cct_shell *p, const cct_view *v) {
+static void print_view_json(const outctx *p, const cct_view *v) {
   FILE *o = p->out;
   int src = !strcmp(v->view, "source");
   fputs("{\"view\": ", o);
@@ -616,7 +640,28 @@ static void folded_name(FILE *o, const char *s) {
   for (; s && *s; s++) fputc(*s == ';' ? ':' : (*s == '\n' || *s == '\r') ? ' ' : *s, o);
 }
 
-static int print_folded(cct_shell *p, const cct_view *v) {
+/* Writes d in plain decimal notation with up to 17 significant digits: no
+ * exponent, since flame-graph tools read digits and one '.' only. */
+static void folded_number(FILE *o, double d) {
+  char buf[400];
+  const char *t = number_text(buf, sizeof buf, d);
+  if (!strpbrk(t, "eE") || !isfinite(d)) {
+    fputs(t, o);
+    return;
+  }
+  int prec = 16 - (int)floor(log10(fabs(d)));
+  if (prec < 0) prec = 0;
+  if (prec > 340) prec = 340;
+  snprintf(buf, sizeof buf, "%.*f", prec, d);
+  size_t l = strlen(buf);
+  if (strchr(buf, '.')) {
+    while (l > 1 && buf[l - 1] == '0') buf[--l] = '\0';
+    if (buf[l - 1] == '.') buf[--l] = '\0';
+  }
+  fputs(buf, o);
+}
+
+static int print_folded(const outctx *p, const cct_view *v) {
   FILE *o = p->out;
   size_t n = v->nrows;
   if (!v->nmetrics || !n) return 0;
@@ -648,7 +693,7 @@ static int print_folded(cct_shell *p, const cct_view *v) {
       folded_name(o, r->path && r->path[k] ? r->path[k] : r->name);
     }
     fputc(' ', o);
-    cct_out_number(o, self[i]);
+    folded_number(o, self[i]);
     fputc('\n', o);
   }
   free(self);
@@ -656,29 +701,510 @@ static int print_folded(cct_shell *p, const cct_view *v) {
   return 0;
 }
 
+/* ------------------------------------------------------------------ diff */
+
+#define RED "\033[31m"
+#define GREEN "\033[32m"
+
+/* Names from the top row down to each diff row, from the merged tree (so the
+ * two formats' placeholder roots print as the base run names them):
+ * names[i] points into the rows; path of row i = names of its ancestors. */
+typedef struct dpath {
+  const char **stack; /* current names by depth */
+  int maxdepth;
+} dpath;
+
+static int dpath_init(dpath *dp, const cct_diff *d) {
+  dp->maxdepth = 0;
+  for (size_t i = 0; i < d->nrows; i++)
+    if (d->rows[i].depth > dp->maxdepth) dp->maxdepth = d->rows[i].depth;
+  dp->stack = calloc((size_t)dp->maxdepth + 2, sizeof *dp->stack);
+  return dp->stack ? 0 : -1;
+}
+
+/* Pushes row i's name; returns its depth. */
+static int dpath_push(dpath *dp, const cct_diff_row *r) {
+  int d = r->depth < 0 ? 0 : r->depth;
+  dp->stack[d] = r->row->name ? r->row->name : "";
+  return d;
+}
+
+static const char *status_name(int s) {
+  return s == CCT_DIFF_ADDED ? "added" : s == CCT_DIFF_REMOVED ? "removed" : "both";
+}
+
+/* A change with its sign ('+12', '-3.500', '0'); '-' when unknown. */
+static char *change_text(const numfmt *f, double d) {
+  if (!isfinite(d)) return strdup("-");
+  if (d == 0) return strdup("0");
+  char *t = numfmt_text(f, fabs(d));
+  char *s = t ? xprintf("%c%s", d > 0 ? '+' : '-', t) : NULL;
+  free(t);
+  return s;
+}
+
+/* A title line: 'diff topdown 3: run 1 'a' -> run 2 'b', METRIC'. */
+static void diff_title(FILE *o, const cct_diff *d) {
+  fprintf(o, "diff %s", d->view);
+  if (strcmp(d->view, "flat")) fprintf(o, " %d", d->depth);
+  fprintf(o, ": run %d", d->run);
+  if (d->title) fprintf(o, " '%s'", d->title);
+  fprintf(o, " -> run %d", d->other_run);
+  if (d->other_title) fprintf(o, " '%s'", d->other_title);
+  if (d->nmetrics) fprintf(o, ", %s", d->metrics[0]);
+  fputs(d->sort_change ? ", sorted by change\n" : "\n", o);
+}
+
+/* The 8 text cells of a diff row for the display metric: base incl, %, other
+ * incl, %, change, base excl, other excl, excl change. */
+enum { DCELLS = 8 };
+static void diff_cells(const cct_diff *d, const cct_diff_row *r, const numfmt *f, char **c) {
+  double tb = d->total ? d->total[0] : 0, to = d->other_total ? d->other_total[0] : 0;
+  c[0] = numfmt_text(&f[0], r->inclusive[0]);
+  c[1] = percent_text(r->inclusive[0], tb);
+  c[2] = numfmt_text(&f[0], r->other_inclusive[0]);
+  c[3] = percent_text(r->other_inclusive[0], to);
+  c[4] = change_text(&f[0], r->change[0]);
+  c[5] = numfmt_text(&f[1], r->exclusive[0]);
+  c[6] = numfmt_text(&f[1], r->other_exclusive[0]);
+  c[7] = change_text(&f[1], r->exclusive_change[0]);
+}
+
+/* Number formats of the display metric's inclusive ([0]) and exclusive ([1]) columns. */
+static void diff_formats(const cct_diff *d, numfmt *f) {
+  f[0].integral = f[1].integral = 1;
+  f[0].big = f[1].big = 0;
+  for (size_t i = 0; i < d->nrows; i++) {
+    const cct_diff_row *r = &d->rows[i];
+    numfmt_add(&f[0], r->inclusive[0]), numfmt_add(&f[0], r->other_inclusive[0]), numfmt_add(&f[0], r->change[0]);
+    numfmt_add(&f[1], r->exclusive[0]), numfmt_add(&f[1], r->other_exclusive[0]);
+    numfmt_add(&f[1], r->exclusive_change[0]);
+  }
+}
+
+static const char *diff_color(const outctx *p, double change) {
+  if (!p->color || !isfinite(change) || change == 0) return NULL;
+  return change > 0 ? RED : GREEN;
+}
+
+/* The status suffix of a diff row's label: ' (added)', ' (removed)' or ''. */
+static const char *diff_suffix(const cct_diff_row *r) {
+  return r->status == CCT_DIFF_ADDED ? " (added)" : r->status == CCT_DIFF_REMOVED ? " (removed)" : "";
+}
+
+/* Tree mode: handle, inclusive of both runs with % of each run's total, the
+ * change (+ red for more cost, - green for less on a terminal), the change of
+ * the exclusive value, connectors, label and status. */
+static int print_diff_tree(const outctx *p, const cct_diff *d) {
+  FILE *o = p->out;
+  size_t n = d->nrows;
+  int rc = -1;
+  numfmt f[2];
+  char **cells = calloc(n * DCELLS + 1, sizeof *cells);
+  char *has_next = calloc(n + 1, 1);
+  int maxdepth = 0;
+  for (size_t i = 0; i < n; i++)
+    if (d->rows[i].depth > maxdepth) maxdepth = d->rows[i].depth;
+  char *seen = calloc((size_t)maxdepth + 2, 1), *anc = calloc((size_t)maxdepth + 2, 1);
+  int cw[DCELLS];
+  if (!cells || !has_next || !seen || !anc) goto out;
+  diff_title(o, d);
+  if (!d->nmetrics) goto done;
+  diff_formats(d, f);
+  for (size_t k = n; k-- > 0;) {
+    int dd = d->rows[k].depth < 0 ? 0 : d->rows[k].depth;
+    has_next[k] = seen[dd];
+    seen[dd] = 1;
+    for (int j = dd + 1; j <= maxdepth; j++) seen[j] = 0;
+  }
+  int hw = 3;
+  for (size_t i = 0; i < n; i++) {
+    diff_cells(d, &d->rows[i], f, cells + i * DCELLS);
+    int l = snprintf(NULL, 0, "[%d]", d->rows[i].handle);
+    if (l > hw) hw = l;
+  }
+  char h1[64], h2[64];
+  snprintf(h1, sizeof h1, "run %d", d->run);
+  snprintf(h2, sizeof h2, "run %d", d->other_run);
+  const char *heads[DCELLS] = {h1, "", h2, "", "change", h1, h2, "change"};
+  for (int c = 0; c < DCELLS; c++) {
+    cw[c] = c == 1 || c == 3 ? 6 : (int)strlen(heads[c]);
+    if (cw[c] < 7 && c != 1 && c != 3) cw[c] = 7;
+    if (c == 7 && cw[c] < 9) cw[c] = 9; /* under 'exclusive' */
+    for (size_t i = 0; i < n; i++) {
+      int l = cells[i * DCELLS + c] ? (int)strlen(cells[i * DCELLS + c]) : 0;
+      if (l > cw[c]) cw[c] = l;
+    }
+  }
+  int incl = cw[0] + 1 + cw[1] + 2 + cw[2] + 1 + cw[3] + 2 + cw[4];
+  fprintf(o, "%*s  %-*s  %*s\n", hw, "", incl, "inclusive", cw[7], "exclusive");
+  fprintf(o, "%*s  %*s  %*s  %*s  %*s   name\n", hw, "", cw[0] + 1 + cw[1], h1, cw[2] + 1 + cw[3], h2, cw[4],
+          "change", cw[7], "change");
+  if (!n) fputs("(no rows)\n", o);
+  int used = hw + 2 + incl + 2 + cw[7] + 3;
+  int namew = p->width - used;
+  if (namew < 20) namew = 20;
+  for (size_t i = 0; i < n; i++) {
+    if (cct_shell_interrupted) goto out;
+    const cct_diff_row *r = &d->rows[i];
+    char **c = cells + i * DCELLS;
+    int dd = r->depth < 0 ? 0 : r->depth;
+    anc[dd] = has_next[i];
+    char h[32] = "";
+    if (r->handle) snprintf(h, sizeof h, "[%d]", r->handle);
+    fprintf(o, "%*s  %*s %*s  %*s %*s  ", hw, h, cw[0], c[0], cw[1], c[1], cw[2], c[2], cw[3], c[3]);
+    const char *col = diff_color(p, r->change[0]);
+    if (col) fputs(col, o);
+    fprintf(o, "%*s", cw[4], c[4]);
+    if (col) fputs(PLAIN, o);
+    fputs("  ", o);
+    col = diff_color(p, r->exclusive_change[0]);
+    if (col) fputs(col, o);
+    fprintf(o, "%*s", cw[7], c[7]);
+    if (col) fputs(PLAIN, o);
+    fputs(r->row->center ? " * " : "   ", o);
+    int left = namew;
+    for (int k = 1; k < dd && left > 12; k++, left -= 3) fputs(anc[k] ? "|  " : "   ", o);
+    if (dd > 0 && left > 12) fputs(has_next[i] ? "|- " : "`- ", o), left -= 3;
+    char *label = row_label(r->row, 0);
+    const char *suffix = diff_suffix(r);
+    if (p->color && r->row->center) fputs(BOLD, o);
+    cct_out_fit(o, label ? label : "?", left - (int)strlen(suffix), 0);
+    fputs(suffix, o);
+    if (p->color && r->row->center) fputs(PLAIN, o);
+    free(label);
+    fputc('\n', o);
+  }
+done:
+  rc = 0;
+out:
+  if (cells)
+    for (size_t i = 0; i < n * DCELLS; i++) free(cells[i]);
+  free(cells);
+  free(has_next);
+  free(seen);
+  free(anc);
+  return rc;
+}
+
+/* Table mode: one aligned row per diff row (display metric). */
+static int print_diff_table(const outctx *p, const cct_diff *d) {
+  grid g;
+  numfmt f[2];
+  int rc = -1;
+  enum { V = 3, NC = V + DCELLS + 3 };
+  if (grid_init(&g, NC)) goto out;
+  diff_title(p->out, d);
+  if (!d->nmetrics) {
+    rc = 0;
+    goto out;
+  }
+  diff_formats(d, f);
+  const char *heads[NC] = {"#", "depth", "status", NULL, "%", NULL, "%", "change", NULL, NULL, "excl change",
+                           "*", "name", "location"};
+  for (int c = 0; c < NC; c++) {
+    g.head[c] = heads[c] ? strdup(heads[c]) : NULL;
+    g.right[c] = c < 2 || (c >= V && c < V + DCELLS);
+  }
+  g.head[V] = xprintf("run %d incl", d->run);
+  g.head[V + 2] = xprintf("run %d incl", d->other_run);
+  g.head[V + 5] = xprintf("run %d excl", d->run);
+  g.head[V + 6] = xprintf("run %d excl", d->other_run);
+  for (size_t i = 0; i < d->nrows; i++) {
+    const cct_diff_row *r = &d->rows[i];
+    const cct_row *w = r->row;
+    char **c = grid_row(&g);
+    if (!c) goto out;
+    g.bold[g.nrows - 1] = w->center;
+    c[0] = r->handle ? xprintf("%d", r->handle) : NULL;
+    c[1] = xprintf("%d", r->depth);
+    c[2] = strdup(status_name(r->status));
+    diff_cells(d, r, f, c + V);
+    c[V + DCELLS] = strdup(w->center ? "*" : "");
+    c[V + DCELLS + 1] = row_label(w, 0);
+    if (w->file && w->line >= 0) c[V + DCELLS + 2] = xprintf("%s:%lld", base_name(w->file), w->line);
+    else if (w->file) c[V + DCELLS + 2] = strdup(base_name(w->file));
+    else if (w->module) c[V + DCELLS + 2] = strdup(base_name(w->module));
+  }
+  rc = grid_print(p, &g, p->width);
+out:
+  grid_release(&g);
+  return rc;
+}
+
+/* CSV: every metric, full precision; path joined with ';'. */
+static int print_diff_csv(const outctx *p, const cct_diff *d) {
+  FILE *o = p->out;
+  dpath dp;
+  if (dpath_init(&dp, d)) return -1;
+  fputs("handle,other_handle,depth,status,path,kind,name,inlined,file,line,module,callsite,center", o);
+  static const char *const cols[] = {"inclusive", "exclusive", "other inclusive", "other exclusive", "change",
+                                     "exclusive change"};
+  for (size_t m = 0; m < d->nmetrics; m++)
+    for (int k = 0; k < 6; k++) {
+      char *h = xprintf("%s %s", d->metrics[m], cols[k]);
+      fputc(',', o);
+      cct_out_csv_field(o, h);
+      free(h);
+    }
+  fputs("\r\n", o);
+  for (size_t i = 0; i < d->nrows && !cct_shell_interrupted; i++) {
+    const cct_diff_row *r = &d->rows[i];
+    const cct_row *w = r->row;
+    int dd = dpath_push(&dp, r);
+    if (r->handle) fprintf(o, "%d", r->handle);
+    fputc(',', o);
+    if (r->other_handle) fprintf(o, "%d", r->other_handle);
+    fprintf(o, ",%d,%s,", r->depth, status_name(r->status));
+    sqlite3_str *path = sqlite3_str_new(NULL);
+    for (int k = 0; k <= dd; k++) {
+      if (k) sqlite3_str_appendchar(path, 1, ';');
+      sqlite3_str_appendall(path, dp.stack[k] ? dp.stack[k] : "");
+    }
+    char *ps = sqlite3_str_finish(path);
+    cct_out_csv_field(o, ps ? ps : "");
+    sqlite3_free(ps);
+    fprintf(o, ",%s,", kind_name(w->kind));
+    cct_out_csv_field(o, w->name);
+    fprintf(o, ",%d,", w->inlined);
+    cct_out_csv_field(o, w->file);
+    fputc(',', o);
+    if (w->line >= 0) fprintf(o, "%lld", w->line);
+    fputc(',', o);
+    cct_out_csv_field(o, w->module);
+    fputc(',', o);
+    cct_out_csv_field(o, w->callsite);
+    fprintf(o, ",%d", w->center);
+    for (size_t m = 0; m < d->nmetrics; m++) {
+      double v[6] = {r->inclusive[m], r->exclusive[m], r->other_inclusive[m], r->other_exclusive[m], r->change[m],
+                     r->exclusive_change[m]};
+      for (int k = 0; k < 6; k++) {
+        fputc(',', o);
+        if (isfinite(v[k])) cct_out_number(o, v[k]);
+      }
+    }
+    fputs("\r\n", o);
+  }
+  free(dp.stack);
+  return 0;
+}
+
+static void json_run_title(FILE *o, const char *key, const char *t) {
+  fprintf(o, ", \"%s\": ", key);
+  cct_out_json_string(o, t);
+}
+
+/* JSON: one object, rows in pre-order (see 'help diff'). */
+static int print_diff_json(const outctx *p, const cct_diff *d) {
+  FILE *o = p->out;
+  dpath dp;
+  if (dpath_init(&dp, d)) return -1;
+  fputs("{\"view\": \"diff\", \"of\": ", o);
+  cct_out_json_string(o, d->view);
+  if (strcmp(d->view, "flat")) fprintf(o, ", \"depth\": %d", d->depth);
+  fprintf(o, ", \"base_run\": %d, \"run\": %d", d->run, d->other_run);
+  json_run_title(o, "base_title", d->title);
+  json_run_title(o, "title", d->other_title);
+  fputs(", \"center\": [", o);
+  for (size_t i = 0; i < d->ncenter; i++) {
+    if (i) fputs(", ", o);
+    cct_out_json_string(o, d->center[i]);
+  }
+  fprintf(o, "], \"granularity\": \"%s\", \"sort\": \"%s\", \"metrics\": [",
+          d->granularity == CCT_GRAN_LINE ? "line" : "function", d->sort_change ? "change" : "inclusive");
+  for (size_t m = 0; m < d->nmetrics; m++) {
+    fputs(m ? ", {\"name\": " : "{\"name\": ", o);
+    cct_out_json_string(o, d->metrics[m]);
+    fputs(", \"unit\": ", o);
+    cct_out_json_string(o, d->units ? d->units[m] : NULL);
+    fputs(", \"other_name\": ", o);
+    cct_out_json_string(o, d->other_metrics[m]);
+    fputs(", \"other_unit\": ", o);
+    cct_out_json_string(o, d->other_units ? d->other_units[m] : NULL);
+    fputs(", \"scale\": ", o);
+    cct_out_number(o, d->scale[m]);
+    fputs(", \"total\": ", o);
+    cct_out_number(o, d->total[m]);
+    fputs(", \"other_total\": ", o);
+    cct_out_number(o, d->other_total[m]);
+    fputc('}', o);
+  }
+  fputc(']', o);
+  if (d->note) {
+    fputs(", \"note\": ", o);
+    cct_out_json_string(o, d->note);
+  }
+  fputs(", \"rows\": [", o);
+  for (size_t i = 0; i < d->nrows && !cct_shell_interrupted; i++) {
+    const cct_diff_row *r = &d->rows[i];
+    const cct_row *w = r->row;
+    int dd = dpath_push(&dp, r);
+    fputs(i ? ",\n  {\"handle\": " : "\n  {\"handle\": ", o);
+    if (r->handle) fprintf(o, "%d", r->handle);
+    else fputs("null", o);
+    fputs(", \"other_handle\": ", o);
+    if (r->other_handle) fprintf(o, "%d", r->other_handle);
+    else fputs("null", o);
+    fprintf(o, ", \"depth\": %d, \"status\": \"%s\", \"path\": [", r->depth, status_name(r->status));
+    for (int k = 0; k <= dd; k++) {
+      if (k) fputs(", ", o);
+      cct_out_json_string(o, dp.stack[k]);
+    }
+    fprintf(o, "], \"kind\": \"%s\", \"name\": ", kind_name(w->kind));
+    cct_out_json_string(o, w->name);
+    fprintf(o, ", \"inlined\": %s, \"file\": ", w->inlined ? "true" : "false");
+    cct_out_json_string(o, w->file);
+    fputs(", \"line\": ", o);
+    if (w->line >= 0) fprintf(o, "%lld", w->line);
+    else fputs("null", o);
+    fputs(", \"module\": ", o);
+    cct_out_json_string(o, w->module);
+    fputs(", \"callsite\": ", o);
+    cct_out_json_string(o, w->callsite);
+    fprintf(o, ", \"center\": %s, \"values\": {", w->center ? "true" : "false");
+    for (size_t m = 0; m < d->nmetrics; m++) {
+      static const char *const keys[] = {"inclusive", "exclusive", "other_inclusive", "other_exclusive", "change",
+                                         "exclusive_change"};
+      double v[6] = {r->inclusive[m], r->exclusive[m], r->other_inclusive[m], r->other_exclusive[m], r->change[m],
+                     r->exclusive_change[m]};
+      if (m) fputs(", ", o);
+      cct_out_json_string(o, d->metrics[m]);
+      for (int k = 0; k < 6; k++) {
+        fprintf(o, "%s\"%s\": ", k ? ", " : ": {", keys[k]);
+        cct_out_number(o, v[k]);
+      }
+      fputc('}', o);
+    }
+    fputs("}}", o);
+  }
+  fputs(d->nrows ? "\n]}\n" : "]}\n", o);
+  free(dp.stack);
+  return 0;
+}
+
+/* Folded: 'a;b;c base other' lines (the two-column input of differential
+ * flame graphs, flamegraph.pl's difffolded format): self values as in
+ * print_folded, an absent row counting 0 in its missing run. */
+static int print_diff_folded(const outctx *p, const cct_diff *d) {
+  FILE *o = p->out;
+  size_t n = d->nrows;
+  if (!d->nmetrics || !n) return 0;
+  int flat = !strcmp(d->view, "flat");
+  double *self = calloc(2 * n, sizeof *self);
+  dpath dp;
+  size_t *stack = NULL;
+  if (!self || dpath_init(&dp, d)) {
+    free(self);
+    return -1;
+  }
+  stack = calloc((size_t)dp.maxdepth + 2, sizeof *stack);
+  if (!stack) {
+    free(self);
+    free(dp.stack);
+    return -1;
+  }
+  double top = 0;
+  for (size_t i = 0; i < n; i++) {
+    const cct_diff_row *r = &d->rows[i];
+    int dd = r->depth < 0 ? 0 : r->depth;
+    double a = flat ? r->exclusive[0] : r->inclusive[0], b = flat ? r->other_exclusive[0] : r->other_inclusive[0];
+    double ia = isfinite(r->inclusive[0]) ? r->inclusive[0] : 0, ib = isfinite(r->other_inclusive[0]) ? r->other_inclusive[0] : 0;
+    self[2 * i] = isfinite(a) ? a : 0;
+    self[2 * i + 1] = isfinite(b) ? b : 0;
+    if (fabs(ia) > top) top = fabs(ia);
+    if (fabs(ib) > top) top = fabs(ib);
+    stack[dd] = i;
+    if (!flat && dd > 0 && d->rows[stack[dd - 1]].depth == dd - 1) {
+      self[2 * stack[dd - 1]] -= ia;
+      self[2 * stack[dd - 1] + 1] -= ib;
+    }
+  }
+  for (size_t i = 0; i < n && !cct_shell_interrupted; i++) {
+    const cct_diff_row *r = &d->rows[i];
+    int dd = dpath_push(&dp, r);
+    double a = self[2 * i], b = self[2 * i + 1];
+    if (!(a > 1e-12 * top)) a = 0; /* rounding noise of the subtraction */
+    if (!(b > 1e-12 * top)) b = 0;
+    if (a == 0 && b == 0) continue;
+    for (int k = 0; k <= dd; k++) {
+      if (k) fputc(';', o);
+      folded_name(o, dp.stack[k]);
+    }
+    fputc(' ', o);
+    folded_number(o, a);
+    fputc(' ', o);
+    folded_number(o, b);
+    fputc('\n', o);
+  }
+  free(self);
+  free(stack);
+  free(dp.stack);
+  return 0;
+}
+
+int cct_out_diff(cct_shell *p, const cct_diff *d, FILE *f, int mode) {
+  outctx ctx = out_ctx(p, f, mode);
+  const outctx *c = &ctx;
+  int rc = 0;
+  if (!f) { /* '@N' completion: the rows that have a base handle */
+    forget_shell_handles(p);
+    p->handles = calloc(d->nrows + 1, sizeof *p->handles);
+    for (size_t i = 0; p->handles && i < d->nrows; i++) {
+      if (!d->rows[i].handle) continue;
+      p->handles[p->nhandles].handle = d->rows[i].handle;
+      p->handles[p->nhandles++].name = strdup(d->rows[i].row->name ? d->rows[i].row->name : "");
+    }
+  }
+  switch (c->mode) {
+  case CCT_MODE_JSON: rc = print_diff_json(c, d); break;
+  case CCT_MODE_CSV: rc = print_diff_csv(c, d); break;
+  case CCT_MODE_FOLDED: rc = print_diff_folded(c, d); break;
+  case CCT_MODE_TABLE: rc = print_diff_table(c, d); break;
+  default: rc = print_diff_tree(c, d); break;
+  }
+  if (d->note && c->mode != CCT_MODE_JSON && c->mode != CCT_MODE_CSV && c->mode != CCT_MODE_FOLDED)
+    fprintf(c->out, "note: %s\n", d->note);
+  fflush(c->out);
+  return cct_shell_interrupted ? -1 : rc;
+}
+
 /* --------------------------------------------------------------- entry */
 
-int cct_out_view(cct_shell *p, const cct_view *v) {
-  int width = out_width(p), rc = 0;
+static outctx out_ctx(cct_shell *p, FILE *f, int mode) {
+  outctx c;
+  if (f) {
+    c.out = f, c.mode = mode, c.color = 0, c.width = EXPORT_WIDTH;
+  } else {
+    c.out = p->out, c.mode = p->mode, c.color = p->color, c.width = out_width(p);
+  }
+  return c;
+}
+
+int cct_out_view_to(cct_shell *p, const cct_view *v, FILE *f, int mode) {
+  outctx ctx = out_ctx(p, f, mode);
+  const outctx *c = &ctx;
+  int width = c->width, rc = 0;
   int src = !strcmp(v->view, "source");
-  keep_handles(p, v);
-  switch (p->mode) {
-  case CCT_MODE_JSON: print_view_json(p, v); break;
-  case CCT_MODE_CSV: print_view_csv(p, v); break;
+  if (!f) keep_handles(p, v);
+  switch (c->mode) {
+  case CCT_MODE_JSON: print_view_json(c, v); break;
+  case CCT_MODE_CSV: print_view_csv(c, v); break;
   case CCT_MODE_FOLDED:
     if (!src) {
-      rc = print_folded(p, v);
+      rc = print_folded(c, v);
       break;
     }
     /* fall through */
-  case CCT_MODE_TABLE: rc = print_view_table(p, v, width); break;
-  default: rc = src ? print_source(p, v, width) : print_tree(p, v, width); break;
+  case CCT_MODE_TABLE: rc = print_view_table(c, v, width); break;
+  default: rc = src ? print_source(c, v, width) : print_tree(c, v, width); break;
   }
-  if (v->note && p->mode != CCT_MODE_JSON && p->mode != CCT_MODE_CSV && p->mode != CCT_MODE_FOLDED)
-    fprintf(p->out, "note: %s\n", v->note);
-  fflush(p->out);
+  if (v->note && c->mode != CCT_MODE_JSON && c->mode != CCT_MODE_CSV && c->mode != CCT_MODE_FOLDED)
+    fprintf(c->out, "note: %s\n", v->note);
+  fflush(c->out);
   return cct_shell_interrupted ? -1 : rc;
 }
+
+int cct_out_view(cct_shell *p, const cct_view *v) { return cct_out_view_to(p, v, NULL, 0); }
 
 /* ----------------------------------------------------------------- stats */
 
@@ -694,11 +1220,14 @@ static void json_int_or_null(FILE *o, long long v) {
   else fprintf(o, "%lld", v);
 }
 
-int cct_out_stats(cct_shell *p, const cct_stats *s) {
-  FILE *o = p->out;
+int cct_out_stats(cct_shell *p, const cct_stats *s) { return cct_out_stats_to(p, s, NULL, 0); }
+
+int cct_out_stats_to(cct_shell *p, const cct_stats *s, FILE *f, int mode) {
+  outctx ctx = out_ctx(p, f, mode);
+  FILE *o = ctx.out;
   size_t nc = cct_center_count(p->q);
   double width = s->bins ? (s->max - s->min) / (double)s->bins : 0;
-  if (p->mode == CCT_MODE_JSON) {
+  if (ctx.mode == CCT_MODE_JSON) {
     fprintf(o, "{\"view\": \"stats\", \"run\": %d, \"center\": [", cct_query_run(p->q));
     for (size_t i = 0; i < nc; i++) {
       if (i) fputs(", ", o);
@@ -741,7 +1270,7 @@ int cct_out_stats(cct_shell *p, const cct_stats *s) {
     fputs("]}\n", o);
     return 0;
   }
-  if (p->mode == CCT_MODE_CSV) {
+  if (ctx.mode == CCT_MODE_CSV) {
     fputs("profile,node,rank,thread,gpucontext,gpustream,value\r\n", o);
     for (size_t i = 0; i < s->count; i++) {
       const struct cct_stats_profile *pr = &s->profiles[i];
@@ -889,7 +1418,8 @@ int cct_out_stmt(cct_shell *p, sqlite3_stmt *st, const char *view) {
       if (g.nrows == 1) g.right[c] = t == SQLITE_INTEGER || t == SQLITE_FLOAT;
     }
   }
-  if (rc == SQLITE_DONE) grid_print(p, &g, out_width(p));
+  outctx ctx = out_ctx(p, NULL, 0);
+  if (rc == SQLITE_DONE) grid_print(&ctx, &g, ctx.width);
   grid_release(&g);
   fflush(o);
   return cct_shell_interrupted ? SQLITE_INTERRUPT : rc;

@@ -1,0 +1,107 @@
+/* cct_diff.h: one view of two runs side by side (part of the cct_query
+ * library).  cct_view_diff computes a view (topdown, bottomup or flat) with the
+ * session's current center, granularity, display metric and threshold in the
+ * current run (the base) and the same view in another run of the archive, and
+ * merges the two by path of names: a row's path is the names from the top row
+ * down to it, so rows match across runs whose context ids differ and across
+ * the classic and v4 formats.  Rows found in one run only are 'added' (only in
+ * the other run) or 'removed' (only in the base run).
+ *
+ * Matching rules: the top rows of topdown / bottomup (the center) always match;
+ * siblings match by name, and when several siblings share a name, by call
+ * site, then file, then line, then order.  The placeholder roots of the two
+ * formats ('<program root>' in classic databases, 'main thread' in v4 ones)
+ * match each other.  Metrics match by name, else by base name without the
+ * unit ('CPUTIME (usec)' and 'CPUTIME (sec)'); the other run's values are
+ * converted to the base run's unit when both are time units (s, ms, us, ns).
+ *
+ * The user's session is not changed: the other run's view is computed in a
+ * second session on the same archive (its center re-resolved item by item,
+ * as cct_query_set_run does).  '@N' keeps naming rows of the base view, and
+ * every row present in the base run carries its base handle.
+ *
+ * Ownership: a cct_diff owns everything it points to; free it with
+ * cct_diff_free. */
+#ifndef CCT_DIFF_H
+#define CCT_DIFF_H
+
+#include "cct_query.h"
+
+/* Which view a diff recomputes. */
+enum { CCT_DIFF_TOPDOWN = 0, CCT_DIFF_BOTTOMUP = 1, CCT_DIFF_FLAT = 2 };
+
+/* Row status. */
+enum { CCT_DIFF_BOTH = 0, CCT_DIFF_ADDED = 1, CCT_DIFF_REMOVED = 2 };
+
+/* Flags. */
+enum {
+  CCT_DIFF_SORT_CHANGE = 1 /* siblings by |change| of the display metric's inclusive value, not by inclusive */
+};
+
+/* How to recompute the view in both runs. */
+typedef struct cct_diff_spec {
+  int view;      /* CCT_DIFF_TOPDOWN, _BOTTOMUP or _FLAT */
+  int depth;     /* levels below the top row (topdown, bottomup) */
+  int flat_kind; /* CCT_FLAT_* (flat) */
+  int flat_n;    /* flat: keep the n first top-level rows after sorting (0 = all) */
+  int flags;     /* CCT_DIFF_* flags */
+} cct_diff_spec;
+
+/* One merged row, in pre-order. */
+typedef struct cct_diff_row {
+  int status;             /* CCT_DIFF_BOTH, _ADDED, _REMOVED */
+  int depth;              /* 0 for top-level rows */
+  int handle;             /* the base row's handle ('@N'), 0 when added */
+  int other_handle;       /* the other run's row handle, 0 when removed */
+  const cct_row *row;     /* the base row, or the other run's row when added: name, kind, file,
+                             line, module, callsite, center, path */
+  const cct_row *other;   /* the other run's row, NULL when removed */
+  double *inclusive;      /* per metric: base values, NaN when added */
+  double *exclusive;
+  double *other_inclusive; /* per metric: other run's values in the base unit, NaN when removed or
+                              when the other run has no such metric */
+  double *other_exclusive;
+  double *change;          /* other_inclusive - inclusive (an absent row counts 0) */
+  double *exclusive_change; /* other_exclusive - exclusive */
+} cct_diff_row;
+
+/* A merged view. */
+typedef struct cct_diff {
+  const char *view;         /* "topdown", "bottomup", "flat" */
+  int depth;                /* topdown / bottomup depth */
+  int flat_kind, flat_n;    /* flat */
+  int sort_change;          /* 1: siblings sorted by |change| */
+  int run, other_run;       /* base run (the session's) and the other run */
+  const char *title, *other_title; /* run titles (NULL when none) */
+  const char **center;      /* center items as typed (base run) */
+  size_t ncenter;
+  int granularity;          /* CCT_GRAN_* */
+  const char **metrics;     /* base run's metric names (display metric first), as in cct_view */
+  const char **other_metrics; /* the matching metric of the other run, NULL when none */
+  const char **units, **other_units; /* units from the 'metrics' view, NULL when unknown */
+  double *scale;            /* other run's values are multiplied by this (unit conversion) */
+  size_t nmetrics;
+  double *total;            /* per metric: base program total */
+  double *other_total;      /* per metric: other run's program total, in the base unit */
+  cct_diff_row *rows;
+  size_t nrows;
+  const char *note;         /* a line for the user (items not found in the other run, unit
+                               conversion), or NULL */
+  void *priv;               /* library data (the two views) */
+} cct_diff;
+
+/* Computes spec's view in the current run of q and in other_run, merged as
+ * described above.  The session's settings are used as they are; the
+ * threshold hides a row only when it is below the threshold in both runs (each
+ * run's fraction of its own program total).  A center item that matches
+ * nothing in other_run is left out there (named in d->note); when none
+ * matches, every row is 'removed'.
+ * Returns CCT_OK with *out set, or CCT_ENOTFOUND (no such run, no matching
+ * display metric), CCT_EUSAGE (bad spec, bottomup without a center), CCT_EIO /
+ * CCT_ESQL / CCT_ENOMEM, or the error of a view (*out NULL). */
+int cct_view_diff(cct_query *q, const cct_diff_spec *spec, int other_run, cct_diff **out, cct_err *err);
+
+/* Frees a diff.  NULL is a no-op. */
+void cct_diff_free(cct_diff *d);
+
+#endif

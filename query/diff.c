@@ -1,0 +1,549 @@
+/* diff.c: one view of two runs merged by path of names (include/cct_diff.h).
+ * A client of the public API only: the base view comes from the user's
+ * session, the other run's from a second session on the same archive with the
+ * same center items, metric, granularity and a zero threshold; the run titles
+ * and metric units come from the public SQL views 'runs' and 'metrics'.
+ *
+ * The merge walks both trees from the top: the children of two matched rows
+ * are grouped by name (placeholder roots canonicalized), same-name siblings
+ * paired by call site, file and line, the pairs sorted (by the larger
+ * inclusive value, or by |change|) and emitted in pre-order with their
+ * subtrees; an unmatched row's whole subtree is added or removed. */
+#include "cct_diff.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#define NONE SIZE_MAX
+
+/* Children lists of a view's rows; index nrows is a virtual root holding the
+ * top-level rows. */
+typedef struct tree {
+  const cct_view *v;
+  size_t n;
+  size_t *first, *next; /* first child, next sibling (NONE at the end) */
+} tree;
+
+/* A matched pair (a in the base view, b in the other; NONE when absent) with its sort keys. */
+typedef struct pair {
+  size_t a, b;
+  double k1, k2;     /* descending */
+  const char *label; /* ascending on ties */
+} pair;
+
+/* One emitted row before values are filled in. */
+typedef struct orow {
+  size_t a, b;
+  int depth;
+} orow;
+
+/* Merge state. */
+typedef struct merge {
+  tree ta, tb;
+  const cct_view *va, *vb;  /* vb NULL when the other run has no view (center not found) */
+  int *om;                  /* per base metric: column in vb, -1 when none */
+  double *scale;            /* per base metric */
+  int flat, sort_change, flat_n;
+  double threshold;
+  orow *out;
+  size_t nout, cap;
+} merge;
+
+/* Owned data of a cct_diff. */
+typedef struct priv {
+  cct_view *base, *other;
+  double *vals;
+  char *title, *other_title, *note;
+  char **units, **other_units;
+  int *om;
+} priv;
+
+/* ------------------------------------------------------------- helpers */
+
+static char *dupstr(const char *s) { return s ? strdup(s) : NULL; }
+
+/* Text of the first column of the first row of sql bound to (run, name); NULL when none. */
+static char *query_text(sqlite3 *db, const char *sql, int run, const char *name) {
+  sqlite3_stmt *st = NULL;
+  char *r = NULL;
+  if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) return NULL;
+  sqlite3_bind_int(st, 1, run);
+  if (name) sqlite3_bind_text(st, 2, name, -1, SQLITE_STATIC);
+  if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL)
+    r = dupstr((const char *)sqlite3_column_text(st, 0));
+  sqlite3_finalize(st);
+  return r;
+}
+
+/* Seconds per unit for time units, 0 for anything else. */
+static double unit_seconds(const char *u) {
+  static const struct {
+    const char *name;
+    double s;
+  } units[] = {{"s", 1},       {"sec", 1},       {"secs", 1},   {"second", 1},  {"seconds", 1}, {"ms", 1e-3},
+               {"msec", 1e-3}, {"millisec", 1e-3}, {"us", 1e-6}, {"usec", 1e-6}, {"microsec", 1e-6},
+               {"ns", 1e-9},   {"nsec", 1e-9},   {"nanosec", 1e-9}};
+  for (size_t i = 0; u && i < sizeof units / sizeof units[0]; i++)
+    if (!strcasecmp(u, units[i].name)) return units[i].s;
+  return 0;
+}
+
+/* Length of name without a trailing ' (unit)'. */
+static size_t base_len(const char *name) {
+  size_t n = strlen(name);
+  if (n && name[n - 1] == ')') {
+    const char *o = strrchr(name, '(');
+    if (o && o > name && o[-1] == ' ') return (size_t)(o - name - 1);
+  }
+  return n;
+}
+
+/* 1 when metric names a and b are the same metric (exact, or same base name). */
+static int same_metric(const char *a, const char *b) {
+  if (!a || !b) return 0;
+  if (!strcmp(a, b)) return 1;
+  size_t la = base_len(a), lb = base_len(b);
+  return la == lb && !strncasecmp(a, b, la);
+}
+
+/* Placeholder roots of the two formats are one row. */
+static const char *canon(const char *name) {
+  if (!name) return "";
+  if (!strcmp(name, "<program root>")) return "main thread";
+  return name;
+}
+
+static const char *basename_of(const char *p) {
+  const char *s = p ? strrchr(p, '/') : NULL;
+  return s ? s + 1 : p;
+}
+
+/* y rounded to 13 significant digits. */
+static double round13(double y) {
+  if (!isfinite(y) || y == 0) return y;
+  double e = pow(10, 13 - ceil(log10(fabs(y))));
+  return isfinite(e) && e > 0 && isfinite(y * e) ? round(y * e) / e : y;
+}
+
+/* x converted by scale, rounded to 13 significant digits when scaled, so that
+ * 0.28182 sec reads 281820 usec rather than 281819.99999999994. */
+static double convert(double x, double scale) { return scale == 1 ? x : round13(x * scale); }
+
+static int same_str(const char *a, const char *b) { return a ? b && !strcmp(a, b) : !b; }
+
+static int tree_build(tree *t, const cct_view *v) {
+  memset(t, 0, sizeof *t);
+  t->v = v;
+  t->n = v ? v->nrows : 0;
+  int maxd = 0;
+  for (size_t i = 0; i < t->n; i++)
+    if (v->rows[i].depth > maxd) maxd = v->rows[i].depth;
+  t->first = malloc((t->n + 1) * sizeof *t->first);
+  t->next = malloc((t->n + 1) * sizeof *t->next);
+  size_t *stack = malloc(((size_t)maxd + 2) * sizeof *stack), *last = malloc((t->n + 1) * sizeof *last);
+  if (!t->first || !t->next || !stack || !last) {
+    free(stack);
+    free(last);
+    return -1;
+  }
+  for (size_t i = 0; i <= t->n; i++) t->first[i] = t->next[i] = last[i] = NONE;
+  int top = -1; /* stack[0..top]: the open rows at depths 0..top */
+  for (size_t i = 0; i < t->n; i++) {
+    int d = v->rows[i].depth < 0 ? 0 : v->rows[i].depth;
+    if (d > top + 1) d = top + 1; /* a skipped level hangs under the deepest open row */
+    size_t parent = d == 0 ? t->n : stack[d - 1];
+    if (last[parent] == NONE) t->first[parent] = i;
+    else t->next[last[parent]] = i;
+    last[parent] = i;
+    stack[d] = i;
+    top = d;
+  }
+  free(stack);
+  free(last);
+  return 0;
+}
+
+static void tree_free(tree *t) {
+  free(t->first);
+  free(t->next);
+}
+
+/* Display-metric inclusive of base row a / other row b (b in base units); 0 when absent. */
+static double incl_a(const merge *m, size_t a) { return a == NONE ? 0 : m->va->rows[a].inclusive[0]; }
+static double incl_b(const merge *m, size_t b) {
+  if (b == NONE || m->om[0] < 0) return 0;
+  return convert(m->vb->rows[b].inclusive[m->om[0]], m->scale[0]);
+}
+
+static double key_value(double d) { return isfinite(d) ? d : -HUGE_VAL; }
+
+static int cmp_pair(const void *x, const void *y) {
+  const pair *a = x, *b = y;
+  if (a->k1 != b->k1) return a->k1 > b->k1 ? -1 : 1;
+  if (a->k2 != b->k2) return a->k2 > b->k2 ? -1 : 1;
+  int c = strcmp(a->label, b->label);
+  if (c) return c;
+  return (a->a == NONE) - (b->a == NONE);
+}
+
+/* Sorts children indices by canonical name. */
+static const cct_view *sort_view;
+static int cmp_child(const void *x, const void *y) {
+  const cct_row *a = &sort_view->rows[*(const size_t *)x], *b = &sort_view->rows[*(const size_t *)y];
+  int c = strcmp(canon(a->name), canon(b->name));
+  if (c) return c;
+  return *(const size_t *)x < *(const size_t *)y ? -1 : 1;
+}
+
+/* Children of p in t as an array (sorted by name when sorted is set); *n set. */
+static size_t *children(const tree *t, size_t p, int sorted, size_t *n) {
+  size_t k = 0;
+  *n = 0;
+  if (p == NONE || !t->v) return NULL;
+  for (size_t c = t->first[p]; c != NONE; c = t->next[c]) k++;
+  size_t *a = malloc((k + 1) * sizeof *a);
+  if (!a) return NULL;
+  k = 0;
+  for (size_t c = t->first[p]; c != NONE; c = t->next[c]) a[k++] = c;
+  if (sorted && k > 1) {
+    sort_view = t->v;
+    qsort(a, k, sizeof *a, cmp_child);
+  }
+  *n = k;
+  return a;
+}
+
+/* How alike two same-name rows are (call site, file, line). */
+static int likeness(const cct_row *a, const cct_row *b) {
+  return 4 * same_str(a->callsite, b->callsite) + 2 * same_str(basename_of(a->file), basename_of(b->file)) +
+         (a->line == b->line);
+}
+
+static int emit(merge *m, size_t a, size_t b, int depth) {
+  if (m->nout == m->cap) {
+    size_t cap = m->cap ? 2 * m->cap : 256;
+    orow *o = realloc(m->out, cap * sizeof *o);
+    if (!o) return -1;
+    m->out = o;
+    m->cap = cap;
+  }
+  m->out[m->nout++] = (orow){a, b, depth};
+  return 0;
+}
+
+/* 1 when the pair is at or above the threshold in either run. */
+static int visible(const merge *m, size_t a, size_t b) {
+  if (!(m->threshold > 0)) return 1;
+  double ta = m->va->total ? m->va->total[0] : 0;
+  double tb = m->vb && m->om[0] >= 0 && m->vb->total ? convert(m->vb->total[m->om[0]], m->scale[0]) : 0;
+  if (a != NONE && ta > 0 && fabs(incl_a(m, a)) >= m->threshold * ta) return 1;
+  if (b != NONE && tb > 0 && fabs(incl_b(m, b)) >= m->threshold * tb) return 1;
+  return 0;
+}
+
+/* Merges the children of base row pa and other row pb (either NONE), at depth. */
+static int merge_level(merge *m, size_t pa, size_t pb, int depth, int top) {
+  size_t na = 0, nb = 0;
+  size_t *ca = children(&m->ta, pa, !top, &na), *cb = children(&m->tb, pb, !top, &nb);
+  pair *pairs = malloc((na + nb + 1) * sizeof *pairs);
+  char *used = calloc(nb + 1, 1);
+  size_t np = 0;
+  int rc = -1;
+  if ((pa != NONE && m->ta.first[pa] != NONE && !ca) || (pb != NONE && m->tb.v && m->tb.first[pb] != NONE && !cb) ||
+      !pairs || !used)
+    goto out;
+  if (top) { /* the centers (or '<program>') match whatever their labels */
+    size_t k = na > nb ? na : nb;
+    for (size_t i = 0; i < k; i++) {
+      pairs[np++] = (pair){i < na ? ca[i] : NONE, i < nb ? cb[i] : NONE, 0, 0, ""};
+      if (i < nb) used[i] = 1;
+    }
+  } else {
+    size_t j0 = 0;
+    for (size_t i = 0; i < na;) {
+      const char *name = canon(m->va->rows[ca[i]].name);
+      size_t i1 = i;
+      while (i1 < na && !strcmp(canon(m->va->rows[ca[i1]].name), name)) i1++;
+      while (j0 < nb && strcmp(canon(m->vb->rows[cb[j0]].name), name) < 0) j0++;
+      size_t j1 = j0;
+      while (j1 < nb && !strcmp(canon(m->vb->rows[cb[j1]].name), name)) j1++;
+      for (size_t x = i; x < i1; x++) { /* greedy: the most alike unused sibling of that name */
+        size_t best = NONE;
+        int bs = -1;
+        for (size_t y = j0; y < j1; y++) {
+          if (used[y]) continue;
+          int s = likeness(&m->va->rows[ca[x]], &m->vb->rows[cb[y]]);
+          if (s > bs) bs = s, best = y;
+        }
+        if (best != NONE) used[best] = 1;
+        pairs[np++] = (pair){ca[x], best == NONE ? NONE : cb[best], 0, 0, ""};
+      }
+      i = i1;
+      j0 = j1;
+    }
+    for (size_t y = 0; y < nb; y++)
+      if (!used[y]) pairs[np++] = (pair){NONE, cb[y], 0, 0, ""};
+  }
+  for (size_t k = 0; k < np; k++) {
+    pair *p = &pairs[k];
+    double x = incl_a(m, p->a), y = incl_b(m, p->b);
+    double big = fabs(x) > fabs(y) ? x : y;
+    p->label = p->a != NONE ? m->va->rows[p->a].name : m->vb->rows[p->b].name;
+    if (!p->label) p->label = "";
+    if (m->sort_change) p->k1 = key_value(fabs(y - x)), p->k2 = key_value(big);
+    else p->k1 = key_value(big), p->k2 = 0;
+  }
+  if (!top && np > 1) qsort(pairs, np, sizeof *pairs, cmp_pair);
+  size_t shown = 0;
+  for (size_t k = 0; k < np; k++) {
+    pair *p = &pairs[k];
+    if (!top && !visible(m, p->a, p->b)) continue;
+    if (m->flat && depth == 0 && m->flat_n > 0 && shown >= (size_t)m->flat_n) break;
+    shown++;
+    if (emit(m, p->a, p->b, depth) || merge_level(m, p->a, p->b, depth + 1, 0)) goto out;
+  }
+  rc = 0;
+out:
+  free(ca);
+  free(cb);
+  free(pairs);
+  free(used);
+  return rc;
+}
+
+/* Computes spec's view in q with its current settings (flat: all rows). */
+static int compute(cct_query *q, const cct_diff_spec *spec, cct_view **v, cct_err *err) {
+  switch (spec->view) {
+  case CCT_DIFF_TOPDOWN: return cct_view_topdown(q, spec->depth, v, err);
+  case CCT_DIFF_BOTTOMUP: return cct_view_bottomup(q, spec->depth, v, err);
+  default: return cct_view_flat(q, spec->flat_kind, 0, v, err);
+  }
+}
+
+/* Appends "text" to *note (separated by '; '). */
+static void add_note(char **note, const char *text) {
+  size_t a = *note ? strlen(*note) : 0, b = strlen(text);
+  char *s = realloc(*note, a + b + 3);
+  if (!s) return;
+  if (a) memcpy(s + a, "; ", 2), a += 2;
+  memcpy(s + a, text, b + 1);
+  *note = s;
+}
+
+/* Sets up the second session: run, granularity, metric, center.  *found is
+ * set to 0 when the center has items and none matches in the other run. */
+static int setup_other(cct_query *q, cct_query *q2, int other_run, char **note, int *found, cct_err *err) {
+  int rc = cct_query_set_run(q2, other_run, err);
+  if (rc) return rc;
+  cct_query_set_granularity(q2, cct_query_granularity(q));
+  cct_query_set_threshold(q2, 0);
+  const char *metric = cct_query_metric(q);
+  if (metric) {
+    cct_err e = CCT_ERR_INIT;
+    if (cct_query_set_metric(q2, metric, &e)) {
+      char base[512];
+      snprintf(base, sizeof base, "%.*s", (int)base_len(metric), metric);
+      cct_err e2 = CCT_ERR_INIT;
+      if (cct_query_set_metric(q2, base, &e2) || !same_metric(metric, cct_query_metric(q2)))
+        return cct_err_set(err, CCT_ENOTFOUND, "run %d has no metric '%s' to compare with", other_run, metric);
+    }
+  }
+  size_t nc = cct_center_count(q), applied = 0;
+  for (size_t i = 0; i < nc; i++) {
+    const char *item = cct_center_item(q, i);
+    cct_err e = CCT_ERR_INIT;
+    if (cct_center_apply(q2, applied ? CCT_CENTER_ADD : CCT_CENTER_SET, item, &e) == CCT_OK) {
+      applied++;
+    } else {
+      char buf[700];
+      snprintf(buf, sizeof buf, "'%s' matches nothing in run %d", item, other_run);
+      add_note(note, buf);
+    }
+  }
+  *found = nc == 0 || applied > 0;
+  return CCT_OK;
+}
+
+/* ----------------------------------------------------------------- api */
+
+void cct_diff_free(cct_diff *d) {
+  if (!d) return;
+  priv *p = d->priv;
+  if (p) {
+    cct_view_free(p->base);
+    cct_view_free(p->other);
+    free(p->vals);
+    free(p->title);
+    free(p->other_title);
+    free(p->note);
+    for (size_t m = 0; m < d->nmetrics; m++) {
+      if (p->units) free(p->units[m]);
+      if (p->other_units) free(p->other_units[m]);
+    }
+    free(p->units);
+    free(p->other_units);
+    free(p->om);
+    free(p);
+  }
+  free(d->other_metrics);
+  free(d->scale);
+  free(d->total);
+  free(d->other_total);
+  free(d->rows);
+  free(d);
+}
+
+int cct_view_diff(cct_query *q, const cct_diff_spec *spec, int other_run, cct_diff **out, cct_err *err) {
+  *out = NULL;
+  if (!spec || spec->view < CCT_DIFF_TOPDOWN || spec->view > CCT_DIFF_FLAT || spec->depth < 0 || spec->flat_n < 0)
+    return cct_err_set(err, CCT_EUSAGE, "bad view for a diff");
+  if (spec->view == CCT_DIFF_BOTTOMUP && cct_center_count(q) == 0)
+    return cct_err_set(err, CCT_EUSAGE, "no center: use 'center NAME' or 'flat'");
+  sqlite3 *db = cct_query_db(q);
+  const char *path = sqlite3_db_filename(db, "main");
+  if (!path || !*path) return cct_err_set(err, CCT_EIO, "the archive has no file name to open a second session on");
+  cct_diff *d = calloc(1, sizeof *d);
+  priv *p = calloc(1, sizeof *p);
+  merge m;
+  memset(&m, 0, sizeof m);
+  cct_query *q2 = NULL;
+  int rc = CCT_ENOMEM, found = 1;
+  if (!d || !p) {
+    free(d);
+    free(p);
+    return cct_err_set(err, CCT_ENOMEM, "out of memory");
+  }
+  d->priv = p;
+  /* The other run first: a missing run or metric fails before the base view replaces '@N'. */
+  rc = cct_query_open(path, &q2, err);
+  if (!rc) rc = setup_other(q, q2, other_run, &p->note, &found, err);
+  if (!rc && found) rc = compute(q2, spec, &p->other, err);
+  if (rc) goto fail;
+  double threshold = cct_query_threshold(q);
+  cct_query_set_threshold(q, 0);
+  rc = compute(q, spec, &p->base, err);
+  cct_query_set_threshold(q, threshold);
+  if (rc) goto fail;
+  const cct_view *va = p->base, *vb = p->other;
+  size_t nm = va->nmetrics;
+  rc = CCT_ENOMEM;
+  d->nmetrics = nm;
+  d->other_metrics = calloc(nm + 1, sizeof *d->other_metrics);
+  d->scale = calloc(nm + 1, sizeof *d->scale);
+  d->total = calloc(nm + 1, sizeof *d->total);
+  d->other_total = calloc(nm + 1, sizeof *d->other_total);
+  p->units = calloc(nm + 1, sizeof *p->units);
+  p->other_units = calloc(nm + 1, sizeof *p->other_units);
+  p->om = calloc(nm + 1, sizeof *p->om);
+  if (!d->other_metrics || !d->scale || !d->total || !d->other_total || !p->units || !p->other_units || !p->om)
+    goto nomem;
+  static const char unit_sql[] = "SELECT unit FROM metrics WHERE run = ?1 AND name = ?2";
+  for (size_t k = 0; k < nm; k++) {
+    p->om[k] = -1;
+    d->scale[k] = 1;
+    d->total[k] = va->total ? va->total[k] : NAN;
+    d->other_total[k] = NAN;
+    p->units[k] = query_text(db, unit_sql, va->run, va->metrics[k]);
+    for (size_t j = 0; vb && j < vb->nmetrics && p->om[k] < 0; j++)
+      if (!strcmp(va->metrics[k], vb->metrics[j])) p->om[k] = (int)j;
+    for (size_t j = 0; vb && j < vb->nmetrics && p->om[k] < 0; j++)
+      if (same_metric(va->metrics[k], vb->metrics[j])) p->om[k] = (int)j;
+    if (p->om[k] < 0) continue;
+    d->other_metrics[k] = vb->metrics[p->om[k]];
+    p->other_units[k] = query_text(db, unit_sql, vb->run, vb->metrics[p->om[k]]);
+    double su = unit_seconds(p->units[k]), so = unit_seconds(p->other_units[k]);
+    if (su > 0 && so > 0 && su != so) {
+      d->scale[k] = round13(so / su);
+      char buf[600];
+      snprintf(buf, sizeof buf, "run %d's '%s' converted to %s (x%g)", other_run, d->other_metrics[k], p->units[k],
+               d->scale[k]);
+      add_note(&p->note, buf);
+    }
+    d->other_total[k] = vb->total ? convert(vb->total[p->om[k]], d->scale[k]) : NAN;
+  }
+  if (!vb && nm) d->other_total[0] = NAN;
+  /* Merge. */
+  m.va = va;
+  m.vb = vb;
+  m.om = p->om;
+  m.scale = d->scale;
+  m.flat = spec->view == CCT_DIFF_FLAT;
+  m.flat_n = spec->flat_n;
+  m.sort_change = (spec->flags & CCT_DIFF_SORT_CHANGE) != 0;
+  m.threshold = threshold;
+  if (tree_build(&m.ta, va) || tree_build(&m.tb, vb)) goto nomem;
+  if (merge_level(&m, m.ta.n, vb ? m.tb.n : NONE, 0, !m.flat)) goto nomem;
+  d->rows = calloc(m.nout + 1, sizeof *d->rows);
+  p->vals = calloc(m.nout * nm * 6 + 1, sizeof *p->vals);
+  if (!d->rows || !p->vals) goto nomem;
+  for (size_t i = 0; i < m.nout; i++) {
+    const orow *o = &m.out[i];
+    cct_diff_row *r = &d->rows[i];
+    double *v = p->vals + i * nm * 6;
+    r->status = o->a == NONE ? CCT_DIFF_ADDED : o->b == NONE ? CCT_DIFF_REMOVED : CCT_DIFF_BOTH;
+    r->depth = o->depth;
+    r->row = o->a != NONE ? &va->rows[o->a] : &vb->rows[o->b];
+    r->other = o->b != NONE ? &vb->rows[o->b] : NULL;
+    r->handle = o->a != NONE ? va->rows[o->a].handle : 0;
+    r->other_handle = o->b != NONE ? vb->rows[o->b].handle : 0;
+    r->inclusive = v, r->exclusive = v + nm, r->other_inclusive = v + 2 * nm, r->other_exclusive = v + 3 * nm;
+    r->change = v + 4 * nm, r->exclusive_change = v + 5 * nm;
+    for (size_t k = 0; k < nm; k++) {
+      int j = p->om[k];
+      r->inclusive[k] = o->a != NONE ? va->rows[o->a].inclusive[k] : NAN;
+      r->exclusive[k] = o->a != NONE ? va->rows[o->a].exclusive[k] : NAN;
+      r->other_inclusive[k] = o->b != NONE && j >= 0 ? convert(vb->rows[o->b].inclusive[j], d->scale[k]) : NAN;
+      r->other_exclusive[k] = o->b != NONE && j >= 0 ? convert(vb->rows[o->b].exclusive[j], d->scale[k]) : NAN;
+      if (j < 0 && vb) {
+        r->change[k] = r->exclusive_change[k] = NAN;
+      } else {
+        r->change[k] = (o->b != NONE ? r->other_inclusive[k] : 0) - (o->a != NONE ? r->inclusive[k] : 0);
+        r->exclusive_change[k] = (o->b != NONE ? r->other_exclusive[k] : 0) - (o->a != NONE ? r->exclusive[k] : 0);
+      }
+    }
+  }
+  d->nrows = m.nout;
+  d->view = va->view;
+  d->depth = spec->depth;
+  d->flat_kind = spec->flat_kind;
+  d->flat_n = spec->flat_n;
+  d->sort_change = m.sort_change;
+  d->run = va->run;
+  d->other_run = other_run;
+  d->center = va->center;
+  d->ncenter = va->ncenter;
+  d->granularity = va->granularity;
+  d->metrics = va->metrics;
+  d->units = (const char **)p->units;
+  d->other_units = (const char **)p->other_units;
+  static const char title_sql[] = "SELECT title FROM runs WHERE run = ?1";
+  p->title = query_text(db, title_sql, va->run, NULL);
+  p->other_title = query_text(db, title_sql, other_run, NULL);
+  d->title = p->title;
+  d->other_title = p->other_title;
+  if (!found) {
+    char buf[200];
+    snprintf(buf, sizeof buf, "the center matches nothing in run %d: every row is removed", other_run);
+    add_note(&p->note, buf);
+  }
+  d->note = p->note;
+  tree_free(&m.ta);
+  tree_free(&m.tb);
+  free(m.out);
+  cct_query_close(q2);
+  *out = d;
+  return CCT_OK;
+nomem:
+  rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
+fail:
+  tree_free(&m.ta);
+  tree_free(&m.tb);
+  free(m.out);
+  cct_query_close(q2);
+  cct_diff_free(d);
+  return rc;
+}
