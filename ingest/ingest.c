@@ -16,13 +16,17 @@ void cct_digest_update(uint64_t *h, const void *p, size_t n) {
   *h = x;
 }
 
-/* Hashes a whole file into *h.  Returns 0, or -1 if it cannot be read. */
-static int digest_file(const char *path, uint64_t *h) {
+/* Hashes a whole file into *h and adds its size to *bytes.  Returns 0, or -1
+ * if it cannot be read. */
+static int digest_file(const char *path, uint64_t *h, long long *bytes) {
   FILE *f = fopen(path, "rb");
   if (!f) return -1;
   unsigned char buf[1 << 16];
   size_t n;
-  while ((n = fread(buf, 1, sizeof buf, f)) > 0) cct_digest_update(h, buf, n);
+  while ((n = fread(buf, 1, sizeof buf, f)) > 0) {
+    cct_digest_update(h, buf, n);
+    *bytes += (long long)n;
+  }
   int bad = ferror(f);
   fclose(f);
   return bad ? -1 : 0;
@@ -52,9 +56,10 @@ int cct_ingest(const cct_ingest_options *opt, cct_ingest_stats *stats, cct_err *
   char buf[512];
   long n;
   uint64_t h = 0xcbf29ce484222325ull;
+  long long bytes = 0;
   if ((n = head(meta, buf, 16)) >= 0) {
     format = "v4";
-    if (digest_file(meta, &h) || (stat(prof, &sb) == 0 && digest_file(prof, &h)))
+    if (digest_file(meta, &h, &bytes) || (stat(prof, &sb) == 0 && digest_file(prof, &h, &bytes)))
       return cct_err_set(err, CCT_EIO, "cannot read '%s': %s", meta, strerror(errno));
   } else if ((n = head(xml, buf, sizeof buf - 1)) >= 0) {
     buf[n] = 0;
@@ -65,7 +70,7 @@ int cct_ingest(const cct_ingest_options *opt, cct_ingest_stats *stats, cct_err *
                          "re-run hpcprof >= 2022.10 to write meta.db",
                          xml);
     format = "classic";
-    if (digest_file(xml, &h)) return cct_err_set(err, CCT_EIO, "cannot read '%s': %s", xml, strerror(errno));
+    if (digest_file(xml, &h, &bytes)) return cct_err_set(err, CCT_EIO, "cannot read '%s': %s", xml, strerror(errno));
   } else {
     return cct_err_set(err, CCT_EFORMAT, "'%s' holds neither experiment.xml nor meta.db: not an HPCToolkit database",
                        opt->db_dir);
@@ -74,7 +79,7 @@ int cct_ingest(const cct_ingest_options *opt, cct_ingest_stats *stats, cct_err *
   snprintf(digest, sizeof digest, "%016llx", (unsigned long long)h);
 
   cct_writer *w = NULL;
-  int rc = cct_writer_open(opt->out_path, opt->db_dir, format, opt->title, digest, opt->replace, &w, err);
+  int rc = cct_writer_open(opt->out_path, opt->db_dir, format, opt->title, digest, bytes, opt->replace, &w, err);
   if (rc) return rc;
   rc = format[0] == 'v' ? cct_read_v4(opt->db_dir, w, err) : cct_read_classic(opt->db_dir, w, err);
   if (rc) {

@@ -41,10 +41,11 @@ typedef struct cct_profile_id {
 } cct_profile_id;
 
 /* Starts a run in the archive at out_path (see cct_ingest_options).  format is
- * "classic" or "v4"; digest identifies the input's content.
+ * "classic" or "v4"; digest identifies the input's content; input_bytes (the
+ * size of the main input files) picks the page size of a new archive.
  * Returns CCT_OK with *pw set, or an error (CCT_EEXISTS for a known digest). */
 int cct_writer_open(const char *out_path, const char *db_dir, const char *format, const char *title,
-                    const char *digest, int replace, cct_writer **pw, cct_err *err);
+                    const char *digest, long long input_bytes, int replace, cct_writer **pw, cct_err *err);
 
 /* Declarations, before the tree.  Ids are the reader's; each may be declared
  * once.  src_path (may be NULL) names a readable copy of the file's text,

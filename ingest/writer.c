@@ -10,10 +10,12 @@
 #include "ingest_int.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -25,6 +27,32 @@
 
 enum { SCOPE_FUNCTION, SCOPE_FILE, SCOPE_MODULE, SCOPE_LOOP, SCOPE_LINE, NSCOPES };
 static const char *const scope_names[NSCOPES] = {"function", "file", "module", "loop", "line"};
+
+/* A deferred insert: the statement and its bound values.  Inserts made while
+ * a reader walks the tree are queued to a second thread that owns the SQLite
+ * connection, so parsing and writing use both cores. */
+enum { ARG_NULL, ARG_INT, ARG_DOUBLE, ARG_TEXT, ARG_BLOB };
+typedef struct row_arg {
+  int type;                  /* ARG_* */
+  int n;                     /* bytes of a blob */
+  int64_t i;                 /* ARG_INT */
+  double d;                  /* ARG_DOUBLE */
+  void *p;                   /* ARG_TEXT / ARG_BLOB, owned by the row (malloc'd) */
+} row_arg;
+
+enum { ROW_MAX_ARGS = 22, CHUNK_ROWS = 512, QUEUE_CHUNKS = 16 };
+typedef struct row {
+  int (*fn)(struct cct_writer *w, cct_err *err); /* instead of a statement: work run by the SQL thread */
+  sqlite3_stmt *st;          /* an insert statement of the writer */
+  const char *what;          /* table name, for messages */
+  int nargs;                 /* arguments 1..nargs */
+  row_arg a[ROW_MAX_ARGS];
+} row;
+
+typedef struct chunk {
+  size_t n;                  /* rows in use */
+  row rows[CHUNK_ROWS];
+} chunk;
 
 /* One context's values of one metric, buffered until commit so that the
  * value table (keyed by run, metric, ctx) is written in key order. */
@@ -86,6 +114,18 @@ struct cct_writer {
   long long by_kind[5], nprofiles, elided;
   int64_t cur_profile;       /* id of the profile being written, 0 = none */
   int progress;              /* print progress lines */
+  /* the SQL thread and its queue of chunks */
+  pthread_t thread;
+  int threaded;              /* 1 while the SQL thread runs */
+  int tree_finished;         /* finish_tree has been queued */
+  pthread_mutex_t mu;
+  pthread_cond_t not_empty, not_full;
+  chunk *queue[QUEUE_CHUNKS]; /* ring of full chunks, NULL = stop */
+  size_t head, count;
+  chunk *cur;                /* chunk being filled by the reader */
+  chunk *spare;              /* a recycled chunk */
+  int sql_rc;                /* first error of the SQL thread (under mu) */
+  char sql_msg[512];
   double last_progress;      /* seconds at the last progress line */
 };
 
@@ -95,7 +135,11 @@ static double elapsed(const cct_writer *w);
 static void trace(const cct_writer *w, const char *phase) {
   static int on = -1;
   if (on < 0) on = getenv("CCTINGEST_TRACE") != NULL;
-  if (on) fprintf(stderr, "cctingest: %7.3f s  %s\n", elapsed(w), phase);
+  if (!on) return;
+  struct rusage ru;
+  getrusage(RUSAGE_SELF, &ru);
+  fprintf(stderr, "cctingest: %7.3f s wall %7.3f s cpu  %s\n", elapsed(w),
+          (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) + (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1e-6, phase);
 }
 
 static double elapsed(const cct_writer *w) {
@@ -106,22 +150,167 @@ static double elapsed(const cct_writer *w) {
 
 cct_err *cct_writer_err(cct_writer *w) { return &w->err; }
 
+static int oom(cct_writer *w) { return cct_err_set(&w->err, CCT_ENOMEM, "out of memory"); }
+
 static int sql_fail(cct_writer *w, const char *what) {
   return cct_err_set(&w->err, CCT_ESQL, "cannot write '%s' (%s): %s", w->out_path, what, sqlite3_errmsg(w->db));
 }
 
-/* Steps a fully bound insert and resets it.  Returns CCT_OK or CCT_ESQL. */
-static int step_reset(cct_writer *w, sqlite3_stmt *st, const char *what) {
-  int rc = sqlite3_step(st);
-  sqlite3_reset(st);
-  sqlite3_clear_bindings(st);
-  return rc == SQLITE_DONE ? CCT_OK : sql_fail(w, what);
+/* Binds a row's arguments, steps and resets its statement, and frees what the
+ * row owns.  Returns SQLITE_DONE or the SQLite error code. */
+static int row_exec(row *r) {
+  for (int i = 0; i < r->nargs; i++) {
+    row_arg *a = &r->a[i];
+    switch (a->type) {
+    case ARG_INT: sqlite3_bind_int64(r->st, i + 1, a->i); break;
+    case ARG_DOUBLE: sqlite3_bind_double(r->st, i + 1, a->d); break;
+    case ARG_TEXT: sqlite3_bind_text(r->st, i + 1, a->p, -1, free); break;
+    case ARG_BLOB: sqlite3_bind_blob(r->st, i + 1, a->p, a->n, free); break;
+    default: sqlite3_bind_null(r->st, i + 1); break;
+    }
+    a->p = NULL;
+  }
+  int rc = sqlite3_step(r->st);
+  sqlite3_reset(r->st);
+  sqlite3_clear_bindings(r->st);
+  return rc;
 }
 
-static void bind_opt(sqlite3_stmt *st, int i, int64_t v, int present) {
-  if (present) sqlite3_bind_int64(st, i, v);
-  else sqlite3_bind_null(st, i);
+static void row_discard(row *r) {
+  for (int i = 0; i < r->nargs; i++) free(r->a[i].type >= ARG_TEXT ? r->a[i].p : NULL);
 }
+
+/* The SQL thread: executes queued chunks in order until it pops NULL.  After
+ * an error it records the message and only frees the remaining rows. */
+static void *sql_thread(void *arg) {
+  cct_writer *w = arg;
+  for (;;) {
+    pthread_mutex_lock(&w->mu);
+    while (!w->count) pthread_cond_wait(&w->not_empty, &w->mu);
+    chunk *c = w->queue[w->head];
+    w->head = (w->head + 1) % QUEUE_CHUNKS;
+    w->count--;
+    int failed = w->sql_rc;
+    pthread_cond_signal(&w->not_full);
+    pthread_mutex_unlock(&w->mu);
+    if (!c) return NULL;
+    for (size_t i = 0; i < c->n; i++) {
+      row *r = &c->rows[i];
+      if (failed) {
+        row_discard(r);
+        continue;
+      }
+      cct_err err = CCT_ERR_INIT;
+      if (r->fn ? r->fn(w, &err) != CCT_OK : row_exec(r) != SQLITE_DONE) {
+        pthread_mutex_lock(&w->mu);
+        w->sql_rc = r->fn ? err.code : CCT_ESQL;
+        if (r->fn) snprintf(w->sql_msg, sizeof w->sql_msg, "%s", err.msg);
+        else
+          snprintf(w->sql_msg, sizeof w->sql_msg, "cannot write '%s' (%s): %s", w->out_path, r->what,
+                   sqlite3_errmsg(w->db));
+        pthread_mutex_unlock(&w->mu);
+        failed = 1;
+      }
+    }
+    c->n = 0;
+    pthread_mutex_lock(&w->mu);
+    if (!w->spare) w->spare = c, c = NULL;
+    pthread_mutex_unlock(&w->mu);
+    free(c);
+  }
+}
+
+/* Hands a chunk (or NULL, the stop mark) to the SQL thread, waiting while the queue is full. */
+static void queue_push(cct_writer *w, chunk *c) {
+  pthread_mutex_lock(&w->mu);
+  while (w->count == QUEUE_CHUNKS) pthread_cond_wait(&w->not_full, &w->mu);
+  w->queue[(w->head + w->count) % QUEUE_CHUNKS] = c;
+  w->count++;
+  pthread_cond_signal(&w->not_empty);
+  pthread_mutex_unlock(&w->mu);
+}
+
+/* Starts the SQL thread.  Returns CCT_OK or CCT_ENOMEM. */
+static int sql_thread_start(cct_writer *w) {
+  if (pthread_create(&w->thread, NULL, sql_thread, w)) return cct_err_set(&w->err, CCT_ENOMEM, "cannot start a thread");
+  w->threaded = 1;
+  return CCT_OK;
+}
+
+/* Flushes the queue and stops the SQL thread; its error, if any, becomes the
+ * writer's.  Returns the writer's error code. */
+static int sql_thread_stop(cct_writer *w) {
+  if (!w->threaded) return w->err.code;
+  if (w->cur && w->cur->n) queue_push(w, w->cur), w->cur = NULL;
+  queue_push(w, NULL);
+  pthread_join(w->thread, NULL);
+  w->threaded = 0;
+  if (w->sql_rc) cct_err_set(&w->err, w->sql_rc, "%s", w->sql_msg);
+  if (w->cur) {
+    for (size_t i = 0; i < w->cur->n; i++) row_discard(&w->cur->rows[i]);
+    free(w->cur);
+    w->cur = NULL;
+  }
+  return w->err.code;
+}
+
+/* Starts a row for statement st (what names the table in messages), or
+ * returns NULL when out of memory.  Set its arguments with row_int & co., then
+ * submit it with row_end.  Unset arguments are NULL. */
+static row *row_begin(cct_writer *w, sqlite3_stmt *st, const char *what) {
+  if (!w->cur) {
+    pthread_mutex_lock(&w->mu);
+    w->cur = w->spare;
+    w->spare = NULL;
+    pthread_mutex_unlock(&w->mu);
+    if (!w->cur && !(w->cur = malloc(sizeof *w->cur))) return NULL;
+    w->cur->n = 0;
+  }
+  row *r = &w->cur->rows[w->cur->n];
+  r->fn = NULL;
+  r->st = st;
+  r->what = what;
+  r->nargs = sqlite3_bind_parameter_count(st);
+  memset(r->a, 0, sizeof r->a[0] * (size_t)r->nargs);
+  return r;
+}
+
+static void row_int(row *r, int i, int64_t v) { r->a[i - 1] = (row_arg){ARG_INT, 0, v, 0, NULL}; }
+static void row_opt(row *r, int i, int64_t v, int present) {
+  if (present) row_int(r, i, v);
+}
+static void row_double(row *r, int i, double v) { r->a[i - 1] = (row_arg){ARG_DOUBLE, 0, 0, v, NULL}; }
+/* Text is copied; a blob's memory (malloc'd) passes to the row. */
+static void row_text(row *r, int i, const char *t) {
+  if (t) r->a[i - 1] = (row_arg){ARG_TEXT, 0, 0, 0, strdup(t)};
+}
+static void row_blob(row *r, int i, void *p, size_t n) { r->a[i - 1] = (row_arg){ARG_BLOB, (int)n, 0, 0, p}; }
+static void row_take_text(row *r, int i, char *t) { r->a[i - 1] = (row_arg){ARG_TEXT, 0, 0, 0, t}; }
+
+/* Submits the row begun last: queued to the SQL thread while it runs, else
+ * executed now.  Returns CCT_OK, or the writer's error (also an earlier error
+ * of the SQL thread). */
+static int row_end(cct_writer *w) {
+  row *r = &w->cur->rows[w->cur->n];
+  for (int i = 0; i < r->nargs; i++)
+    if (r->a[i].type == ARG_TEXT && !r->a[i].p) return row_discard(r), oom(w);
+  if (!w->threaded) {
+    if (r->fn) return r->fn(w, &w->err);
+    int rc = row_exec(r);
+    return rc == SQLITE_DONE ? CCT_OK : sql_fail(w, r->what);
+  }
+  if (++w->cur->n == CHUNK_ROWS) {
+    queue_push(w, w->cur);
+    w->cur = NULL;
+    pthread_mutex_lock(&w->mu);
+    int rc = w->sql_rc;
+    pthread_mutex_unlock(&w->mu);
+    if (rc) return cct_err_set(&w->err, rc, "%s", w->sql_msg);
+  }
+  return CCT_OK;
+}
+
+static int queue_finish_tree(cct_writer *w);
 
 static void *grow_array(void *p, size_t *cap, size_t need, size_t elem) {
   if (need <= *cap) return p;
@@ -135,7 +324,6 @@ static void *grow_array(void *p, size_t *cap, size_t need, size_t elem) {
   return q;
 }
 
-static int oom(cct_writer *w) { return cct_err_set(&w->err, CCT_ENOMEM, "out of memory"); }
 
 /* Splits a C++ qualified name 'ns::C::f(int)' into class 'ns::C' and
  * namespace 'ns' (a single qualifier is both, as the name cannot tell). */
@@ -160,11 +348,14 @@ static void parse_scope(const char *name, char **cls, char **ns) {
 }
 
 int cct_writer_open(const char *out_path, const char *db_dir, const char *format, const char *title,
-                    const char *digest, int replace, cct_writer **pw, cct_err *err) {
+                    const char *digest, long long input_bytes, int replace, cct_writer **pw, cct_err *err) {
   cct_writer *w = calloc(1, sizeof *w);
   *pw = NULL;
   if (!w) return cct_err_set(err, CCT_ENOMEM, "out of memory");
   clock_gettime(CLOCK_MONOTONIC, &w->t0);
+  pthread_mutex_init(&w->mu, NULL);
+  pthread_cond_init(&w->not_empty, NULL);
+  pthread_cond_init(&w->not_full, NULL);
   w->format = format;
   w->out_path = strdup(out_path);
   struct stat sb;
@@ -187,7 +378,8 @@ int cct_writer_open(const char *out_path, const char *db_dir, const char *format
     }
     fclose(f);
   }
-  rc = cct_schema_open(w->tmp_path ? w->tmp_path : out_path, CCT_OPEN_WRITE, &w->db, err);
+  rc = cct_schema_open(w->tmp_path ? w->tmp_path : out_path,
+                       CCT_OPEN_WRITE | (input_bytes > (64 << 20) ? CCT_OPEN_LARGE : 0), &w->db, err);
   if (!rc && w->tmp_path)
     rc = cct_schema_exec(w->db, "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; PRAGMA cache_size=-262144; "
                         "PRAGMA temp_store=MEMORY; PRAGMA threads=2;", err);
@@ -251,6 +443,12 @@ int cct_writer_open(const char *out_path, const char *db_dir, const char *format
     cct_writer_abort(w);
     return rc;
   }
+  if (!rc) rc = sql_thread_start(w);
+  if (rc) {
+    cct_err_set(err, rc, "%s", w->err.msg);
+    cct_writer_abort(w);
+    return rc;
+  }
   w->progress = isatty(2);
   *pw = w;
   return CCT_OK;
@@ -264,10 +462,12 @@ int cct_writer_module(cct_writer *w, int64_t id, const char *path) {
   w->nmodules++;
   w->module_path = grow_array(w->module_path, &w->mod_cap, (size_t)w->nmodules + 1, sizeof *w->module_path);
   if (!w->module_path || !(w->module_path[w->nmodules] = strdup(path))) return oom(w);
-  sqlite3_bind_int64(w->ins_mod, 1, w->run);
-  sqlite3_bind_int64(w->ins_mod, 2, w->nmodules);
-  sqlite3_bind_text(w->ins_mod, 3, path, -1, SQLITE_STATIC);
-  return step_reset(w, w->ins_mod, "module");
+  row *r = row_begin(w, w->ins_mod, "module");
+  if (!r) return oom(w);
+  row_int(r, 1, w->run);
+  row_int(r, 2, w->nmodules);
+  row_text(r, 3, path);
+  return row_end(w);
 }
 
 /* Reads and compresses the source copy at src_path.  Returns a malloc'd zstd
@@ -302,14 +502,16 @@ int cct_writer_file(cct_writer *w, int64_t id, const char *path, const char *src
   w->nfiles++;
   size_t n = 0, zn = 0;
   void *z = src_path ? compress_file(src_path, &n, &zn) : NULL;
-  sqlite3_bind_int64(w->ins_file, 1, w->run);
-  sqlite3_bind_int64(w->ins_file, 2, w->nfiles);
-  sqlite3_bind_text(w->ins_file, 3, path, -1, SQLITE_STATIC);
+  row *r = row_begin(w, w->ins_file, "file");
+  if (!r) return free(z), oom(w);
+  row_int(r, 1, w->run);
+  row_int(r, 2, w->nfiles);
+  row_text(r, 3, path);
   if (z) {
-    sqlite3_bind_int64(w->ins_file, 4, (sqlite3_int64)n);
-    sqlite3_bind_blob(w->ins_file, 5, z, (int)zn, free);
+    row_int(r, 4, (int64_t)n);
+    row_blob(r, 5, z, zn);
   }
-  return step_reset(w, w->ins_file, "file");
+  return row_end(w);
 }
 
 /* Adds a function with dense references; returns its dense id or 0 on error. */
@@ -328,16 +530,17 @@ static int64_t add_function(cct_writer *w, const char *name, int64_t module, int
   w->fn_module[id] = module;
   char *cls = NULL, *ns = NULL;
   parse_scope(name, &cls, &ns);
-  sqlite3_stmt *st = w->ins_fn;
-  sqlite3_bind_int64(st, 1, w->run);
-  sqlite3_bind_int64(st, 2, id);
-  sqlite3_bind_text(st, 3, name, -1, SQLITE_TRANSIENT);
-  bind_opt(st, 4, module, module > 0);
-  bind_opt(st, 5, file, file > 0);
-  bind_opt(st, 6, line, line >= 0);
-  if (cls) sqlite3_bind_text(st, 7, cls, -1, free);
-  if (ns) sqlite3_bind_text(st, 8, ns, -1, free);
-  return step_reset(w, st, "function") ? 0 : id;
+  row *r = row_begin(w, w->ins_fn, "function");
+  if (!r) return free(cls), free(ns), oom(w), 0;
+  row_int(r, 1, w->run);
+  row_int(r, 2, id);
+  row_text(r, 3, name);
+  row_opt(r, 4, module, module > 0);
+  row_opt(r, 5, file, file > 0);
+  row_opt(r, 6, line, line >= 0);
+  if (cls) row_take_text(r, 7, cls);
+  if (ns) row_take_text(r, 8, ns);
+  return row_end(w) ? 0 : id;
 }
 
 /* Maps a reader's reference through map; CCT_NONE maps to 0.  Returns -1 when unknown. */
@@ -369,15 +572,17 @@ int cct_writer_metric(cct_writer *w, const char *name, const char *stat, const c
   char unit[64] = "";
   const char *open = strrchr(name, '('), *close = open ? strchr(open, ')') : NULL;
   if (open && close && close - open - 1 < (long)sizeof unit) snprintf(unit, sizeof unit, "%.*s", (int)(close - open - 1), open + 1);
-  sqlite3_stmt *st = w->ins_metric;
-  sqlite3_bind_int64(st, 1, w->run);
-  sqlite3_bind_int64(st, 2, m + 1);
-  sqlite3_bind_text(st, 3, name, -1, SQLITE_TRANSIENT);
-  sqlite3_bind_text(st, 4, stat, -1, SQLITE_TRANSIENT);
-  if (*unit) sqlite3_bind_text(st, 5, unit, -1, SQLITE_TRANSIENT);
-  if (description) sqlite3_bind_text(st, 6, description, -1, SQLITE_TRANSIENT);
-  sqlite3_bind_int(st, 7, has_lex);
-  if (step_reset(w, st, "metric")) {
+  row *r = row_begin(w, w->ins_metric, "metric");
+  if (r) {
+    row_int(r, 1, w->run);
+    row_int(r, 2, m + 1);
+    row_text(r, 3, name);
+    row_text(r, 4, stat);
+    if (*unit) row_text(r, 5, unit);
+    row_text(r, 6, description);
+    row_int(r, 7, has_lex);
+  }
+  if (!r ? oom(w) : row_end(w)) {
     cct_err_set(err, w->err.code, "%s", w->err.msg);
     return -1;
   }
@@ -539,31 +744,32 @@ int cct_writer_exit(cct_writer *w) {
   if (w->err.code) return w->err.code;
   if (!w->depth) return cct_err_set(&w->err, CCT_EUSAGE, "exit without an open context");
   open_ctx *o = &w->stack[--w->depth];
-  sqlite3_stmt *st = w->ins_ctx;
-  sqlite3_bind_int64(st, 1, w->run);
-  sqlite3_bind_int64(st, 2, o->id);
-  bind_opt(st, 3, o->parent, o->parent >= 0 || w->depth);
-  sqlite3_bind_int(st, 4, w->depth);
-  sqlite3_bind_int(st, 5, o->kind);
-  sqlite3_bind_int(st, 6, o->relation);
-  bind_opt(st, 7, o->function, o->function > 0);
-  bind_opt(st, 8, o->file, o->file > 0);
-  bind_opt(st, 9, o->line, o->line >= 0);
-  bind_opt(st, 10, o->module, o->module > 0);
-  bind_opt(st, 11, o->offset, o->kind == CCT_KIND_INSTRUCTION);
-  sqlite3_bind_int(st, 12, o->callsite);
-  bind_opt(st, 13, o->call_file, o->call_file > 0);
-  bind_opt(st, 14, o->call_line, o->call_line >= 0);
-  sqlite3_bind_int64(st, 15, w->pre_base + o->pre);
-  sqlite3_bind_int64(st, 16, w->pre_base + w->next_pre - 1);
-  sqlite3_bind_int64(st, 17, o->frame);
-  sqlite3_bind_int(st, 18, o->fdepth);
-  bind_opt(st, 19, o->fparent, w->depth > 0);
-  sqlite3_bind_int(st, 20, o->ldepth);
-  bind_opt(st, 21, o->lparent, w->depth > 0);
-  sqlite3_bind_int64(st, 22, o->nframes);
+  row *r = row_begin(w, w->ins_ctx, "context");
+  if (!r) return oom(w);
+  row_int(r, 1, w->run);
+  row_int(r, 2, o->id);
+  row_opt(r, 3, o->parent, o->parent >= 0 || w->depth);
+  row_int(r, 4, w->depth);
+  row_int(r, 5, o->kind);
+  row_int(r, 6, o->relation);
+  row_opt(r, 7, o->function, o->function > 0);
+  row_opt(r, 8, o->file, o->file > 0);
+  row_opt(r, 9, o->line, o->line >= 0);
+  row_opt(r, 10, o->module, o->module > 0);
+  row_opt(r, 11, o->offset, o->kind == CCT_KIND_INSTRUCTION);
+  row_int(r, 12, o->callsite);
+  row_opt(r, 13, o->call_file, o->call_file > 0);
+  row_opt(r, 14, o->call_line, o->call_line >= 0);
+  row_int(r, 15, w->pre_base + o->pre);
+  row_int(r, 16, w->pre_base + w->next_pre - 1);
+  row_int(r, 17, o->frame);
+  row_int(r, 18, o->fdepth);
+  row_opt(r, 19, o->fparent, w->depth > 0);
+  row_int(r, 20, o->ldepth);
+  row_opt(r, 21, o->lparent, w->depth > 0);
+  row_int(r, 22, o->nframes);
   if (w->depth) w->stack[w->depth - 1].nframes += o->nframes + o->is_frame;
-  if (step_reset(w, st, "context")) return w->err.code;
+  if (row_end(w)) return w->err.code;
   for (int m = 0; m < w->nmetrics; m++) {
     double *v = o->vals + 3 * m;
     unsigned char *s = o->set + 3 * m;
@@ -602,15 +808,16 @@ int cct_writer_has_context(cct_writer *w, int64_t id) {
 int cct_writer_profile(cct_writer *w, const cct_profile_id *id) {
   if (w->err.code) return w->err.code;
   if (!w->root_done) return cct_err_set(&w->err, CCT_EUSAGE, "profile before the tree is complete");
-  if (!w->nprofiles) trace(w, "tree");
-  sqlite3_stmt *st = w->ins_prof;
+  if (queue_finish_tree(w)) return w->err.code;
+  row *r = row_begin(w, w->ins_prof, "profile");
+  if (!r) return oom(w);
   w->cur_profile = ++w->nprofiles;
-  sqlite3_bind_int64(st, 1, w->run);
-  sqlite3_bind_int64(st, 2, w->cur_profile);
+  row_int(r, 1, w->run);
+  row_int(r, 2, w->cur_profile);
   int64_t f[6] = {id->node, id->rank, id->thread, id->core, id->gpucontext, id->gpustream};
-  for (int i = 0; i < 6; i++) bind_opt(st, 3 + i, f[i], f[i] >= 0);
-  if (id->source) sqlite3_bind_text(st, 9, id->source, -1, SQLITE_TRANSIENT);
-  return step_reset(w, st, "profile");
+  for (int i = 0; i < 6; i++) row_opt(r, 3 + i, f[i], f[i] >= 0);
+  row_text(r, 9, id->source);
+  return row_end(w);
 }
 
 int cct_writer_profile_values(cct_writer *w, int m, size_t n, const uint32_t *ctx, const double *incl,
@@ -637,11 +844,13 @@ int cct_writer_profile_values(cct_writer *w, int m, size_t n, const uint32_t *ct
     free(z);
     return cct_err_set(&w->err, CCT_ENOMEM, "zstd: %s", ZSTD_getErrorName(zn));
   }
-  sqlite3_bind_int64(w->ins_pval, 1, w->run);
-  sqlite3_bind_int64(w->ins_pval, 2, w->cur_profile);
-  sqlite3_bind_int64(w->ins_pval, 3, m + 1);
-  sqlite3_bind_blob(w->ins_pval, 4, z, (int)zn, free);
-  return step_reset(w, w->ins_pval, "profile values");
+  row *r = row_begin(w, w->ins_pval, "profile values");
+  if (!r) return free(z), oom(w);
+  row_int(r, 1, w->run);
+  row_int(r, 2, w->cur_profile);
+  row_int(r, 3, m + 1);
+  row_blob(r, 4, z, zn);
+  return row_end(w);
 }
 
 void cct_writer_progress(cct_writer *w, long long done, long long total) {
@@ -661,17 +870,19 @@ static int by_metric_ctx(const void *a, const void *b) {
 }
 
 /* Writes the buffered values in key order (appends to the value table's B-tree). */
-static int write_values(cct_writer *w) {
-  qsort(w->vals, w->nvals, sizeof *w->vals, by_metric_ctx);
+static int write_values(cct_writer *w, cct_err *err) {
+  if (w->nvals) qsort(w->vals, w->nvals, sizeof *w->vals, by_metric_ctx);
+  row r = {NULL, w->ins_val, "value", 6, {{0}}};
   for (size_t i = 0; i < w->nvals; i++) {
-    const value_row *r = &w->vals[i];
-    sqlite3_bind_int64(w->ins_val, 1, w->run);
-    sqlite3_bind_int64(w->ins_val, 2, r->metric + 1);
-    sqlite3_bind_int64(w->ins_val, 3, r->ctx);
-    sqlite3_bind_double(w->ins_val, 4, r->v[0]);
-    sqlite3_bind_double(w->ins_val, 5, r->v[1]);
-    sqlite3_bind_double(w->ins_val, 6, r->v[2]);
-    if (step_reset(w, w->ins_val, "value")) return w->err.code;
+    const value_row *v = &w->vals[i];
+    row_int(&r, 1, w->run);
+    row_int(&r, 2, v->metric + 1);
+    row_int(&r, 3, v->ctx);
+    row_double(&r, 4, v->v[0]);
+    row_double(&r, 5, v->v[1]);
+    row_double(&r, 6, v->v[2]);
+    if (row_exec(&r) != SQLITE_DONE)
+      return cct_err_set(err, CCT_ESQL, "cannot write '%s' (value): %s", w->out_path, sqlite3_errmsg(w->db));
   }
   free(w->vals);
   w->vals = NULL;
@@ -680,53 +891,80 @@ static int write_values(cct_writer *w) {
 }
 
 /* Writes the static-scope totals accumulated during the walk. */
-static int write_scope_totals(cct_writer *w) {
+static int write_scope_totals(cct_writer *w, cct_err *err) {
   sqlite3_stmt *st = NULL;
-  if (cct_schema_prepare_named(w->db, cct_sql_ingest, "insert_scope_total", &st, &w->err)) return w->err.code;
+  if (cct_schema_prepare_named(w->db, cct_sql_ingest, "insert_scope_total", &st, err)) return err->code;
   size_t nm = (size_t)w->nmetrics;
   int rc = CCT_OK;
+  row r = {NULL, st, "scope totals", 7, {{0}}};
   for (size_t s = 0; s < w->nslots && !rc; s++)
     for (size_t m = 0; m < nm && !rc; m++) {
       double in = w->scope_incl[s * nm + m], ex = w->scope_excl[s * nm + m];
       if (in == 0 && ex == 0) continue;
-      sqlite3_bind_int64(st, 1, w->run);
-      sqlite3_bind_text(st, 2, scope_names[w->scope_key[3 * s]], -1, SQLITE_STATIC);
-      sqlite3_bind_int64(st, 3, w->scope_key[3 * s + 1]);
-      sqlite3_bind_int64(st, 4, w->scope_key[3 * s + 2]);
-      sqlite3_bind_int64(st, 5, (int64_t)m + 1);
-      sqlite3_bind_double(st, 6, in);
-      sqlite3_bind_double(st, 7, ex);
-      rc = step_reset(w, st, "scope totals");
+      row_int(&r, 1, w->run);
+      row_text(&r, 2, scope_names[w->scope_key[3 * s]]);
+      row_int(&r, 3, w->scope_key[3 * s + 1]);
+      row_int(&r, 4, w->scope_key[3 * s + 2]);
+      row_int(&r, 5, (int64_t)m + 1);
+      row_double(&r, 6, in);
+      row_double(&r, 7, ex);
+      if (!r.a[1].p) rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
+      else if (row_exec(&r) != SQLITE_DONE)
+        rc = cct_err_set(err, CCT_ESQL, "cannot write '%s' (scope totals): %s", w->out_path, sqlite3_errmsg(w->db));
     }
   sqlite3_finalize(st);
   return rc;
 }
 
+/* Once the tree is complete: writes the values and static-scope totals and
+ * builds the indexes.  Queued to the SQL thread, so it overlaps the reading of
+ * the profiles.  Returns CCT_OK or an error in err. */
+static int finish_tree(cct_writer *w, cct_err *err) {
+  trace(w, "tree");
+  int rc = write_values(w, err);
+  trace(w, "values");
+  if (!rc) rc = write_scope_totals(w, err);
+  trace(w, "scope totals");
+  if (!rc) rc = cct_schema_create_indexes(w->db, err);
+  trace(w, "indexes");
+  return rc;
+}
+
+/* Queues finish_tree once, when the tree is complete. */
+static int queue_finish_tree(cct_writer *w) {
+  if (w->tree_finished) return CCT_OK;
+  w->tree_finished = 1;
+  row *r = row_begin(w, w->ins_val, "finish");
+  if (!r) return oom(w);
+  r->fn = finish_tree;
+  r->nargs = 0;
+  return row_end(w);
+}
+
 int cct_writer_commit(cct_writer *w, cct_ingest_stats *stats, cct_err *err) {
   int rc = w->err.code;
   if (!rc && (!w->root_done || w->depth)) rc = cct_err_set(&w->err, CCT_ECORRUPT, "the context tree is incomplete");
+  if (!rc) rc = queue_finish_tree(w);
+  rc = sql_thread_stop(w);
   trace(w, "profiles");
-  if (!rc) rc = write_values(w);
-  trace(w, "values");
-  if (!rc) rc = write_scope_totals(w);
   double seconds = elapsed(w);
   if (!rc) {
     sqlite3_stmt *st = NULL;
     rc = cct_schema_prepare_named(w->db, cct_sql_ingest, "finish_run", &st, &w->err);
-    if (!rc) {
-      sqlite3_bind_int64(st, 1, w->run);
-      sqlite3_bind_int64(st, 2, w->next_pre);
-      sqlite3_bind_int64(st, 3, w->nprofiles);
-      sqlite3_bind_int64(st, 4, w->elided);
-      sqlite3_bind_double(st, 5, seconds);
-      sqlite3_bind_int64(st, 6, w->pre_base);
-      rc = step_reset(w, st, "run");
-      sqlite3_finalize(st);
+    row *r = rc ? NULL : row_begin(w, st, "run");
+    if (r) {
+      row_int(r, 1, w->run);
+      row_int(r, 2, w->next_pre);
+      row_int(r, 3, w->nprofiles);
+      row_int(r, 4, w->elided);
+      row_double(r, 5, seconds);
+      row_int(r, 6, w->pre_base);
+      rc = row_end(w);
+    } else if (!rc) {
+      rc = oom(w);
     }
+    sqlite3_finalize(st);
   }
-  trace(w, "scope totals");
-  if (!rc) rc = cct_schema_create_indexes(w->db, &w->err);
-  trace(w, "indexes");
   if (!rc) rc = cct_schema_exec(w->db, "COMMIT; PRAGMA analysis_limit=1000; ANALYZE;", &w->err);
   trace(w, "commit and analyze");
   if (!rc && w->tmp_path) rc = cct_schema_exec(w->db, "PRAGMA journal_mode=WAL;", &w->err);
@@ -760,6 +998,12 @@ int cct_writer_commit(cct_writer *w, cct_ingest_stats *stats, cct_err *err) {
 
 void cct_writer_abort(cct_writer *w) {
   if (!w) return;
+  sql_thread_stop(w);
+  free(w->cur); /* a chunk used for direct execution: no queued rows */
+  free(w->spare);
+  pthread_cond_destroy(&w->not_empty);
+  pthread_cond_destroy(&w->not_full);
+  pthread_mutex_destroy(&w->mu);
   if (w->db) {
     sqlite3_stmt *s;
     while ((s = sqlite3_next_stmt(w->db, NULL))) sqlite3_finalize(s);

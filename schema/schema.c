@@ -64,7 +64,8 @@ static long pragma_int(sqlite3 *db, const char *pragma) {
 
 int cct_schema_open(const char *path, int flags, sqlite3 **pdb, cct_err *err) {
   sqlite3 *db = NULL;
-  int oflags = flags == CCT_OPEN_WRITE ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE : SQLITE_OPEN_READONLY;
+  int oflags = flags & CCT_OPEN_WRITE ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE : SQLITE_OPEN_READONLY;
+  oflags |= SQLITE_OPEN_NOMUTEX; /* a connection is used by one thread at a time */
   *pdb = NULL;
   if (sqlite3_open_v2(path, &db, oflags, NULL) != SQLITE_OK) {
     cct_err_set(err, CCT_EIO, "cannot open '%s': %s", path, db ? sqlite3_errmsg(db) : "out of memory");
@@ -79,10 +80,10 @@ int cct_schema_open(const char *path, int flags, sqlite3 **pdb, cct_err *err) {
   int rc = CCT_OK;
   if (app < 0 || ntables < 0) {
     rc = cct_err_set(err, CCT_ESCHEMA, "'%s' is not a cctq archive: %s", path, sqlite3_errmsg(db));
-  } else if (app == 0 && ntables == 0 && flags == CCT_OPEN_WRITE) {
+  } else if (app == 0 && ntables == 0 && (flags & CCT_OPEN_WRITE)) {
     char init[160];
-    snprintf(init, sizeof init, "PRAGMA journal_mode=WAL; PRAGMA application_id=%d; PRAGMA user_version=%d;",
-             CCT_APPLICATION_ID, CCT_SCHEMA_VERSION);
+    snprintf(init, sizeof init, "PRAGMA page_size=%d; PRAGMA journal_mode=WAL; PRAGMA application_id=%d; PRAGMA user_version=%d;",
+             flags & CCT_OPEN_LARGE ? 65536 : 4096, CCT_APPLICATION_ID, CCT_SCHEMA_VERSION);
     rc = cct_schema_exec(db, init, err);
     if (!rc) rc = cct_schema_exec(db, cct_sql_base, err);
     if (!rc) rc = cct_schema_exec(db, cct_sql_views, err);

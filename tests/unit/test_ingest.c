@@ -127,7 +127,7 @@ static void test_writer_numbering(void **state) {
   unlink(path);
   cct_writer *w = NULL;
   cct_err err = CCT_ERR_INIT;
-  assert_int_equal(cct_writer_open(path, "/tmp", "classic", "t", "d1", 0, &w, &err), CCT_OK);
+  assert_int_equal(cct_writer_open(path, "/tmp", "classic", "t", "d1", 0, 0, &w, &err), CCT_OK);
   assert_int_equal(cct_writer_function(w, 1, "main", CCT_NONE, CCT_NONE, CCT_NONE), CCT_OK);
   assert_int_equal(cct_writer_function(w, 2, "ns::C::f(int)", CCT_NONE, CCT_NONE, CCT_NONE), CCT_OK);
   assert_int_equal(cct_writer_metric(w, "T (s)", "sum", NULL, 0, &err), 0);
@@ -157,7 +157,7 @@ static void test_writer_numbering(void **state) {
 
   /* again, without the late context */
   err = (cct_err)CCT_ERR_INIT;
-  assert_int_equal(cct_writer_open(path, "/tmp", "classic", "t", "d1", 0, &w, &err), CCT_OK);
+  assert_int_equal(cct_writer_open(path, "/tmp", "classic", "t", "d1", 0, 0, &w, &err), CCT_OK);
   assert_int_equal(cct_writer_function(w, 1, "main", CCT_NONE, CCT_NONE, CCT_NONE), CCT_OK);
   assert_int_equal(cct_writer_function(w, 2, "ns::C::f(int)", CCT_NONE, CCT_NONE, CCT_NONE), CCT_OK);
   assert_int_equal(cct_writer_metric(w, "T (s)", "sum", NULL, 0, &err), 0);
