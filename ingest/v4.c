@@ -354,7 +354,7 @@ static int read_idnames(v4 *r) {
   if (!array_in_range(f->n, r->names_p, r->nkinds, 8)) return corrupt(r, f, "truncated: id names end past end of file");
   static const char *const names[] = {"NODE", "RANK", "THREAD", "CORE", "GPUCONTEXT", "GPUSTREAM"};
   for (unsigned k = 0; k < r->nkinds; k++) {
-    const char *s;
+    const char *s = NULL;
     int rc = str_at(r, f, le64(f->p + r->names_p + 8 * k), "id name", &s);
     if (rc) return rc;
     r->kind_code[k] = K_OTHER;
@@ -368,7 +368,7 @@ static int scope_class(v4 *r, uint64_t pscope, int *cls) {
   const v4_file *f = &r->meta;
   if (!is_record(pscope, r->scope_p, r->scope_n, r->scope_sz))
     return corrupt(r, f, "metric scope pointer 0x%llx is not a scope record", (unsigned long long)pscope);
-  const char *name;
+  const char *name = NULL;
   int rc = str_at(r, f, le64(f->p + pscope), "scope name", &name);
   if (rc) return rc;
   *cls = strcmp(name, "execution") == 0   ? SC_EXEC
@@ -422,7 +422,7 @@ static int read_metrics(v4 *r) {
   if (!r->statmap || !r->propmap) return nomem(r);
   for (uint32_t m = 0; m < r->met_n; m++) {
     const uint8_t *md = f->p + r->met_p + (uint64_t)m * r->met_sz;
-    const char *name;
+    const char *name = NULL;
     int rc = str_at(r, f, le64(md), "metric name", &name);
     if (rc) return rc;
     uint64_t pi = le64(md + 8), ps = le64(md + 16);
@@ -435,7 +435,7 @@ static int read_metrics(v4 *r) {
     for (unsigned j = 0; j < ns; j++) {
       const uint8_t *ss = f->p + ps + (uint64_t)j * r->ss_sz;
       int cls;
-      const char *formula;
+      const char *formula = NULL;
       if ((rc = scope_class(r, le64(ss), &cls))) return rc;
       if ((rc = str_at(r, f, le64(ss + 8), "summary formula", &formula))) return rc;
       unsigned combine = ss[0x10];
@@ -929,6 +929,9 @@ static int read_profiles(v4 *r) {
       WCALL(cct_writer_profile_values(r->w, col->widx, col->n, col->ctx, col->incl, col->excl));
     }
     cct_writer_progress(r->w, (long long)r->meta.n + (long long)((double)f->n * (k + 1) / r->pi_n), total);
+    /* Drop the pages read for this profile, so that resident memory stays at
+     * one profile's block however many profiles there are. */
+    if (f->map) madvise(f->map, f->n, MADV_DONTNEED);
   }
   cct_writer_progress(r->w, total, total);
   return CCT_OK;
