@@ -47,3 +47,16 @@ want=$(sqlite3 archive.sqlite "SELECT inclusive FROM scope_total t JOIN function
 [ -n "$want" ] && [ "$(cat py.out | tr '\n' ' ')" = "first $want second $want " ] ||
   { echo "FAIL README python example: $(cat py.out) (want $want)"; exit 1; }
 echo "ok README python example: $(cat py.out | tr '\n' ' ')"
+
+# The README's sqlite3 example, run as written (on an archive at the path it names).
+"$CCTINGEST" --quiet "$CCT_DATA/classic-hatchet-osu-allgather" "$t/osu.sqlite"
+sed -n '/^The ten costliest functions/,/^```$/p' "$CCT_SRC/README.md" | sed -n '/^```sh$/,/^```$/p' | sed '1d;$d' |
+  sed "s|/tmp/osu.sqlite|$t/osu.sqlite|" >"$t/example.sh"
+sh "$t/example.sh" >"$t/top10"
+# independent: the same ranking from the private tables
+sqlite3 "$t/osu.sqlite" "SELECT f.name || '|' || t.inclusive FROM scope_total t JOIN function f ON f.run = t.run AND f.id = t.key
+                         JOIN metric m ON m.run = t.run AND m.id = t.metric AND m.stat = 'sum'
+                         WHERE t.kind = 'function' AND t.run = 1 ORDER BY t.inclusive DESC LIMIT 10" >"$t/want"
+[ "$(wc -l <"$t/top10")" = 10 ] && cut -d'|' -f2 "$t/top10" | diff - "$(cut -d'|' -f2 "$t/want" >"$t/w2"; echo "$t/w2")" ||
+  { echo "FAIL README sqlite3 example:"; cat "$t/top10"; exit 1; }
+echo "ok README sqlite3 example: $(head -n 1 "$t/top10")"
