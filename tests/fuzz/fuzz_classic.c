@@ -29,12 +29,27 @@ static void write_file(const char *path, const uint8_t *p, size_t n) {
   fclose(f);
 }
 
+static char dir[64];
+
+static void cleanup(void) {
+  static const char *const names[] = {"experiment.xml", "1.a-000000-000-0-1-0.metric-db", "out.sqlite"};
+  char path[128];
+  for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+    snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+    unlink(path);
+  }
+  rmdir(dir);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (!size) return 0;
-  static char dir[64];
-  if (!dir[0]) {
-    memcpy(dir, "/tmp/cct-fuzz-classic-XXXXXX", sizeof "/tmp/cct-fuzz-classic-XXXXXX");
-    if (!mkdtemp(dir)) abort();
+  if (!dir[0]) { /* a private directory, in memory where possible, removed at exit */
+    memcpy(dir, "/dev/shm/cct-fuzz-classic-XXXXXX", sizeof "/dev/shm/cct-fuzz-classic-XXXXXX");
+    if (!mkdtemp(dir)) {
+      memcpy(dir, "/tmp/cct-fuzz-classic-XXXXXX", sizeof "/tmp/cct-fuzz-classic-XXXXXX");
+      if (!mkdtemp(dir)) abort();
+    }
+    atexit(cleanup);
   }
   char xml[128], mdb[128], out[128];
   snprintf(xml, sizeof xml, "%s/experiment.xml", dir);
