@@ -117,14 +117,10 @@ static void enter(cct_writer *w, int64_t id, int kind, int rel, int64_t fn, int6
   if (excl) assert_int_equal(cct_writer_value(w, 0, CCT_EXCLUSIVE, excl), CCT_OK);
 }
 
-/* Tree (inclusive/exclusive):  root 10
- *   main(1) 10/1 -> f(2) 9/2 -> line 9 (1/1), f(2) 6/3 -> f(2) 3/3 ; main -> g(3) via line 12 (callsite) 0 */
-static void test_writer_numbering(void **state) {
-  (void)state;
-  char path[] = "/tmp/cct-test-writer-XXXXXX";
-  int fd = mkstemp(path);
-  close(fd);
-  unlink(path);
+/* Writes this tree (inclusive/exclusive) into a new run at path and returns the writer:
+ *   root 10 > main(1) 10/1 > f(2) 9/2 > { line 9 (1/1), f(2) 6/3 > f(2) 3/3 }
+ *                    main > call-site line 12 > main(16) 0 */
+static cct_writer *write_tree(const char *path) {
   cct_writer *w = NULL;
   cct_err err = CCT_ERR_INIT;
   assert_int_equal(cct_writer_open(path, "/tmp", "classic", "t", "d1", 0, 0, &w, &err), CCT_OK);
@@ -138,40 +134,32 @@ static void test_writer_numbering(void **state) {
   assert_int_equal(cct_writer_exit(w), CCT_OK);
   enter(w, 13, CCT_KIND_FUNCTION, CCT_REL_CALL, 2, CCT_NONE, 6, 3);
   enter(w, 14, CCT_KIND_FUNCTION, CCT_REL_CALL, 2, CCT_NONE, 3, 3);
-  assert_int_equal(cct_writer_exit(w), CCT_OK);
-  assert_int_equal(cct_writer_exit(w), CCT_OK);
-  assert_int_equal(cct_writer_exit(w), CCT_OK);
+  for (int i = 0; i < 3; i++) assert_int_equal(cct_writer_exit(w), CCT_OK);
   cct_context cs = {15, CCT_KIND_LINE, CCT_REL_LEXICAL, CCT_NONE, CCT_NONE, 12, CCT_NONE, 0, 1};
   assert_int_equal(cct_writer_enter(w, &cs), CCT_OK);
   enter(w, 16, CCT_KIND_FUNCTION, CCT_REL_CALL, 1, CCT_NONE, 0, 0);
-  assert_int_equal(cct_writer_exit(w), CCT_OK);
-  assert_int_equal(cct_writer_exit(w), CCT_OK);
-  assert_int_equal(cct_writer_exit(w), CCT_OK);
-  assert_int_equal(cct_writer_exit(w), CCT_OK);
-  /* a duplicate id or a context after the root is closed is refused */
+  for (int i = 0; i < 4; i++) assert_int_equal(cct_writer_exit(w), CCT_OK);
+  return w;
+}
+
+static void test_writer_numbering(void **state) {
+  (void)state;
+  char path[] = "/tmp/cct-test-writer-XXXXXX";
+  int fd = mkstemp(path);
+  close(fd);
+  unlink(path);
+  cct_err err = CCT_ERR_INIT;
+  cct_ingest_stats st;
+  /* a context after the root is closed is refused, the error sticks and nothing is written */
+  cct_writer *w = write_tree(path);
   cct_context late = {99, CCT_KIND_LINE, CCT_REL_LEXICAL, CCT_NONE, CCT_NONE, 1, CCT_NONE, 0, 0};
   assert_int_equal(cct_writer_enter(w, &late), CCT_ECORRUPT);
-  cct_ingest_stats st;
-  assert_int_equal(cct_writer_commit(w, &st, &err), CCT_ECORRUPT); /* the error sticks: nothing written */
+  assert_int_equal(cct_writer_commit(w, &st, &err), CCT_ECORRUPT);
   assert_int_equal(access(path, F_OK), -1);
 
   /* again, without the late context */
   err = (cct_err)CCT_ERR_INIT;
-  assert_int_equal(cct_writer_open(path, "/tmp", "classic", "t", "d1", 0, 0, &w, &err), CCT_OK);
-  assert_int_equal(cct_writer_function(w, 1, "main", CCT_NONE, CCT_NONE, CCT_NONE), CCT_OK);
-  assert_int_equal(cct_writer_function(w, 2, "ns::C::f(int)", CCT_NONE, CCT_NONE, CCT_NONE), CCT_OK);
-  assert_int_equal(cct_writer_metric(w, "T (s)", "sum", NULL, 0, &err), 0);
-  enter(w, 1, CCT_KIND_ROOT, CCT_REL_LEXICAL, CCT_NONE, CCT_NONE, 10, 0);
-  enter(w, 10, CCT_KIND_FUNCTION, CCT_REL_CALL, 1, CCT_NONE, 10, 1);
-  enter(w, 11, CCT_KIND_FUNCTION, CCT_REL_CALL, 2, CCT_NONE, 9, 2);
-  enter(w, 12, CCT_KIND_LINE, CCT_REL_LEXICAL, CCT_NONE, 9, 1, 1);
-  assert_int_equal(cct_writer_exit(w), CCT_OK);
-  enter(w, 13, CCT_KIND_FUNCTION, CCT_REL_CALL, 2, CCT_NONE, 6, 3);
-  enter(w, 14, CCT_KIND_FUNCTION, CCT_REL_CALL, 2, CCT_NONE, 3, 3);
-  for (int i = 0; i < 3; i++) assert_int_equal(cct_writer_exit(w), CCT_OK);
-  assert_int_equal(cct_writer_enter(w, &cs), CCT_OK);
-  enter(w, 16, CCT_KIND_FUNCTION, CCT_REL_CALL, 1, CCT_NONE, 0, 0);
-  for (int i = 0; i < 4; i++) assert_int_equal(cct_writer_exit(w), CCT_OK);
+  w = write_tree(path);
   assert_int_equal(cct_writer_commit(w, &st, &err), CCT_OK);
   assert_int_equal(st.contexts, 8);
 
