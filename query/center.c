@@ -589,20 +589,22 @@ int q_center_rebuild(cct_query *q, cct_err *err) {
   q->sub_ex = calloc(n * nc + 1, sizeof *q->sub_ex);
   q->sub_lex = calloc(n * nc + 1, sizeof *q->sub_lex);
   size_t *stack = malloc((n ? n : 1) * sizeof *stack);
-  size_t *all = malloc(nc * sizeof *all);
-  if (!q->outer || !q->lexouter || !q->ov || !q->sub_ex || !q->sub_lex || !stack || !all) {
+  if (!q->outer || !q->lexouter || !q->ov || !q->sub_ex || !q->sub_lex || !stack) {
     free(stack);
-    free(all);
     clear_derived(q);
     return cct_err_set(err, CCT_ENOMEM, "out of memory");
   }
-  for (size_t c = 0; c < nc; c++) all[c] = c;
   int rc = CCT_OK, added;
   for (size_t i = 0; !rc && i < n; i++)
     if (q->O[i].frame == q->O[i].id && q->O[i].kind != K_ROOT &&
         !qmap_put(&q->cfuncs, q->O[i].function, 0, 0, 0, 0, 1, &added))
       rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
-  for (size_t i = 0; !rc && i < n && q->ncols; i++) rc = q_values(q, q->O[i].id, all, q->ncols, q->ov + 3 * nc * i, err);
+  /* Values: one statement per column for all of O (ids in pre order, which is near id order). */
+  int64_t *ids = malloc((n ? n : 1) * sizeof *ids);
+  if (!ids) rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
+  for (size_t i = 0; !rc && i < n; i++) ids[i] = q->O[i].id;
+  for (size_t c = 0; !rc && c < q->ncols; c++) rc = q_values_many(q, ids, n, c, q->ov + 3 * c, 3 * nc, err);
+  free(ids);
   /* Sweep in pre order with the stack of open members (all ancestors in O). */
   size_t top = 0, outer_idx = 0;
   for (size_t i = 0; !rc && i < n; i++) {
@@ -619,7 +621,6 @@ int q_center_rebuild(cct_query *q, cct_err *err) {
     stack[top++] = i;
   }
   free(stack);
-  free(all);
   if (rc) clear_derived(q);
   return rc;
 }

@@ -45,6 +45,7 @@ void qmap_free(qmap *m);
 /* One context as read by the statements returning the columns of @root. */
 typedef struct qctx {
   int64_t id, pre, last, frame, fparent, function, file, line, call_file, call_line, module, offset;
+  int64_t nframes; /* frames strictly inside the subtree */
   int fdepth, ldepth, kind, relation, callsite;
 } qctx;
 
@@ -79,7 +80,7 @@ enum {
   ST_FUNCTIONS_BY_NAMESPACE, ST_FILES, ST_MODULES, ST_FUNCTION_FRAMES, ST_CONTEXTS_AT, ST_INSTRUCTIONS_AT,
   ST_FUNCTION_SCOPES, ST_LINE_COSTS, ST_TD_FRAMES, ST_TD_LINES, ST_BU_FRAME, ST_FLAT, ST_FLAT_ONE, ST_SOURCE,
   ST_PROFILES, ST_PROFILE_VALUES, ST_COMPLETE_FUNCTIONS, ST_COMPLETE_METRICS, ST_RUN_EXISTS, ST_COLUMNS,
-  ST_RUNS, ST_BEGIN, ST_COMMIT, ST_COUNT
+  ST_RUNS, ST_BEGIN, ST_COMMIT, ST_VALUES, ST_TD_FRAMES_RANGE, ST_TD_LINES_RANGE, ST_BU_FRAMES, ST_COUNT
 };
 
 /* What '@N' can refer to: a copy of the facts of each row of the last view. */
@@ -149,6 +150,11 @@ int q_load_ctx(cct_query *q, int64_t id, qctx *c, cct_err *err);
 /* Loads inclusive, exclusive, exclusive_lex of ctx for the view metric columns
  * vcols[0..n): out[3*i + 0..2].  Returns CCT_OK or CCT_ESQL. */
 int q_values(cct_query *q, int64_t ctx, const size_t *vcols, size_t n, double *out, cct_err *err);
+/* Loads inclusive, exclusive, exclusive_lex of column col for each of ids[0..n)
+ * (any order, duplicates allowed) in one statement that reads runs of
+ * neighbouring ids as ranges: out[stride*i + 0..2] (0 where the context has no
+ * value).  Returns CCT_OK, CCT_ENOMEM or CCT_ESQL. */
+int q_values_many(cct_query *q, const int64_t *ids, size_t n, size_t col, double *out, size_t stride, cct_err *err);
 /* Facts of function id (cached); NULL when unknown. */
 const fninfo *q_function(cct_query *q, int64_t id, cct_err *err);
 /* Path of file (kind 0) or module (kind 1) id (cached); NULL when unknown. */

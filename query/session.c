@@ -104,7 +104,9 @@ static const char *const stmt_names[ST_COUNT] = {
     [ST_TD_LINES] = "td_lines", [ST_BU_FRAME] = "bu_frame", [ST_FLAT] = "flat", [ST_FLAT_ONE] = "flat_one",
     [ST_SOURCE] = "source", [ST_PROFILES] = "profiles", [ST_PROFILE_VALUES] = "profile_values",
     [ST_COMPLETE_FUNCTIONS] = "complete_functions", [ST_COMPLETE_METRICS] = "complete_metrics",
-    [ST_RUN_EXISTS] = "run_exists", [ST_COLUMNS] = "columns", [ST_RUNS] = "runs", [ST_BEGIN] = "begin", [ST_COMMIT] = "commit"};
+    [ST_RUN_EXISTS] = "run_exists", [ST_COLUMNS] = "columns", [ST_RUNS] = "runs", [ST_BEGIN] = "begin", [ST_COMMIT] = "commit",
+    [ST_VALUES] = "values", [ST_TD_FRAMES_RANGE] = "td_frames_range", [ST_TD_LINES_RANGE] = "td_lines_range",
+    [ST_BU_FRAMES] = "bu_frames"};
 
 sqlite3_stmt *q_stmt(cct_query *q, int i, cct_err *err) {
   if (!q->st[i] && cct_schema_prepare_named(q->db, cct_sql_query, stmt_names[i], &q->st[i], err)) return NULL;
@@ -153,6 +155,7 @@ void q_read_ctx(sqlite3_stmt *st, qctx *c) {
   c->call_line = sqlite3_column_type(st, 14) == SQLITE_NULL ? -1 : sqlite3_column_int64(st, 14);
   c->module = sqlite3_column_type(st, 15) == SQLITE_NULL ? 0 : sqlite3_column_int64(st, 15);
   c->offset = sqlite3_column_int64(st, 16);
+  c->nframes = sqlite3_column_int64(st, 17);
 }
 
 static int sql_error(cct_query *q, cct_err *err) {
@@ -193,6 +196,69 @@ int q_values(cct_query *q, int64_t ctx, const size_t *vcols, size_t n, double *o
   }
   sqlite3_reset(st);
   return CCT_OK;
+}
+
+/* Sorts idx[0..n) by ids[idx[i]]. */
+static const int64_t *sort_ids;
+static int by_id(const void *a, const void *b) {
+  int64_t x = sort_ids[*(const size_t *)a], y = sort_ids[*(const size_t *)b];
+  return x < y ? -1 : x > y;
+}
+
+/* Context ids closer than this are read as one range of the value table (the
+ * rows between cost less than another look-up). */
+#define VALUE_GAP 24
+
+int q_values_many(cct_query *q, const int64_t *ids, size_t n, size_t col, double *out, size_t stride, cct_err *err) {
+  if (!n) return CCT_OK;
+  size_t *idx = malloc(n * sizeof *idx);
+  char *json = malloc(44 * n + 3), *p = json;
+  if (!idx || !json) {
+    free(idx);
+    free(json);
+    return cct_err_set(err, CCT_ENOMEM, "out of memory");
+  }
+  int sorted = 1;
+  for (size_t i = 0; i < n; i++) {
+    idx[i] = i;
+    if (i && ids[i] < ids[i - 1]) sorted = 0;
+    out[stride * i] = out[stride * i + 1] = out[stride * i + 2] = 0;
+  }
+  if (!sorted) {
+    sort_ids = ids;
+    qsort(idx, n, sizeof *idx, by_id);
+    sort_ids = NULL;
+  }
+  /* ranges of neighbouring ids */
+  *p++ = '[';
+  for (size_t i = 0; i < n;) {
+    size_t j = i + 1;
+    while (j < n && ids[idx[j]] - ids[idx[j - 1]] <= VALUE_GAP) j++;
+    p += sprintf(p, "%s[%lld,%lld]", i ? "," : "", (long long)ids[idx[i]], (long long)ids[idx[j - 1]]);
+    i = j;
+  }
+  *p++ = ']';
+  *p = 0;
+  sqlite3_stmt *st = q_stmt(q, ST_VALUES, err);
+  if (!st) {
+    free(idx);
+    free(json);
+    return CCT_ESQL;
+  }
+  sqlite3_bind_int64(st, 2, q->cols[col].id);
+  sqlite3_bind_text(st, 3, json, (int)(p - json), free);
+  size_t k = 0;
+  int rc;
+  while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+    int64_t ctx = sqlite3_column_int64(st, 0);
+    while (k < n && ids[idx[k]] < ctx) k++;
+    for (; k < n && ids[idx[k]] == ctx; k++)
+      for (int j = 0; j < 3; j++) out[stride * idx[k] + (size_t)j] = sqlite3_column_double(st, j + 1);
+  }
+  sqlite3_reset(st);
+  sqlite3_clear_bindings(st); /* releases the JSON text */
+  free(idx);
+  return rc == SQLITE_DONE ? CCT_OK : sql_error(q, err);
 }
 
 const fninfo *q_function(cct_query *q, int64_t id, cct_err *err) {
@@ -380,6 +446,14 @@ int cct_query_open(const char *path, cct_query **pq, cct_err *err) {
   }
   sqlite3_stmt *st = NULL;
   int run = 0;
+  static const char *const tune[] = {"mmap", "cache"};
+  for (size_t i = 0; i < sizeof tune / sizeof *tune; i++) /* speed only: failures are harmless */
+    if (cct_schema_prepare_named(q->db, cct_sql_query, tune[i], &st, NULL) == CCT_OK) {
+      while (sqlite3_step(st) == SQLITE_ROW) {
+      }
+      sqlite3_finalize(st);
+      st = NULL;
+    }
   if (cct_schema_prepare_named(q->db, cct_sql_query, "runs", &st, err)) rc = CCT_ESCHEMA;
   while (!rc && sqlite3_step(st) == SQLITE_ROW) run = sqlite3_column_int(st, 0);
   sqlite3_finalize(st);

@@ -1,11 +1,13 @@
 /* views.c: the top-down, bottom-up and flat views (SPEC section 5), built as a
- * merged row tree (vtree) in C: contexts are read level by level with index
- * range scans (context_frame_level, context_line_level) or point look-ups by
- * primary key, merged into rows with a hash map keyed by (parent row, key),
- * then sorted (inclusive of the display metric descending, ties by label),
- * cut by the threshold and emitted in pre-order with handles 1, 2, ... (the
- * top row, when the view has one, is handle 1).  Also cct_view_free and the
- * session's copy of the last view for '@N'. */
+ * merged row tree (vtree) in C: contexts are read with ranges of the context
+ * table (pre is its key) for small subtrees, level by level with index range
+ * scans (context_frame_level, context_line_level) for large ones, callers one
+ * bottom-up level at a time, values of a whole level in one statement per
+ * metric (q_values_many); merged into rows with a hash map keyed by (parent
+ * row, key), then sorted (inclusive of the display metric descending, ties by
+ * label), cut by the threshold and emitted in pre-order with handles 1, 2, ...
+ * (the top row, when the view has one, is handle 1).  Also cct_view_free and
+ * the session's copy of the last view for '@N'. */
 #include "query_int.h"
 
 #include <stdio.h>
@@ -192,8 +194,9 @@ int q_remember(cct_query *q, const cct_view *v, const lastrow *facts, cct_err *e
   return CCT_OK;
 }
 
-/* Emits node i and its visible subtree in pre-order into v (rows and facts). */
-static int emit(vtree *t, int i, double cut, cct_view *v, lastrow *facts, int *handle) {
+/* Emits node i and its visible subtree in pre-order into v (rows and facts);
+ * prow is the index in v->rows of the parent's row (-1 for none). */
+static int emit(vtree *t, int i, double cut, cct_view *v, lastrow *facts, int *handle, long prow) {
   vnode *x = &t->n[i];
   cct_row *r = &v->rows[v->nrows];
   memset(r, 0, sizeof *r);
@@ -220,19 +223,14 @@ static int emit(vtree *t, int i, double cut, cct_view *v, lastrow *facts, int *h
     r->inclusive[m] = t->val[((size_t)i * t->nm + m) * 2];
     r->exclusive[m] = t->val[((size_t)i * t->nm + m) * 2 + 1];
   }
-  /* path: the parent's path plus this name (the parent row was emitted just before its subtree) */
+  /* path: the parent's path plus this name */
   r->path[x->depth] = r->name;
-  if (x->depth > 0) {
-    for (size_t j = v->nrows - 1; j-- > 0;)
-      if (v->rows[j].depth == x->depth - 1) {
-        memcpy(r->path, v->rows[j].path, (size_t)x->depth * sizeof *r->path);
-        break;
-      }
-  }
+  if (x->depth > 0 && prow >= 0) memcpy(r->path, v->rows[prow].path, (size_t)x->depth * sizeof *r->path);
+  long self = (long)v->nrows - 1;
   for (int c = 0; c < x->nchild; c++) {
     int k = x->child[c];
     if (t->nm && cut > 0 && t->val[(size_t)k * t->nm * 2] < cut) continue;
-    if (emit(t, k, cut, v, facts, handle)) return -1;
+    if (emit(t, k, cut, v, facts, handle, self)) return -1;
   }
   return 0;
 }
@@ -253,7 +251,7 @@ static int vt_to_view(cct_query *q, vtree *t, const int *roots, size_t nroots, c
     int kind = t->n[roots[i]].kind;
     if (kind != CCT_ROW_CENTER && kind != CCT_ROW_ROOT && t->nm && cut > 0 && t->val[(size_t)roots[i] * t->nm * 2] < cut)
       continue;
-    rc = emit(t, roots[i], cut, v, facts, &handle);
+    rc = emit(t, roots[i], cut, v, facts, &handle, -1);
   }
   if (!rc) rc = q_remember(q, v, facts, err);
   else rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
@@ -327,80 +325,181 @@ static qctx *outer_list(cct_query *q, size_t *n) {
   return r;
 }
 
-/* Reads one level of the subtree of o; adds rows to t.  prev maps the contexts
- * of level-1 to rows; cur receives this level's.  Returns the number of
- * contexts found, or -1 on error. */
-static long level(cct_query *q, vtree *t, const qctx *o, int k, const qmap *prev, qmap *cur, const size_t *vcols,
-                  size_t nm, cct_err *err) {
+/* ---- top-down ----
+ *
+ * Level k (1..depth) holds the contexts at function level fdepth(o) + k (line
+ * level: ldepth(o) + k, one less for a call-site line, whose callees take its
+ * place) inside the subtree of each o in O*.  Occurrences with nothing below
+ * them (no frame inside at function granularity, no context at all at line
+ * granularity) are skipped.  A small subtree is read in one range of the table
+ * (pre is its key), all levels at once, and neighbouring small subtrees share
+ * one range when the gap between them is small (rows in gaps are dropped in C);
+ * a large subtree is read level by level with the level indexes
+ * (context_frame_level, context_line_level) until a level is empty.  The rows of
+ * a level are then merged in pre order, as if read occurrence by occurrence, and
+ * their values fetched in one statement per metric. */
+
+/* Subtrees of at most this many contexts are read whole (per level of depth). */
+#define TD_SMALL 96
+/* Neighbouring small subtrees share a range when at most this many contexts separate them. */
+#define TD_GAP 48
+
+/* One context of a level, as read by @td_frames / @td_lines (and their _range forms). */
+typedef struct lrow {
+  int64_t id, parent, function, file, line, module, offset, call_file, call_line, pre;
+  int kind, relation, callsite, level;
+} lrow;
+
+typedef struct lrows {
+  lrow *v;
+  size_t n, cap;
+} lrows;
+
+static lrow *lrows_push(lrows *l) {
+  if (l->n == l->cap) {
+    size_t cap = l->cap ? 2 * l->cap : 64;
+    lrow *v = realloc(l->v, cap * sizeof *v);
+    if (!v) return NULL;
+    l->v = v;
+    l->cap = cap;
+  }
+  lrow *r = &l->v[l->n++];
+  memset(r, 0, sizeof *r);
+  return r;
+}
+
+static int by_row_pre(const void *a, const void *b) {
+  const lrow *x = a, *y = b;
+  return x->pre < y->pre ? -1 : x->pre > y->pre;
+}
+
+/* Reads the common columns of a level statement into r (level: the absolute
+ * level column of the _range forms, -1 for none). */
+static void read_lrow(sqlite3_stmt *st, int line, int level, lrow *r) {
+  r->id = sqlite3_column_int64(st, 0);
+  if (!line) {
+    r->function = sqlite3_column_int64(st, 1);
+    r->parent = sqlite3_column_int64(st, 2);
+    r->relation = sqlite3_column_int(st, 3);
+    r->pre = sqlite3_column_int64(st, 4);
+    r->kind = K_FUNCTION;
+  } else {
+    r->parent = sqlite3_column_int64(st, 1);
+    r->kind = sqlite3_column_int(st, 2);
+    r->relation = sqlite3_column_int(st, 3);
+    r->function = sqlite3_column_int64(st, 4);
+    r->file = sqlite3_column_int64(st, 5);
+    r->line = sqlite3_column_type(st, 6) == SQLITE_NULL ? -1 : sqlite3_column_int64(st, 6);
+    r->module = sqlite3_column_int64(st, 7);
+    r->offset = sqlite3_column_int64(st, 8);
+    r->callsite = sqlite3_column_int(st, 9);
+    r->call_file = sqlite3_column_int64(st, 10);
+    r->call_line = sqlite3_column_type(st, 11) == SQLITE_NULL ? -1 : sqlite3_column_int64(st, 11);
+    r->pre = sqlite3_column_int64(st, 12);
+  }
+  r->level = level >= 0 ? sqlite3_column_int(st, level) : 0;
+}
+
+/* The level of o that its level-1 rows are one below. */
+static int td_base(const cct_query *q, const qctx *o) {
+  if (q->gran != CCT_GRAN_LINE) return o->fdepth;
+  return o->ldepth - (o->kind == K_LINE && o->callsite ? 1 : 0);
+}
+
+/* Whether o has anything below it at the session's granularity. */
+static int td_has_below(const cct_query *q, const qctx *o) {
+  return q->gran == CCT_GRAN_LINE ? o->last > o->pre : o->nframes > 0;
+}
+
+/* Reads the small subtrees os[g[0..ng)] (sorted by pre) in one range and files
+ * their rows at levels 1..depth into lv[1..depth]. */
+static int td_range(cct_query *q, const qctx *os, const size_t *g, size_t ng, int depth, lrows *lv, cct_err *err) {
   int line = q->gran == CCT_GRAN_LINE;
-  sqlite3_stmt *st = q_stmt(q, line ? ST_TD_LINES : ST_TD_FRAMES, err);
-  if (!st) return -1;
-  int base = line ? o->ldepth - (o->kind == K_LINE && o->callsite ? 1 : 0) : o->fdepth;
-  sqlite3_bind_int64(st, 2, base + k);
-  sqlite3_bind_int64(st, 3, o->pre);
-  sqlite3_bind_int64(st, 4, o->last);
-  long found = 0;
+  sqlite3_stmt *st = q_stmt(q, line ? ST_TD_LINES_RANGE : ST_TD_FRAMES_RANGE, err);
+  if (!st) return CCT_ESQL;
+  int lo = td_base(q, &os[g[0]]), hi = lo;
+  for (size_t i = 1; i < ng; i++) {
+    int b = td_base(q, &os[g[i]]);
+    if (b < lo) lo = b;
+    if (b > hi) hi = b;
+  }
+  sqlite3_bind_int64(st, 2, lo + 1);
+  sqlite3_bind_int64(st, 3, (int64_t)hi + depth);
+  sqlite3_bind_int64(st, 4, os[g[0]].pre);
+  sqlite3_bind_int64(st, 5, os[g[ng - 1]].last);
+  size_t p = 0;
   int rc;
-  /* Collect first: value look-ups and name look-ups use other statements. */
-  typedef struct lrow {
-    int64_t id, parent, function, file, line, module, offset, call_file, call_line;
-    int kind, relation, callsite;
-  } lrow;
-  lrow *rows = NULL;
-  size_t nr = 0, cap = 0;
+  lrow r;
   while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-    if (nr == cap) {
-      cap = cap ? 2 * cap : 32;
-      lrow *v = realloc(rows, cap * sizeof *v);
-      if (!v) {
-        free(rows);
-        sqlite3_reset(st);
-        cct_err_set(err, CCT_ENOMEM, "out of memory");
-        return -1;
-      }
-      rows = v;
+    read_lrow(st, line, line ? 13 : 5, &r);
+    while (p < ng && os[g[p]].last < r.pre) p++;
+    if (p == ng) break;
+    const qctx *o = &os[g[p]];
+    if (r.pre < o->pre || r.id == o->id) continue; /* in a gap, or the occurrence itself */
+    int k = r.level - td_base(q, o);
+    if (k < 1 || k > depth) continue;
+    lrow *x = lrows_push(&lv[k]);
+    if (!x) {
+      sqlite3_reset(st);
+      return cct_err_set(err, CCT_ENOMEM, "out of memory");
     }
-    lrow *r = &rows[nr++];
-    memset(r, 0, sizeof *r);
-    r->id = sqlite3_column_int64(st, 0);
-    if (!line) {
-      r->function = sqlite3_column_int64(st, 1);
-      r->parent = sqlite3_column_int64(st, 2);
-      r->relation = sqlite3_column_int(st, 3);
-      r->kind = K_FUNCTION;
-    } else {
-      r->parent = sqlite3_column_int64(st, 1);
-      r->kind = sqlite3_column_int(st, 2);
-      r->relation = sqlite3_column_int(st, 3);
-      r->function = sqlite3_column_int64(st, 4);
-      r->file = sqlite3_column_int64(st, 5);
-      r->line = sqlite3_column_type(st, 6) == SQLITE_NULL ? -1 : sqlite3_column_int64(st, 6);
-      r->module = sqlite3_column_int64(st, 7);
-      r->offset = sqlite3_column_int64(st, 8);
-      r->callsite = sqlite3_column_int(st, 9);
-      r->call_file = sqlite3_column_int64(st, 10);
-      r->call_line = sqlite3_column_type(st, 11) == SQLITE_NULL ? -1 : sqlite3_column_int64(st, 11);
-    }
+    *x = r;
+    x->level = k;
   }
   sqlite3_reset(st);
-  if (rc != SQLITE_DONE) {
-    free(rows);
-    cct_err_set(err, CCT_ESQL, "query failed: %s", sqlite3_errmsg(q->db));
-    return -1;
+  if (rc != SQLITE_DONE && rc != SQLITE_ROW) return cct_err_set(err, CCT_ESQL, "query failed: %s", sqlite3_errmsg(q->db));
+  return CCT_OK;
+}
+
+/* Reads level k of the large subtree of o with a level index into l; *found
+ * tells whether it had any row. */
+static int td_level(cct_query *q, const qctx *o, int k, lrows *l, int *found, cct_err *err) {
+  int line = q->gran == CCT_GRAN_LINE;
+  sqlite3_stmt *st = q_stmt(q, line ? ST_TD_LINES : ST_TD_FRAMES, err);
+  if (!st) return CCT_ESQL;
+  sqlite3_bind_int64(st, 2, td_base(q, o) + k);
+  sqlite3_bind_int64(st, 3, o->pre);
+  sqlite3_bind_int64(st, 4, o->last);
+  int rc;
+  *found = 0;
+  while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+    lrow *x = lrows_push(l);
+    if (!x) {
+      sqlite3_reset(st);
+      return cct_err_set(err, CCT_ENOMEM, "out of memory");
+    }
+    read_lrow(st, line, -1, x);
+    x->level = k;
+    if (x->id == o->id) l->n--;
+    else *found = 1;
   }
-  for (size_t i = 0; i < nr; i++) {
-    lrow *r = &rows[i];
-    if (r->id == o->id) continue;
-    found++;
+  sqlite3_reset(st);
+  if (rc != SQLITE_DONE) return cct_err_set(err, CCT_ESQL, "query failed: %s", sqlite3_errmsg(q->db));
+  return CCT_OK;
+}
+
+/* Adds the rows of one level (sorted by pre) to t.  prev maps the contexts of
+ * the level above to rows; cur receives this level's. */
+static int td_add(cct_query *q, vtree *t, const lrows *l, int k, const qmap *prev, qmap *cur, const size_t *vcols,
+                  size_t nm, cct_err *err) {
+  int line = q->gran == CCT_GRAN_LINE;
+  size_t n = l->n;
+  int64_t *ids = malloc((n ? n : 1) * sizeof *ids);
+  double *vals = malloc((n ? n : 1) * 3 * (nm ? nm : 1) * sizeof *vals);
+  int rc = ids && vals ? CCT_OK : cct_err_set(err, CCT_ENOMEM, "out of memory");
+  for (size_t i = 0; !rc && i < n; i++) ids[i] = l->v[i].id;
+  for (size_t m = 0; !rc && m < nm; m++) rc = q_values_many(q, ids, n, vcols[m], vals + 3 * m, 3 * nm, err);
+  free(ids);
+  for (size_t i = 0; !rc && i < n; i++) {
+    const lrow *r = &l->v[i];
     int parent = 0;
     if (k > 1) {
       int64_t *p = qmap_get(prev, r->parent, 0, 0, 0, 0);
-      if (!p) continue; /* under a context without a row of its own (see views.c header) */
+      if (!p) continue; /* under a context without a row of its own (a call-site line without residue) */
       parent = (int)*p;
     }
-    double v[3 * CCT_VIEW_MAX_METRICS], incl[CCT_VIEW_MAX_METRICS], excl[CCT_VIEW_MAX_METRICS];
-    if (q_values(q, r->id, vcols, nm, v, err)) break;
-    /* (every 'break' below leaves an error in err) */
+    const double *v = vals + 3 * nm * i;
+    double incl[CCT_VIEW_MAX_METRICS], excl[CCT_VIEW_MAX_METRICS];
     int is_frame = r->kind == K_FUNCTION || (r->kind == K_INSTRUCTION && r->relation == R_CALL);
     int kind, added = 0;
     int64_t k1 = 0, k2 = 0, k3 = 0;
@@ -432,18 +531,16 @@ static long level(cct_query *q, vtree *t, const qctx *o, int k, const qmap *prev
     }
     int node = vt_child(t, parent, kind, k1, k2, k3, &added);
     if (node < 0) {
-      cct_err_set(err, CCT_ENOMEM, "out of memory");
+      rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
       break;
     }
     vnode *x = &t->n[node];
     if (added) {
       x->inlined = r->relation == R_INLINED;
-      int e = CCT_OK;
       if (kind == CCT_ROW_FUNCTION) {
-        e = set_function(q, &t->n[node], r->function, err);
-        x = &t->n[node];
+        rc = set_function(q, x, r->function, err);
         x->center = q_center_has_function(q, r->function);
-        if (line && r->call_line >= 0) x->callsite = loc_label(q, "", r->call_file, r->call_line, err);
+        if (!rc && line && r->call_line >= 0) x->callsite = loc_label(q, "", r->call_file, r->call_line, err);
       } else if (kind == CCT_ROW_INSTRUCTION) {
         const char *mp = q_path(q, 1, r->module, err);
         char buf[600];
@@ -458,26 +555,20 @@ static long level(cct_query *q, vtree *t, const qctx *o, int k, const qmap *prev
         x->filep = q_path(q, 0, r->file, err);
         x->line = r->line;
       }
-      if (e || !x->name) {
-        cct_err_set(err, CCT_ENOMEM, "out of memory");
-        break;
-      }
+      if (!rc && !x->name) rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
+      if (rc) break;
     } else if (r->relation != R_INLINED) {
       x->inlined = 0;
     }
     vt_addval(t, node, incl, excl);
     int put;
-    if (!qmap_put(cur, r->id, 0, 0, 0, 0, node, &put)) {
-      cct_err_set(err, CCT_ENOMEM, "out of memory");
-      break;
-    }
+    if (!qmap_put(cur, r->id, 0, 0, 0, 0, node, &put)) rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
   }
-  free(rows);
-  if (err->code) return -1;
-  return found;
+  free(vals);
+  return rc;
 }
 
-/* Top-down with a fresh error record (level() tells failures by err->code). */
+/* Top-down with a fresh error record. */
 static int topdown(cct_query *q, int depth, cct_view **out, cct_err *err);
 
 int cct_view_topdown(cct_query *q, int depth, cct_view **out, cct_err *err) {
@@ -499,28 +590,61 @@ static int topdown(cct_query *q, int depth, cct_view **out, cct_err *err) {
   t.nm = nm;
   size_t no = 0;
   qctx *os = outer_list(q, &no);
-  unsigned char *active = calloc(no + 1, 1);
+  /* per occurrence: 0 nothing below / done, 1 small (read by ranges), 2 large (level by level) */
+  unsigned char *how = calloc(no + 1, 1);
+  size_t *g = malloc((no + 1) * sizeof *g);
+  /* lv[k], k = 1..min(depth, levels read): the rows of level k */
+  int nlv = depth < 64 ? depth : 64;
+  lrows *lv = calloc((size_t)nlv + 1, sizeof *lv);
   qmap prev = {0}, cur = {0};
-  int rc = os && active ? top_row(q, &t, vcols, nm, 1, err) : cct_err_set(err, CCT_ENOMEM, "out of memory");
-  if (!rc) memset(active, 1, no);
-  for (int k = 1; !rc && k <= depth; k++) {
-    int any = 0;
-    for (size_t i = 0; !rc && i < no; i++) {
-      if (!active[i]) continue;
-      long f = level(q, &t, &os[i], k, &prev, &cur, vcols, nm, err);
-      if (f < 0) rc = err->code ? err->code : CCT_ENOMEM;
-      else if (f == 0) active[i] = 0;
-      else any = 1;
+  int rc = os && how && g && lv ? top_row(q, &t, vcols, nm, 1, err) : cct_err_set(err, CCT_ENOMEM, "out of memory");
+  int64_t small = (int64_t)TD_SMALL * (depth < 8 ? depth : 8);
+  for (size_t i = 0; !rc && i < no && depth > 0; i++)
+    if (td_has_below(q, &os[i])) how[i] = os[i].last - os[i].pre <= small && depth <= nlv ? 1 : 2;
+  /* small subtrees: ranges of neighbours */
+  for (size_t i = 0; !rc && i < no;) {
+    if (how[i] != 1) {
+      i++;
+      continue;
     }
+    size_t ng = 0;
+    g[ng++] = i;
+    size_t j = i + 1;
+    for (; j < no; j++) {
+      if (how[j] == 2) break;
+      if (how[j] == 0) continue;
+      if (os[j].pre - os[g[ng - 1]].last > TD_GAP || os[j].last - os[i].pre > 64 * small) break;
+      g[ng++] = j;
+    }
+    rc = td_range(q, os, g, ng, depth, lv, err);
+    i = j;
+  }
+  for (int k = 1; !rc && k <= depth; k++) {
+    lrows extra = {0}, *l = k <= nlv ? &lv[k] : &extra;
+    for (size_t i = 0; !rc && i < no; i++) {
+      if (how[i] != 2) continue;
+      int found = 0;
+      rc = td_level(q, &os[i], k, l, &found, err);
+      if (!found) how[i] = 0;
+    }
+    if (!rc && !l->n) {
+      free(extra.v);
+      break;
+    }
+    if (!rc) qsort(l->v, l->n, sizeof *l->v, by_row_pre);
+    if (!rc) rc = td_add(q, &t, l, k, &prev, &cur, vcols, nm, err);
+    free(extra.v);
     qmap_free(&prev);
     prev = cur;
     memset(&cur, 0, sizeof cur);
-    if (!any) break;
   }
   qmap_free(&prev);
   qmap_free(&cur);
+  for (int k = 0; lv && k <= nlv; k++) free(lv[k].v);
+  free(lv);
   free(os);
-  free(active);
+  free(how);
+  free(g);
   int root = 0;
   if (!rc) rc = vt_to_view(q, &t, &root, 1, v, err);
   vt_free(&t);
@@ -538,6 +662,68 @@ typedef struct bframe {
   int kind, relation;
 } bframe;
 
+static int by_int64(const void *a, const void *b) {
+  int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* Reads the caller frames ids[0..n) (sorted, distinct) in one statement into
+ * frames, memo maps id -> index in frames. */
+static int bu_fetch(cct_query *q, const int64_t *ids, size_t n, bframe **frames, size_t *nframes, size_t *fcap,
+                    qmap *memo, cct_err *err) {
+  if (!n) return CCT_OK;
+  char *json = malloc(21 * n + 3), *p = json;
+  if (!json) return cct_err_set(err, CCT_ENOMEM, "out of memory");
+  *p++ = '[';
+  for (size_t i = 0; i < n; i++) p += sprintf(p, i ? ",%lld" : "%lld", (long long)ids[i]);
+  *p++ = ']';
+  *p = 0;
+  sqlite3_stmt *st = q_stmt(q, ST_BU_FRAMES, err);
+  if (!st) {
+    free(json);
+    return CCT_ESQL;
+  }
+  sqlite3_bind_text(st, 2, json, (int)(p - json), free);
+  int rc = CCT_OK, src;
+  size_t i = 0;
+  while (!rc && (src = sqlite3_step(st)) == SQLITE_ROW && i < n) {
+    int64_t id = ids[i++];
+    if (sqlite3_column_type(st, 0) == SQLITE_NULL) {
+      rc = cct_err_set(err, CCT_ECORRUPT, "context %lld of run %d is missing", (long long)id, q->run);
+      break;
+    }
+    if (*nframes == *fcap) {
+      size_t cap = *fcap ? 2 * *fcap : 64;
+      bframe *f = realloc(*frames, cap * sizeof *f);
+      if (!f) {
+        rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
+        break;
+      }
+      *frames = f;
+      *fcap = cap;
+    }
+    bframe *f = &(*frames)[*nframes];
+    f->kind = sqlite3_column_int(st, 0);
+    f->function = sqlite3_column_int64(st, 1);
+    f->fparent = sqlite3_column_type(st, 2) == SQLITE_NULL ? -1 : sqlite3_column_int64(st, 2);
+    f->call_file = sqlite3_column_int64(st, 3);
+    f->call_line = sqlite3_column_type(st, 4) == SQLITE_NULL ? -1 : sqlite3_column_int64(st, 4);
+    f->relation = sqlite3_column_int(st, 5);
+    int added;
+    if (!qmap_put(memo, id, 0, 0, 0, 0, (int64_t)*nframes, &added)) rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
+    else (*nframes)++;
+  }
+  sqlite3_reset(st);
+  sqlite3_clear_bindings(st);
+  if (!rc && i != n) rc = cct_err_set(err, CCT_ESQL, "query failed: %s", sqlite3_errmsg(q->db));
+  return rc;
+}
+
+/* Bottom-up: the caller chains of O*, walked one level at a time for all
+ * occurrences together, so that the callers of a level are read in one
+ * statement.  Rows are created and values added in occurrence order within
+ * each level, which keeps the order of siblings and of sums of a walk done
+ * occurrence by occurrence. */
 static int cct_view_bottomup_run(cct_query *q, int depth, cct_view **out, cct_err *err) {
   *out = NULL;
   if (depth < 0) return cct_err_set(err, CCT_EUSAGE, "depth must be 0 or more");
@@ -550,98 +736,85 @@ static int cct_view_bottomup_run(cct_query *q, int depth, cct_view **out, cct_er
   int rc = top_row(q, &t, vcols, nm, 0, err);
   qmap memo = {0};
   bframe *frames = NULL;
-  size_t nframes = 0, fcap = 0;
-  sqlite3_stmt *st = NULL;
-  size_t nc = q->ncols ? q->ncols : 1;
+  size_t nframes = 0, fcap = 0, nc = q->ncols ? q->ncols : 1;
   int line = q->gran == CCT_GRAN_LINE;
+  /* per walk (one per member of O*): O index, current row, next caller frame, call site */
+  typedef struct walk {
+    size_t i;
+    int node;
+    int64_t cur, cfile, cline;
+  } walk;
+  walk *w = malloc((q->nO + 1) * sizeof *w);
+  int64_t *want = malloc((q->nO + 1) * sizeof *want);
+  size_t nw = 0;
+  if (!rc && (!w || !want)) rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
   for (size_t i = 0; !rc && i < q->nO && depth > 0; i++) {
     if (!q->outer[i]) continue;
     const qctx *o = &q->O[i];
-    double incl[CCT_VIEW_MAX_METRICS], excl[CCT_VIEW_MAX_METRICS];
-    for (size_t m = 0; m < nm; m++) {
-      incl[m] = q->ov[3 * (nc * i + vcols[m])];
-      excl[m] = q->sub_ex[nc * i + vcols[m]];
-    }
     int is_frame = o->frame == o->id;
-    int64_t cur = is_frame ? o->fparent : o->frame;
-    int64_t cfile = is_frame ? o->call_file : 0, cline = is_frame ? o->call_line : -1;
-    int node = 0;
-    for (int k = 1; !rc && k <= depth; k++) {
-      if (o->kind == K_ROOT || cur < 0 || cur == q->root.id) {
+    w[nw++] = (walk){i, 0, is_frame ? o->fparent : o->frame, is_frame ? o->call_file : 0, is_frame ? o->call_line : -1};
+    if (o->kind == K_ROOT) w[nw - 1].cur = -1;
+  }
+  for (int k = 1; !rc && k <= depth && nw; k++) {
+    /* the callers of this level not read yet */
+    size_t nwant = 0;
+    for (size_t j = 0; j < nw; j++)
+      if (w[j].cur >= 0 && w[j].cur != q->root.id && !qmap_get(&memo, w[j].cur, 0, 0, 0, 0)) want[nwant++] = w[j].cur;
+    qsort(want, nwant, sizeof *want, by_int64);
+    size_t u = 0;
+    for (size_t j = 0; j < nwant; j++)
+      if (!u || want[j] != want[u - 1]) want[u++] = want[j];
+    rc = bu_fetch(q, want, u, &frames, &nframes, &fcap, &memo, err);
+    size_t keep = 0;
+    for (size_t j = 0; !rc && j < nw; j++) {
+      walk *x = &w[j];
+      double incl[CCT_VIEW_MAX_METRICS], excl[CCT_VIEW_MAX_METRICS];
+      for (size_t m = 0; m < nm; m++) {
+        incl[m] = q->ov[3 * (nc * x->i + vcols[m])];
+        excl[m] = q->sub_ex[nc * x->i + vcols[m]];
+      }
+      const bframe *f = NULL;
+      if (x->cur >= 0 && x->cur != q->root.id) {
+        int64_t *slot = qmap_get(&memo, x->cur, 0, 0, 0, 0);
+        f = slot ? &frames[*slot] : NULL;
+        if (f && f->kind == K_ROOT) f = NULL; /* defensive: the root is never a caller row */
+      }
+      if (!f) { /* the chain ends: an occurrence without a caller sits under '<program root>' */
         if (k == 1) {
           int added;
-          node = vt_child(&t, node, CCT_ROW_ROOT, 0, 0, 0, &added);
+          int node = vt_child(&t, 0, CCT_ROW_ROOT, 0, 0, 0, &added);
           if (node < 0) rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
           else {
             if (added && !(t.n[node].name = strdup("<program root>"))) rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
             vt_addval(&t, node, incl, excl);
           }
         }
-        break;
-      }
-      int64_t *slot = qmap_get(&memo, cur, 0, 0, 0, 0);
-      if (!slot) {
-        if (!(st = q_stmt(q, ST_BU_FRAME, err))) {
-          rc = CCT_ESQL;
-          break;
-        }
-        sqlite3_bind_int64(st, 2, cur);
-        if (sqlite3_step(st) != SQLITE_ROW) {
-          sqlite3_reset(st);
-          rc = cct_err_set(err, CCT_ECORRUPT, "context %lld of run %d is missing", (long long)cur, q->run);
-          break;
-        }
-        if (nframes == fcap) {
-          fcap = fcap ? 2 * fcap : 64;
-          bframe *f = realloc(frames, fcap * sizeof *f);
-          if (!f) {
-            sqlite3_reset(st);
-            rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
-            break;
-          }
-          frames = f;
-        }
-        bframe *f = &frames[nframes];
-        f->kind = sqlite3_column_int(st, 0);
-        f->function = sqlite3_column_int64(st, 1);
-        f->fparent = sqlite3_column_type(st, 2) == SQLITE_NULL ? -1 : sqlite3_column_int64(st, 2);
-        f->call_file = sqlite3_column_int64(st, 3);
-        f->call_line = sqlite3_column_type(st, 4) == SQLITE_NULL ? -1 : sqlite3_column_int64(st, 4);
-        f->relation = sqlite3_column_int(st, 5);
-        sqlite3_reset(st);
-        int added;
-        if (!(slot = qmap_put(&memo, cur, 0, 0, 0, 0, (int64_t)nframes, &added))) {
-          rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
-          break;
-        }
-        nframes++;
-      }
-      bframe f = frames[*slot];
-      if (f.kind == K_ROOT) { /* defensive: the root is never a caller row */
-        cur = -1;
-        k--;
         continue;
       }
       int added;
-      int child = vt_child(&t, node, CCT_ROW_FUNCTION, f.function, line ? cfile : 0, line ? cline : 0, &added);
+      int child = vt_child(&t, x->node, CCT_ROW_FUNCTION, f->function, line ? x->cfile : 0, line ? x->cline : 0, &added);
       if (child < 0) {
         rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
         break;
       }
       if (added) {
-        rc = set_function(q, &t.n[child], f.function, err);
-        t.n[child].inlined = f.relation == R_INLINED;
-        t.n[child].center = q_center_has_function(q, f.function);
-        if (!rc && line && cline >= 0) t.n[child].callsite = loc_label(q, "", cfile, cline, err);
+        rc = set_function(q, &t.n[child], f->function, err);
+        t.n[child].inlined = f->relation == R_INLINED;
+        t.n[child].center = q_center_has_function(q, f->function);
+        if (!rc && line && x->cline >= 0) t.n[child].callsite = loc_label(q, "", x->cfile, x->cline, err);
       }
       vt_addval(&t, child, incl, excl);
-      node = child;
-      cfile = f.call_file;
-      cline = f.call_line;
-      cur = f.fparent;
-      if (cur < 0 || cur == q->root.id) break; /* chain ends: no '<program root>' below level 1 */
+      x->node = child;
+      x->cfile = f->call_file;
+      x->cline = f->call_line;
+      x->cur = f->fparent;
+      if (x->cur < 0 || x->cur == q->root.id) continue; /* chain ends: no '<program root>' below level 1 */
+      w[keep++] = *x;
     }
+    nw = keep;
   }
+  free(w);
+  free(want);
   qmap_free(&memo);
   free(frames);
   int root = 0;

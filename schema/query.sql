@@ -12,6 +12,12 @@ BEGIN;
 -- @commit  ends the read transaction of @begin
 COMMIT;
 
+-- @mmap  at open: read the archive through a memory map (no copy per page read)
+PRAGMA mmap_size = 4294967296;
+
+-- @cache  at open: a page cache large enough for the pages one view touches
+PRAGMA cache_size = -65536;
+
 -- @runs  -> every run number, ascending
 SELECT run FROM run ORDER BY run;
 
@@ -23,16 +29,24 @@ SELECT id, name, stat FROM metric WHERE run = ?1 ORDER BY stat <> 'sum', id;
 
 -- @root  (?1 run) -> the root context (its pre is run.root)
 SELECT id, pre, last, frame, fdepth, ldepth, kind, relation, callsite, function, fparent, file, line,
-       call_file, call_line, module, offset
+       call_file, call_line, module, offset, nframes
 FROM context WHERE pre = (SELECT root FROM run WHERE run = ?1);
 
 -- @ctx  (?1 run, ?2 id) -> one context (same columns as @root), by the database id
 SELECT id, pre, last, frame, fdepth, ldepth, kind, relation, callsite, function, fparent, file, line,
-       call_file, call_line, module, offset
+       call_file, call_line, module, offset, nframes
 FROM context WHERE run = ?1 AND id = ?2;
 
 -- @value  (?1 run, ?2 metric, ?3 ctx) -> inclusive, exclusive, exclusive_lex (no row = 0)
 SELECT inclusive, exclusive, exclusive_lex FROM value WHERE run = ?1 AND metric = ?2 AND ctx = ?3;
+
+-- @values  (?1 run, ?2 metric, ?3 JSON array of [lo, hi] context id ranges, ascending and
+-- disjoint) -> ctx, inclusive, exclusive, exclusive_lex of every value row in the ranges, by ctx:
+-- the values of a whole level or center in one statement, neighbouring ids read as one range
+SELECT v.ctx, v.inclusive, v.exclusive, v.exclusive_lex
+FROM json_each(?3) j
+JOIN value v ON v.run = ?1 AND v.metric = ?2
+            AND v.ctx BETWEEN json_extract(j.value, '$[0]') AND json_extract(j.value, '$[1]');
 
 -- @function_info  (?1 run, ?2 function) -> name, module id, file id, line, file path, module path
 SELECT f.name, f.module, f.file, f.line, fi.path, m.path
@@ -78,18 +92,18 @@ SELECT id, path FROM module WHERE run = ?1;
 
 -- @function_frames  (?1 run, ?2 function) -> the frames of a function (columns of @root)
 SELECT id, pre, last, frame, fdepth, ldepth, kind, relation, callsite, function, fparent, file, line,
-       call_file, call_line, module, offset
+       call_file, call_line, module, offset, nframes
 FROM context WHERE run = ?1 AND function = ?2 AND kind IN (1, 4) AND frame = id;
 
 -- @contexts_at  (?1 run, ?2 file, ?3 line, ?4 kind) -> contexts of a kind at file:line (columns of @root)
 SELECT id, pre, last, frame, fdepth, ldepth, kind, relation, callsite, function, fparent, file, line,
-       call_file, call_line, module, offset
-FROM context WHERE run = ?1 AND file = ?2 AND line = ?3 AND kind = ?4;
+       call_file, call_line, module, offset, nframes
+FROM context WHERE run = ?1 AND file = ?2 AND line = ?3 AND kind = ?4 AND kind IN (2, 3);
 
 -- @instructions_at  (?1 run, ?2 module, ?3 offset) -> lexical instruction contexts at module+offset
 -- (no index: used only to resolve an '@N' item naming an instruction row)
 SELECT id, pre, last, frame, fdepth, ldepth, kind, relation, callsite, function, fparent, file, line,
-       call_file, call_line, module, offset
+       call_file, call_line, module, offset, nframes
 FROM context WHERE run = ?1 AND module = ?2 AND offset = ?3 AND kind = 4;
 
 -- @function_scopes  (?1 run, ?2 function, ?3 kind) -> loop or line contexts whose enclosing
@@ -100,16 +114,34 @@ SELECT id, pre, last, frame, file, line FROM context WHERE run = ?1 AND function
 SELECT line, inclusive, exclusive FROM scope_total
 WHERE run = ?1 AND kind = 'line' AND metric = ?3 AND key = ?2 ORDER BY line;
 
--- @td_frames  (?1 run, ?2 fdepth, ?3 pre lo, ?4 pre hi) -> frames of a subtree at one function level
+-- @td_frames  (?1 run, ?2 fdepth, ?3 pre lo, ?4 pre hi) -> frames of a subtree at one function level:
+-- id, function, fparent, relation, pre
 -- (INDEXED BY: on a small run the planner may prefer the table's own pre range,
 -- which reads the whole subtree instead of one level of it)
-SELECT id, function, fparent, relation FROM context INDEXED BY context_frame_level
+SELECT id, function, fparent, relation, pre FROM context INDEXED BY context_frame_level
 WHERE run = ?1 AND fdepth = ?2 AND pre BETWEEN ?3 AND ?4 AND frame = id;
 
 -- @td_lines  (?1 run, ?2 ldepth, ?3 pre lo, ?4 pre hi) -> contexts of a subtree at one line level
 SELECT id, lparent, kind, relation, function, file, line, module, offset, callsite, call_file, call_line, pre
 FROM context INDEXED BY context_line_level
 WHERE run = ?1 AND ldepth = ?2 AND pre BETWEEN ?3 AND ?4;
+
+-- @td_frames_range  (?1 run, ?2 fdepth lo, ?3 fdepth hi, ?4 pre lo, ?5 pre hi) -> frames of small
+-- subtrees at several function levels in one range of the table (pre is its key): the columns
+-- of td_frames, then fdepth
+SELECT id, function, fparent, relation, pre, fdepth FROM context NOT INDEXED
+WHERE pre BETWEEN ?4 AND ?5 AND run = ?1 AND fdepth BETWEEN ?2 AND ?3 AND frame = id;
+
+-- @td_lines_range  (?1 run, ?2 ldepth lo, ?3 ldepth hi, ?4 pre lo, ?5 pre hi) -> contexts of small
+-- subtrees at several line levels in one range of the table: columns of @td_lines, then ldepth
+SELECT id, lparent, kind, relation, function, file, line, module, offset, callsite, call_file, call_line, pre, ldepth
+FROM context NOT INDEXED
+WHERE pre BETWEEN ?4 AND ?5 AND run = ?1 AND ldepth BETWEEN ?2 AND ?3;
+
+-- @bu_frames  (?1 run, ?2 JSON array of context ids) -> one row per element, in array order:
+-- the columns of @bu_frame (NULL when missing), the callers of a whole bottom-up level at once
+SELECT c.kind, c.function, c.fparent, c.call_file, c.call_line, c.relation
+FROM json_each(?2) j LEFT JOIN context c ON c.run = ?1 AND c.id = j.value;
 
 -- @bu_frame  (?1 run, ?2 id) -> a caller frame: kind, function, fparent, call_file, call_line, relation
 SELECT kind, function, fparent, call_file, call_line, relation FROM context WHERE run = ?1 AND id = ?2;

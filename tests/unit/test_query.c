@@ -431,6 +431,10 @@ static void test_plans(void **state) {
     const char *name, *want;
   } plans[] = {{"td_frames", "USING INDEX context_frame_level"},
                {"td_lines", "USING INDEX context_line_level"},
+               {"td_frames_range", "USING INTEGER PRIMARY KEY"},
+               {"td_lines_range", "USING INTEGER PRIMARY KEY"},
+               {"values", "USING PRIMARY KEY"},
+               {"bu_frames", "USING INDEX context_by_id"},
                {"bu_frame", "USING INDEX context_by_id"},
                {"ctx", "USING INDEX context_by_id"},
                {"root", "USING INTEGER PRIMARY KEY"},
