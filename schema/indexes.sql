@@ -15,8 +15,8 @@ CREATE INDEX IF NOT EXISTS context_line_level ON context(run, ldepth, pre, lpare
 -- Centers by function (name, glob, regex, file, module, class, namespace).
 CREATE INDEX IF NOT EXISTS context_by_function ON context(run, function, kind);
 
--- Centers by source location (FILE:LINE, loop FILE:LINE) and the source view.
-CREATE INDEX IF NOT EXISTS context_by_line ON context(run, file, line, kind);
+-- Centers by source location (FILE:LINE, loop FILE:LINE): loops and lines only.
+CREATE INDEX IF NOT EXISTS context_by_line ON context(run, file, line, kind) WHERE kind IN (2, 3);
 
 -- Function look-up by name (centers, completion).
 CREATE INDEX IF NOT EXISTS function_by_name ON function(run, name);
