@@ -57,7 +57,7 @@ typedef struct chunk {
 /* One context's values of one metric, buffered until commit so that the
  * value table (keyed by run, metric, ctx) is written in key order. */
 typedef struct value_row {
-  uint32_t ctx;              /* context id */
+  int64_t pre;               /* the context's archive-wide pre-order number */
   int metric;                /* writer metric index */
   double v[3];               /* inclusive, exclusive, exclusive_lex */
 } value_row;
@@ -783,7 +783,7 @@ int cct_writer_exit(cct_writer *w) {
       w->vals = g;
       w->vals_cap = cap;
     }
-    w->vals[w->nvals++] = (value_row){(uint32_t)o->id, m, {v[0], v[1], v[2]}};
+    w->vals[w->nvals++] = (value_row){w->pre_base + o->pre, m, {v[0], v[1], v[2]}};
   }
   size_t nm = (size_t)w->nmetrics;
   for (int s = 0; s < NSCOPES; s++) {
@@ -863,21 +863,21 @@ void cct_writer_progress(cct_writer *w, long long done, long long total) {
   fflush(stderr);
 }
 
-static int by_metric_ctx(const void *a, const void *b) {
+static int by_metric_pre(const void *a, const void *b) {
   const value_row *x = a, *y = b;
   if (x->metric != y->metric) return x->metric < y->metric ? -1 : 1;
-  return x->ctx < y->ctx ? -1 : x->ctx > y->ctx;
+  return x->pre < y->pre ? -1 : x->pre > y->pre;
 }
 
 /* Writes the buffered values in key order (appends to the value table's B-tree). */
 static int write_values(cct_writer *w, cct_err *err) {
-  if (w->nvals) qsort(w->vals, w->nvals, sizeof *w->vals, by_metric_ctx);
+  if (w->nvals) qsort(w->vals, w->nvals, sizeof *w->vals, by_metric_pre);
   row r = {NULL, w->ins_val, "value", 6, {{0}}};
   for (size_t i = 0; i < w->nvals; i++) {
     const value_row *v = &w->vals[i];
     row_int(&r, 1, w->run);
     row_int(&r, 2, v->metric + 1);
-    row_int(&r, 3, v->ctx);
+    row_int(&r, 3, v->pre);
     row_double(&r, 4, v->v[0]);
     row_double(&r, 5, v->v[1]);
     row_double(&r, 6, v->v[2]);

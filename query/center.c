@@ -599,10 +599,10 @@ int q_center_rebuild(cct_query *q, cct_err *err) {
     if (q->O[i].frame == q->O[i].id && q->O[i].kind != K_ROOT &&
         !qmap_put(&q->cfuncs, q->O[i].function, 0, 0, 0, 0, 1, &added))
       rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
-  /* Values: one statement per column for all of O (ids in pre order, which is near id order). */
+  /* Values: one statement per column for all of O (by pre, in pre order). */
   int64_t *ids = malloc((n ? n : 1) * sizeof *ids);
   if (!ids) rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
-  for (size_t i = 0; !rc && i < n; i++) ids[i] = q->O[i].id;
+  for (size_t i = 0; !rc && i < n; i++) ids[i] = q->O[i].pre;
   for (size_t c = 0; !rc && c < q->ncols; c++) rc = q_values_many(q, ids, n, c, q->ov + 3 * c, 3 * nc, err);
   free(ids);
   /* Sweep in pre order with the stack of open members (all ancestors in O). */

@@ -147,14 +147,15 @@ void q_begin(cct_query *q);
 void q_end(cct_query *q);
 /* Loads one context by id; returns CCT_OK or CCT_ENOTFOUND / CCT_ESQL. */
 int q_load_ctx(cct_query *q, int64_t id, qctx *c, cct_err *err);
-/* Loads inclusive, exclusive, exclusive_lex of ctx for the view metric columns
- * vcols[0..n): out[3*i + 0..2].  Returns CCT_OK or CCT_ESQL. */
-int q_values(cct_query *q, int64_t ctx, const size_t *vcols, size_t n, double *out, cct_err *err);
-/* Loads inclusive, exclusive, exclusive_lex of column col for each of ids[0..n)
- * (any order, duplicates allowed) in one statement that reads runs of
- * neighbouring ids as ranges: out[stride*i + 0..2] (0 where the context has no
- * value).  Returns CCT_OK, CCT_ENOMEM or CCT_ESQL. */
-int q_values_many(cct_query *q, const int64_t *ids, size_t n, size_t col, double *out, size_t stride, cct_err *err);
+/* Loads inclusive, exclusive, exclusive_lex of the context numbered pre (values
+ * are keyed by pre) for the view metric columns vcols[0..n): out[3*i + 0..2].
+ * Returns CCT_OK or CCT_ESQL. */
+int q_values(cct_query *q, int64_t pre, const size_t *vcols, size_t n, double *out, cct_err *err);
+/* Loads inclusive, exclusive, exclusive_lex of column col for each context of
+ * pres[0..n) (pre numbers, any order, duplicates allowed) in one statement that
+ * reads runs of neighbouring contexts as ranges: out[stride*i + 0..2] (0 where
+ * the context has no value).  Returns CCT_OK, CCT_ENOMEM or CCT_ESQL. */
+int q_values_many(cct_query *q, const int64_t *pres, size_t n, size_t col, double *out, size_t stride, cct_err *err);
 /* Facts of function id (cached); NULL when unknown. */
 const fninfo *q_function(cct_query *q, int64_t id, cct_err *err);
 /* Path of file (kind 0) or module (kind 1) id (cached); NULL when unknown. */

@@ -177,13 +177,13 @@ int q_load_ctx(cct_query *q, int64_t id, qctx *c, cct_err *err) {
   return CCT_ENOTFOUND;
 }
 
-int q_values(cct_query *q, int64_t ctx, const size_t *vcols, size_t n, double *out, cct_err *err) {
+int q_values(cct_query *q, int64_t pre, const size_t *vcols, size_t n, double *out, cct_err *err) {
   sqlite3_stmt *st = q_stmt(q, ST_VALUE, err);
   if (!st) return CCT_ESQL;
   for (size_t i = 0; i < n; i++) {
     sqlite3_reset(st);
     sqlite3_bind_int64(st, 2, q->cols[vcols[i]].id);
-    sqlite3_bind_int64(st, 3, ctx);
+    sqlite3_bind_int64(st, 3, pre);
     int rc = sqlite3_step(st);
     if (rc == SQLITE_ROW) {
       for (int j = 0; j < 3; j++) out[3 * i + j] = sqlite3_column_double(st, j);
@@ -198,18 +198,18 @@ int q_values(cct_query *q, int64_t ctx, const size_t *vcols, size_t n, double *o
   return CCT_OK;
 }
 
-/* Sorts idx[0..n) by ids[idx[i]]. */
-static const int64_t *sort_ids;
-static int by_id(const void *a, const void *b) {
-  int64_t x = sort_ids[*(const size_t *)a], y = sort_ids[*(const size_t *)b];
+/* Sorts idx[0..n) by pres[idx[i]]. */
+static const int64_t *sort_pres;
+static int by_pre(const void *a, const void *b) {
+  int64_t x = sort_pres[*(const size_t *)a], y = sort_pres[*(const size_t *)b];
   return x < y ? -1 : x > y;
 }
 
-/* Context ids closer than this are read as one range of the value table (the
+/* Contexts whose pre numbers are closer than this are read as one range of the value table (the
  * rows between cost less than another look-up). */
 #define VALUE_GAP 24
 
-int q_values_many(cct_query *q, const int64_t *ids, size_t n, size_t col, double *out, size_t stride, cct_err *err) {
+int q_values_many(cct_query *q, const int64_t *pres, size_t n, size_t col, double *out, size_t stride, cct_err *err) {
   if (!n) return CCT_OK;
   size_t *idx = malloc(n * sizeof *idx);
   char *json = malloc(44 * n + 3), *p = json;
@@ -221,20 +221,20 @@ int q_values_many(cct_query *q, const int64_t *ids, size_t n, size_t col, double
   int sorted = 1;
   for (size_t i = 0; i < n; i++) {
     idx[i] = i;
-    if (i && ids[i] < ids[i - 1]) sorted = 0;
+    if (i && pres[i] < pres[i - 1]) sorted = 0;
     out[stride * i] = out[stride * i + 1] = out[stride * i + 2] = 0;
   }
   if (!sorted) {
-    sort_ids = ids;
-    qsort(idx, n, sizeof *idx, by_id);
-    sort_ids = NULL;
+    sort_pres = pres;
+    qsort(idx, n, sizeof *idx, by_pre);
+    sort_pres = NULL;
   }
-  /* ranges of neighbouring ids */
+  /* ranges of neighbouring contexts */
   *p++ = '[';
   for (size_t i = 0; i < n;) {
     size_t j = i + 1;
-    while (j < n && ids[idx[j]] - ids[idx[j - 1]] <= VALUE_GAP) j++;
-    p += sprintf(p, "%s[%lld,%lld]", i ? "," : "", (long long)ids[idx[i]], (long long)ids[idx[j - 1]]);
+    while (j < n && pres[idx[j]] - pres[idx[j - 1]] <= VALUE_GAP) j++;
+    p += sprintf(p, "%s[%lld,%lld]", i ? "," : "", (long long)pres[idx[i]], (long long)pres[idx[j - 1]]);
     i = j;
   }
   *p++ = ']';
@@ -250,9 +250,9 @@ int q_values_many(cct_query *q, const int64_t *ids, size_t n, size_t col, double
   size_t k = 0;
   int rc;
   while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-    int64_t ctx = sqlite3_column_int64(st, 0);
-    while (k < n && ids[idx[k]] < ctx) k++;
-    for (; k < n && ids[idx[k]] == ctx; k++)
+    int64_t pre = sqlite3_column_int64(st, 0);
+    while (k < n && pres[idx[k]] < pre) k++;
+    for (; k < n && pres[idx[k]] == pre; k++)
       for (int j = 0; j < 3; j++) out[stride * idx[k] + (size_t)j] = sqlite3_column_double(st, j + 1);
   }
   sqlite3_reset(st);
@@ -429,7 +429,7 @@ static int load_run(cct_query *q, int run, const char *keep, cct_err *err) {
   }
   for (size_t i = 0; !rc && i < q->ncols; i++) {
     double v[3];
-    rc = q_values(q, q->root.id, &i, 1, v, err);
+    rc = q_values(q, q->root.pre, &i, 1, v, err);
     q->root_incl[i] = v[0];
   }
   return rc;

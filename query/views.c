@@ -298,7 +298,7 @@ static int top_row(cct_query *q, vtree *t, const size_t *vcols, size_t nm, int l
     q_center_top(q, vcols, nm, lex, incl, excl);
   } else {
     double v[3 * CCT_VIEW_MAX_METRICS];
-    int rc = q_values(q, q->root.id, vcols, nm, v, err);
+    int rc = q_values(q, q->root.pre, vcols, nm, v, err);
     if (rc) return rc;
     for (size_t m = 0; m < nm; m++) {
       incl[m] = v[3 * m];
@@ -487,7 +487,7 @@ static int td_add(cct_query *q, vtree *t, const lrows *l, int k, const qmap *pre
   int64_t *ids = malloc((n ? n : 1) * sizeof *ids);
   double *vals = malloc((n ? n : 1) * 3 * (nm ? nm : 1) * sizeof *vals);
   int rc = ids && vals ? CCT_OK : cct_err_set(err, CCT_ENOMEM, "out of memory");
-  for (size_t i = 0; !rc && i < n; i++) ids[i] = l->v[i].id;
+  for (size_t i = 0; !rc && i < n; i++) ids[i] = l->v[i].pre;
   for (size_t m = 0; !rc && m < nm; m++) rc = q_values_many(q, ids, n, vcols[m], vals + 3 * m, 3 * nm, err);
   free(ids);
   for (size_t i = 0; !rc && i < n; i++) {
@@ -1042,7 +1042,7 @@ static int flat_scopes(cct_query *q, vtree *t, int node, int64_t fn, const size_
     }
     rowof[i] = r;
     double vals[3 * CCT_VIEW_MAX_METRICS], incl[CCT_VIEW_MAX_METRICS], excl[CCT_VIEW_MAX_METRICS];
-    if ((rc = q_values(q, x->id, vcols, nm, vals, err))) break;
+    if ((rc = q_values(q, x->pre, vcols, nm, vals, err))) break;
     int64_t *ml = qmap_put(&maxlast, r, 0, 0, 0, 0, -1, &added);
     if (!ml) {
       rc = cct_err_set(err, CCT_ENOMEM, "out of memory");

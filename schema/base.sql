@@ -105,7 +105,9 @@ CREATE TABLE IF NOT EXISTS metric(
   PRIMARY KEY(run, id)
 ) WITHOUT ROWID;
 
--- Summary values of each context, zero values omitted.
+-- Summary values of each context, zero values omitted.  Keyed by the context's
+-- pre-order number, so the values of a subtree (or of a level of it) are one
+-- range of this table, read in the same order as the contexts.
 --   inclusive      v4 scope 'execution', classic t="inclusive"
 --   exclusive      v4 scope 'function': the context and its lexical descendants,
 --                  nothing called or inlined (loops include nested loops)
@@ -114,11 +116,11 @@ CREATE TABLE IF NOT EXISTS metric(
 CREATE TABLE IF NOT EXISTS value(
   run           INTEGER NOT NULL,
   metric        INTEGER NOT NULL,
-  ctx           INTEGER NOT NULL,   -- context.id
+  pre           INTEGER NOT NULL,   -- context.pre
   inclusive     REAL NOT NULL,
   exclusive     REAL NOT NULL,
   exclusive_lex REAL NOT NULL,
-  PRIMARY KEY(run, metric, ctx)
+  PRIMARY KEY(run, metric, pre)
 ) WITHOUT ROWID;
 
 -- Static-scope totals, precomputed at ingest because they do not depend on the

@@ -38,8 +38,8 @@ INSERT INTO context(run, id, parent, depth, kind, relation, function, file, line
                     callsite, call_file, call_line, pre, last, frame, fdepth, fparent, ldepth, lparent, nframes)
 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22);
 
--- @insert_value  (run, metric, ctx, inclusive, exclusive, exclusive_lex)
-INSERT INTO value(run, metric, ctx, inclusive, exclusive, exclusive_lex) VALUES (?1, ?2, ?3, ?4, ?5, ?6);
+-- @insert_value  (run, metric, pre, inclusive, exclusive, exclusive_lex)
+INSERT INTO value(run, metric, pre, inclusive, exclusive, exclusive_lex) VALUES (?1, ?2, ?3, ?4, ?5, ?6);
 
 -- @insert_scope_total  (run, kind, key, line, metric, inclusive, exclusive)
 INSERT INTO scope_total(run, kind, key, line, metric, inclusive, exclusive) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7);

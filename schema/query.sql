@@ -37,16 +37,16 @@ SELECT id, pre, last, frame, fdepth, ldepth, kind, relation, callsite, function,
        call_file, call_line, module, offset, nframes
 FROM context WHERE run = ?1 AND id = ?2;
 
--- @value  (?1 run, ?2 metric, ?3 ctx) -> inclusive, exclusive, exclusive_lex (no row = 0)
-SELECT inclusive, exclusive, exclusive_lex FROM value WHERE run = ?1 AND metric = ?2 AND ctx = ?3;
+-- @value  (?1 run, ?2 metric, ?3 context pre) -> inclusive, exclusive, exclusive_lex (no row = 0)
+SELECT inclusive, exclusive, exclusive_lex FROM value WHERE run = ?1 AND metric = ?2 AND pre = ?3;
 
--- @values  (?1 run, ?2 metric, ?3 JSON array of [lo, hi] context id ranges, ascending and
--- disjoint) -> ctx, inclusive, exclusive, exclusive_lex of every value row in the ranges, by ctx:
--- the values of a whole level or center in one statement, neighbouring ids read as one range
-SELECT v.ctx, v.inclusive, v.exclusive, v.exclusive_lex
+-- @values  (?1 run, ?2 metric, ?3 JSON array of [lo, hi] context pre ranges, ascending and
+-- disjoint) -> pre, inclusive, exclusive, exclusive_lex of every value row in the ranges, by pre:
+-- the values of a whole level or center in one statement, neighbouring contexts read as one range
+SELECT v.pre, v.inclusive, v.exclusive, v.exclusive_lex
 FROM json_each(?3) j
 JOIN value v ON v.run = ?1 AND v.metric = ?2
-            AND v.ctx BETWEEN json_extract(j.value, '$[0]') AND json_extract(j.value, '$[1]');
+            AND v.pre BETWEEN json_extract(j.value, '$[0]') AND json_extract(j.value, '$[1]');
 
 -- @function_info  (?1 run, ?2 function) -> name, module id, file id, line, file path, module path
 SELECT f.name, f.module, f.file, f.line, fi.path, m.path

@@ -34,8 +34,9 @@ CREATE VIEW IF NOT EXISTS contexts AS
 
 -- Summary (sum) values per context; exclusive is the 'function' scope.
 CREATE VIEW IF NOT EXISTS context_values AS
-  SELECT v.run, v.ctx AS id, v.metric, v.inclusive, v.exclusive
-  FROM value v JOIN metric m ON m.run = v.run AND m.id = v.metric AND m.stat = 'sum';
+  SELECT v.run, c.id, v.metric, v.inclusive, v.exclusive
+  FROM value v JOIN metric m ON m.run = v.run AND m.id = v.metric AND m.stat = 'sum'
+  JOIN context c ON c.pre = v.pre;
 
 -- Per-function totals: inclusive by the outermost rule (recursion counted once),
 -- exclusive summed.

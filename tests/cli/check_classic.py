@@ -57,7 +57,8 @@ def is_sum(name):
 sum_ids = {i: (n, t) for i, (n, t) in metrics.items() if is_sum(n)}
 arch = {}
 for cid, inc, exc in con.execute(
-        "SELECT v.ctx, v.inclusive, v.exclusive_lex FROM value v JOIN metric m ON m.run=v.run AND m.id=v.metric "
+        "SELECT c.id, v.inclusive, v.exclusive_lex FROM value v JOIN context c ON c.pre=v.pre "
+        "JOIN metric m ON m.run=v.run AND m.id=v.metric "
         "WHERE v.run=? AND m.stat='sum' AND m.id=(SELECT min(id) FROM metric WHERE run=? AND stat='sum')", (run, run)):
     arch[cid] = (inc, exc)
 first_sum = sorted(((n, i, t) for i, (n, t) in sum_ids.items()), key=lambda x: int(x[1]))
@@ -79,7 +80,7 @@ if excl_id:
         fx[lid] = fx.get(lid, 0.0) + values[lid].get(excl_id, 0.0)
         if loops[lid] is not None:
             fx[loops[lid]] = fx.get(loops[lid], 0.0) + fx[lid]
-    got_fx = dict(con.execute("SELECT v.ctx, v.exclusive FROM value v WHERE v.run=? AND v.metric="
+    got_fx = dict(con.execute("SELECT c.id, v.exclusive FROM value v JOIN context c ON c.pre=v.pre WHERE v.run=? AND v.metric="
                               "(SELECT min(id) FROM metric WHERE run=? AND stat='sum')", (run, run)).fetchall())
     for lid, want in fx.items():
         if not close(got_fx.get(lid, 0.0), want):
