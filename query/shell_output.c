@@ -1310,7 +1310,8 @@ int cct_out_stats_to(cct_shell *p, const cct_stats *s, FILE *f, int mode) {
       size_t l = 0;
       for (int k = 0; k < 5; k++)
         if (ids[k] >= 0 && l < sizeof id)
-          l += (size_t)snprintf(id + l, sizeof id - l, "%s%s %lld", l ? " " : "", names[k], ids[k]);
+          l += (size_t)snprintf(id + l, sizeof id - l, k ? "%s%s %lld" : "%s%s %llx", l ? " " : "", names[k],
+                                ids[k]); /* the node is a host id: hex, as in HPCToolkit's file names */
       fprintf(o, "  profile %-4d %-36s %s\n", pr->profile, id, human_text(b, sizeof b, pr->value));
     }
   }
