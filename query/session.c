@@ -101,7 +101,7 @@ static const char *const stmt_names[ST_COUNT] = {
     [ST_FILES] = "files", [ST_MODULES] = "modules", [ST_FUNCTION_FRAMES] = "function_frames",
     [ST_CONTEXTS_AT] = "contexts_at", [ST_INSTRUCTIONS_AT] = "instructions_at",
     [ST_FUNCTION_SCOPES] = "function_scopes", [ST_LINE_COSTS] = "line_costs", [ST_TD_FRAMES] = "td_frames",
-    [ST_TD_LINES] = "td_lines", [ST_BU_FRAME] = "bu_frame", [ST_FLAT] = "flat", [ST_FLAT_ONE] = "flat_one",
+    [ST_TD_LINES] = "td_lines", [ST_FLAT] = "flat", [ST_FLAT_ONE] = "flat_one",
     [ST_SOURCE] = "source", [ST_PROFILES] = "profiles", [ST_PROFILE_VALUES] = "profile_values",
     [ST_COMPLETE_FUNCTIONS] = "complete_functions", [ST_COMPLETE_METRICS] = "complete_metrics",
     [ST_RUN_EXISTS] = "run_exists", [ST_COLUMNS] = "columns", [ST_RUNS] = "runs", [ST_BEGIN] = "begin", [ST_COMMIT] = "commit",

@@ -139,12 +139,10 @@ FROM context NOT INDEXED
 WHERE pre BETWEEN ?4 AND ?5 AND run = ?1 AND ldepth BETWEEN ?2 AND ?3;
 
 -- @bu_frames  (?1 run, ?2 JSON array of context ids) -> one row per element, in array order:
--- the columns of @bu_frame (NULL when missing), the callers of a whole bottom-up level at once
+-- kind, function, fparent, call_file, call_line, relation (NULL when missing): the callers of a
+-- whole bottom-up level at once
 SELECT c.kind, c.function, c.fparent, c.call_file, c.call_line, c.relation
 FROM json_each(?2) j LEFT JOIN context c ON c.run = ?1 AND c.id = j.value;
-
--- @bu_frame  (?1 run, ?2 id) -> a caller frame: kind, function, fparent, call_file, call_line, relation
-SELECT kind, function, fparent, call_file, call_line, relation FROM context WHERE run = ?1 AND id = ?2;
 
 -- @flat  (?1 run, ?2 kind, ?3 metric) -> static scopes of a kind: key, line, inclusive, exclusive
 SELECT key, line, inclusive, exclusive FROM scope_total WHERE run = ?1 AND kind = ?2 AND metric = ?3;
