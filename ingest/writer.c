@@ -54,14 +54,6 @@ typedef struct chunk {
   row rows[CHUNK_ROWS];
 } chunk;
 
-/* One context's values of one metric, buffered until commit so that the
- * value table (keyed by run, metric, ctx) is written in key order. */
-typedef struct value_row {
-  int64_t pre;               /* the context's archive-wide pre-order number */
-  int metric;                /* writer metric index */
-  double v[3];               /* inclusive, exclusive, exclusive_lex */
-} value_row;
-
 /* One open context on the writer's stack. */
 typedef struct open_ctx {
   int64_t id, parent;        /* database ids; parent -1 for the root */
@@ -103,8 +95,6 @@ struct cct_writer {
   int depth, stack_cap;      /* open count, allocated entries */
   int64_t next_pre;          /* pre-order counter within the run (0 = root) */
   int64_t pre_base;          /* archive-wide pre of the run's root */
-  struct value_row *vals;    /* values of closed contexts, written sorted at commit */
-  size_t nvals, vals_cap;
   int root_done;             /* the root has been closed */
   cct_idmap scopes;          /* (scope kind << 48 | key, line) -> slot */
   int *active;               /* per slot: open contexts in the scope */
@@ -776,14 +766,15 @@ int cct_writer_exit(cct_writer *w) {
     if (!s[CCT_EXCLUSIVE]) v[CCT_EXCLUSIVE] = v[CCT_EXCLUSIVE_LEX];
     if (!s[CCT_EXCLUSIVE_LEX]) v[CCT_EXCLUSIVE_LEX] = v[CCT_EXCLUSIVE];
     if (v[0] == 0 && v[1] == 0 && v[2] == 0) continue;
-    if (w->nvals == w->vals_cap) {
-      size_t cap = w->vals_cap ? w->vals_cap * 2 : 4096;
-      value_row *g = realloc(w->vals, cap * sizeof *g);
-      if (!g) return oom(w);
-      w->vals = g;
-      w->vals_cap = cap;
-    }
-    w->vals[w->nvals++] = (value_row){w->pre_base + o->pre, m, {v[0], v[1], v[2]}};
+    row *r = row_begin(w, w->ins_val, "value");
+    if (!r) return oom(w);
+    row_int(r, 1, w->run);
+    row_int(r, 2, m + 1);
+    row_int(r, 3, w->pre_base + o->pre);
+    row_double(r, 4, v[0]);
+    row_double(r, 5, v[1]);
+    row_double(r, 6, v[2]);
+    if (row_end(w)) return w->err.code;
   }
   size_t nm = (size_t)w->nmetrics;
   for (int s = 0; s < NSCOPES; s++) {
@@ -863,33 +854,6 @@ void cct_writer_progress(cct_writer *w, long long done, long long total) {
   fflush(stderr);
 }
 
-static int by_metric_pre(const void *a, const void *b) {
-  const value_row *x = a, *y = b;
-  if (x->metric != y->metric) return x->metric < y->metric ? -1 : 1;
-  return x->pre < y->pre ? -1 : x->pre > y->pre;
-}
-
-/* Writes the buffered values in key order (appends to the value table's B-tree). */
-static int write_values(cct_writer *w, cct_err *err) {
-  if (w->nvals) qsort(w->vals, w->nvals, sizeof *w->vals, by_metric_pre);
-  row r = {NULL, w->ins_val, "value", 6, {{0}}};
-  for (size_t i = 0; i < w->nvals; i++) {
-    const value_row *v = &w->vals[i];
-    row_int(&r, 1, w->run);
-    row_int(&r, 2, v->metric + 1);
-    row_int(&r, 3, v->pre);
-    row_double(&r, 4, v->v[0]);
-    row_double(&r, 5, v->v[1]);
-    row_double(&r, 6, v->v[2]);
-    if (row_exec(&r) != SQLITE_DONE)
-      return cct_err_set(err, CCT_ESQL, "cannot write '%s' (value): %s", w->out_path, sqlite3_errmsg(w->db));
-  }
-  free(w->vals);
-  w->vals = NULL;
-  w->nvals = w->vals_cap = 0;
-  return CCT_OK;
-}
-
 /* Writes the static-scope totals accumulated during the walk. */
 static int write_scope_totals(cct_writer *w, cct_err *err) {
   sqlite3_stmt *st = NULL;
@@ -916,14 +880,12 @@ static int write_scope_totals(cct_writer *w, cct_err *err) {
   return rc;
 }
 
-/* Once the tree is complete: writes the values and static-scope totals and
- * builds the indexes.  Queued to the SQL thread, so it overlaps the reading of
+/* Once the tree is complete: writes the static-scope totals and builds the
+ * indexes.  Queued to the SQL thread, so it overlaps the reading of
  * the profiles.  Returns CCT_OK or an error in err. */
 static int finish_tree(cct_writer *w, cct_err *err) {
   trace(w, "tree");
-  int rc = write_values(w, err);
-  trace(w, "values");
-  if (!rc) rc = write_scope_totals(w, err);
+  int rc = write_scope_totals(w, err);
   trace(w, "scope totals");
   if (!rc) rc = cct_schema_create_indexes(w->db, err);
   trace(w, "indexes");
@@ -1031,7 +993,6 @@ void cct_writer_abort(cct_writer *w) {
   free(w->scope_incl);
   free(w->scope_excl);
   free(w->scope_key);
-  free(w->vals);
   cct_idmap_release(&w->modules);
   cct_idmap_release(&w->files);
   cct_idmap_release(&w->functions);
