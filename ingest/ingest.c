@@ -6,29 +6,40 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 void cct_digest_update(uint64_t *h, const void *p, size_t n) {
+  /* 8 bytes at a time (a multiply-xorshift mix), the tail byte by byte: fast
+   * enough to hash a GiB-sized profile.db in well under a second. */
   const unsigned char *b = p;
   uint64_t x = *h;
-  for (size_t i = 0; i < n; i++) x = (x ^ b[i]) * 0x100000001b3ull; /* FNV-1a */
+  for (; n >= 8; b += 8, n -= 8) {
+    uint64_t w;
+    memcpy(&w, b, 8);
+    x = (x ^ w) * 0x9E3779B97F4A7C15ull;
+    x ^= x >> 29;
+  }
+  for (; n; b++, n--) x = (x ^ *b) * 0x100000001b3ull;
   *h = x;
 }
 
 /* Hashes a whole file into *h and adds its size to *bytes.  Returns 0, or -1
  * if it cannot be read. */
 static int digest_file(const char *path, uint64_t *h, long long *bytes) {
+  enum { CHUNK = 1 << 20 };
   FILE *f = fopen(path, "rb");
-  if (!f) return -1;
-  unsigned char buf[1 << 16];
+  unsigned char *buf = f ? malloc(CHUNK) : NULL;
   size_t n;
-  while ((n = fread(buf, 1, sizeof buf, f)) > 0) {
+  int bad = !buf;
+  while (!bad && (n = fread(buf, 1, CHUNK, f)) > 0) {
     cct_digest_update(h, buf, n);
     *bytes += (long long)n;
   }
-  int bad = ferror(f);
-  fclose(f);
+  bad = bad || ferror(f);
+  free(buf);
+  if (f) fclose(f);
   return bad ? -1 : 0;
 }
 

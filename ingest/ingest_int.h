@@ -104,7 +104,8 @@ cct_err *cct_writer_err(cct_writer *w);
 int cct_read_classic(const char *db_dir, cct_writer *w, cct_err *err);
 int cct_read_v4(const char *db_dir, cct_writer *w, cct_err *err);
 
-/* Content digest of the files that identify a database (hex string in out[17]). */
+/* Mixes n bytes at p into the content digest *h that identifies a database
+ * (cctingest refuses a database whose digest an archive already has). */
 void cct_digest_update(uint64_t *h, const void *p, size_t n);
 
 #endif
