@@ -142,6 +142,8 @@ cct_err *cct_writer_err(cct_writer *w) { return &w->err; }
 
 static int oom(cct_writer *w) { return cct_err_set(&w->err, CCT_ENOMEM, "out of memory"); }
 
+static int queue_finish_tree(cct_writer *w); /* once the tree is complete (below) */
+
 static int sql_fail(cct_writer *w, const char *what) {
   return cct_err_set(&w->err, CCT_ESQL, "cannot write '%s' (%s): %s", w->out_path, what, sqlite3_errmsg(w->db));
 }
@@ -244,9 +246,10 @@ static int sql_thread_stop(cct_writer *w) {
   return w->err.code;
 }
 
-/* Starts a row for statement st (what names the table in messages), or
- * returns NULL when out of memory.  Set its arguments with row_int & co., then
- * submit it with row_end.  Unset arguments are NULL. */
+/* Starts a row for statement st (what names the table in messages; st NULL
+ * for a row that runs a function instead), or returns NULL when out of memory.
+ * Set its arguments with row_int & co., then submit it with row_end.  Unset
+ * arguments are NULL. */
 static row *row_begin(cct_writer *w, sqlite3_stmt *st, const char *what) {
   if (!w->cur) {
     pthread_mutex_lock(&w->mu);
@@ -260,7 +263,7 @@ static row *row_begin(cct_writer *w, sqlite3_stmt *st, const char *what) {
   r->fn = NULL;
   r->st = st;
   r->what = what;
-  r->nargs = sqlite3_bind_parameter_count(st);
+  r->nargs = st ? sqlite3_bind_parameter_count(st) : 0;
   memset(r->a, 0, sizeof r->a[0] * (size_t)r->nargs);
   return r;
 }
@@ -300,8 +303,6 @@ static int row_end(cct_writer *w) {
   return CCT_OK;
 }
 
-static int queue_finish_tree(cct_writer *w);
-
 static void *grow_array(void *p, size_t *cap, size_t need, size_t elem) {
   if (need <= *cap) return p;
   size_t n = *cap ? *cap : 64;
@@ -313,7 +314,6 @@ static void *grow_array(void *p, size_t *cap, size_t need, size_t elem) {
   }
   return q;
 }
-
 
 /* Splits a C++ qualified name 'ns::C::f(int)' into class 'ns::C' and
  * namespace 'ns' (a single qualifier is both, as the name cannot tell). */
@@ -896,10 +896,9 @@ static int finish_tree(cct_writer *w, cct_err *err) {
 static int queue_finish_tree(cct_writer *w) {
   if (w->tree_finished) return CCT_OK;
   w->tree_finished = 1;
-  row *r = row_begin(w, w->ins_val, "finish");
+  row *r = row_begin(w, NULL, "finish");
   if (!r) return oom(w);
   r->fn = finish_tree;
-  r->nargs = 0;
   return row_end(w);
 }
 
