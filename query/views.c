@@ -259,6 +259,21 @@ static int vt_to_view(cct_query *q, vtree *t, const int *roots, size_t nroots, c
   return rc;
 }
 
+/* Ends a view built in the row tree t: unless rc says an error came first,
+ * fills v from t and hands it to *out; frees t, and v on error.  Returns rc or
+ * the error of the conversion. */
+static int vt_finish(cct_query *q, vtree *t, int rc, cct_view *v, cct_view **out, cct_err *err) {
+  int root = 0;
+  if (!rc) rc = vt_to_view(q, t, &root, 1, v, err);
+  vt_free(t);
+  if (rc) {
+    cct_view_free(v);
+    return rc;
+  }
+  *out = v;
+  return CCT_OK;
+}
+
 /* Fills a function row's facts. */
 static int set_function(cct_query *q, vnode *x, int64_t fn, cct_err *err) {
   const fninfo *f = q_function(q, fn, err);
@@ -645,15 +660,7 @@ static int topdown(cct_query *q, int depth, cct_view **out, cct_err *err) {
   free(os);
   free(how);
   free(g);
-  int root = 0;
-  if (!rc) rc = vt_to_view(q, &t, &root, 1, v, err);
-  vt_free(&t);
-  if (rc) {
-    cct_view_free(v);
-    return rc;
-  }
-  *out = v;
-  return CCT_OK;
+  return vt_finish(q, &t, rc, v, out, err);
 }
 
 /* A caller frame, memoized for bottom-up walks. */
@@ -817,15 +824,7 @@ static int cct_view_bottomup_run(cct_query *q, int depth, cct_view **out, cct_er
   free(want);
   qmap_free(&memo);
   free(frames);
-  int root = 0;
-  if (!rc) rc = vt_to_view(q, &t, &root, 1, v, err);
-  vt_free(&t);
-  if (rc) {
-    cct_view_free(v);
-    return rc;
-  }
-  *out = v;
-  return CCT_OK;
+  return vt_finish(q, &t, rc, v, out, err);
 }
 
 /* ---- flat ---- */
