@@ -191,7 +191,8 @@ void cct_out_csv_field(FILE *f, const char *s);
 void cct_out_number(FILE *f, double d);
 
 /* Writes at most width display columns of s to f, cutting the middle out
- * with '...' when s is wider; pads with blanks to width when pad is set.
+ * with '...' when s is wider (the module of a 'name [module]' is cut
+ * instead, when the name fits); pads with blanks to width when pad is set.
  * Widths count UTF-8 code points.  Returns the columns written. */
 int cct_out_fit(FILE *f, const char *s, int width, int pad);
 

@@ -133,6 +133,15 @@ int cct_out_fit(FILE *f, const char *s, int width, int pad) {
     fwrite(s, 1, byte_at(s, width), f);
     return width;
   }
+  /* 'name [module]' (hpcprof's unknown procedures): cut the module, not the
+   * address that tells such names apart. */
+  const char *br = strstr(s, " [");
+  size_t n = strlen(s);
+  if (br && s[n - 1] == ']' && cct_out_width(br) < w && w - cct_out_width(br) + 6 <= width) {
+    fwrite(s, 1, byte_at(s, width - 4), f);
+    fputs("...]", f);
+    return width;
+  }
   int head = (width - 3 + 1) / 2, tail = width - 3 - head;
   fwrite(s, 1, byte_at(s, head), f);
   fputs("...", f);

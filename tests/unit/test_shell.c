@@ -191,6 +191,13 @@ static void test_output_primitives(void **state) {
   capture_end(f);
   assert_string_equal(captured, "abc...nop|short   |\xc3\xa9t...t\xc3\xa9");
   assert_int_equal(cct_out_width("\xc3\xa9t\xc3\xa9"), 3);
+  /* hpcprof's 'name [module]': the module is cut, the address stays */
+  capture_begin(&f);
+  assert_int_equal(cct_out_fit(f, "<unknown procedure> 0x10209 [libpsm_infinipath.so.1.16]", 36, 0), 36);
+  fputc('|', f);
+  cct_out_fit(f, "<unknown procedure> 0x10209 [libpsm_infinipath.so.1.16]", 20, 0); /* name too long: middle */
+  capture_end(f);
+  assert_string_equal(captured, "<unknown procedure> 0x10209 [lib...]|<unknown ...so.1.16]");
 }
 
 static void test_help_is_complete(void **state) {
