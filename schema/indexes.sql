@@ -2,8 +2,12 @@
 -- a new archive (and kept up to date row by row when a run is appended).
 -- Each one exists for a query of query/ or schema/queries/; tests pin the plans.
 
--- Contexts by the database's id (tree walks up the parent links, '#ID').
-CREATE UNIQUE INDEX IF NOT EXISTS context_by_id ON context(run, id);
+-- Contexts by the database's id ('#ID', parent links).  It also carries what a
+-- bottom-up walk reads of each caller frame, so a walk step is one index
+-- look-up instead of an index look-up and a table look-up (ids are unique:
+-- ingest checks them).
+CREATE INDEX IF NOT EXISTS context_by_id
+  ON context(run, id, kind, function, fparent, call_file, call_line, relation);
 
 -- Top-down at function granularity: the frames of a subtree at one level,
 -- a range scan on (fdepth, pre) bounded by the level and the pre..last interval.

@@ -437,7 +437,7 @@ static void test_plans(void **state) {
                {"td_frames_range", "USING INTEGER PRIMARY KEY"},
                {"td_lines_range", "USING INTEGER PRIMARY KEY"},
                {"values", "USING PRIMARY KEY"},
-               {"bu_frames", "USING INDEX context_by_id"},
+               {"bu_frames", "USING COVERING INDEX context_by_id"},
                {"ctx", "USING INDEX context_by_id"},
                {"root", "USING INTEGER PRIMARY KEY"},
                {"value", "USING PRIMARY KEY"},
