@@ -24,34 +24,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static char tmpdir[256];
-
-/* Ingests tests/data/NAME into a temporary archive; returns its path (caller
- * frees) or NULL when the sample is absent or ingest fails. */
-static char *ingest(const char *name) {
-  const char *tool = getenv("CCTINGEST"), *data = getenv("CCT_DATA");
-  if (!tool || !data) return NULL;
-  char src[1024];
-  struct stat sb;
-  snprintf(src, sizeof src, "%s/%s", data, name);
-  if (stat(src, &sb) != 0) return NULL;
-  if (!tmpdir[0]) {
-    snprintf(tmpdir, sizeof tmpdir, "/tmp/cct_test_picture.XXXXXX");
-    if (!mkdtemp(tmpdir)) return NULL;
-  }
-  char *out = malloc(1024), cmd[4096];
-  snprintf(out, 1024, "%s/%s.sqlite", tmpdir, name);
-  if (stat(out, &sb) == 0) return out;
-  snprintf(cmd, sizeof cmd, "'%s' '%s' '%s' >/dev/null 2>&1", tool, src, out);
-  if (system(cmd) != 0) {
-    free(out);
-    return NULL;
-  }
-  return out;
-}
+#include "test_util.h"
 
 static cct_query *open_sample(const char *name) {
-  char *path = ingest(name);
+  char *path = test_ingest(name);
   if (!path) return NULL;
   cct_query *q = NULL;
   cct_err e = CCT_ERR_INIT;
@@ -415,11 +391,5 @@ int main(void) {
       cmocka_unit_test(test_svg_osu),  cmocka_unit_test(test_svg_gauss), cmocka_unit_test(test_svg_v4),
       cmocka_unit_test(test_html),     cmocka_unit_test(test_stats_svg), cmocka_unit_test(test_errors),
   };
-  int rc = cmocka_run_group_tests(tests, NULL, NULL);
-  if (tmpdir[0]) {
-    char cmd[300];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
-    if (system(cmd) != 0) rc = rc ? rc : 1;
-  }
-  return rc;
+  return cmocka_run_group_tests(tests, NULL, test_tmpdir_remove);
 }
