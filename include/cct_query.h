@@ -158,4 +158,28 @@ int cct_check_invariants(cct_query *q, cct_err *err);
 int cct_query_complete(cct_query *q, int kind, const char *prefix, int (*fn)(void *arg, const char *name),
                        void *arg);
 
+/* Listings and the user's own SQL (query/listing.c), so that clients run no
+ * SQL of their own on the session's connection.  cct_query_listing prepares
+ * the listing which (CCT_LIST_RUNS: run, current, title, format, contexts,
+ * profiles, ingested_at, path; CCT_LIST_METRICS: metric, current, name, unit,
+ * description of the current run) with its parameters bound; the caller steps
+ * and finalizes it.  Returns CCT_OK or CCT_ESQL (*pst NULL). */
+enum { CCT_LIST_RUNS = 0, CCT_LIST_METRICS = 1 };
+int cct_query_listing(cct_query *q, int which, sqlite3_stmt **pst, cct_err *err);
+
+/* Number of runs in the archive, -1 when the archive cannot be read. */
+int cct_query_run_count(cct_query *q);
+
+/* Finds a run by number or, failing that, by title.  Returns CCT_OK with *run
+ * set, or CCT_ENOTFOUND (no such run, or several runs with that title: the
+ * message lists them) or CCT_ESQL, *run 0. */
+int cct_query_find_run(cct_query *q, const char *word, int *run, cct_err *err);
+
+/* Prepares the first statement of sql[0..len) for the user's 'sql' command.
+ * Returns CCT_OK with *pst set (the caller steps and finalizes it), CCT_ESQL
+ * with SQLite's message and *offset the byte offset of the error (-1 when
+ * unknown), or CCT_EUSAGE when sql holds no statement ("need a STATEMENT") or
+ * a statement that writes ("not read-only"). */
+int cct_query_prepare_sql(cct_query *q, const char *sql, int len, sqlite3_stmt **pst, int *offset, cct_err *err);
+
 #endif

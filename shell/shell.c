@@ -4,11 +4,10 @@
  *   int cmd_x(cct_shell *p, cct_words *w)
  * returning CCT_CMD_OK, CCT_CMD_ERROR (message already printed) or CCT_CMD_QUIT.
  * Commands talk to the archive only through the public cct_query API, plus the
- * read-only statements of schema/shell.sql; output goes through shell_output.c.
+ * library calls of cct_query.h (no SQL of its own); output goes through shell_output.c.
  * No readline here: main.c owns the terminal. */
 #include "shell_int.h"
 
-#include "cct_schema.h"
 
 #if defined(__has_include)
 #if __has_include("cct_picture.h")
@@ -380,27 +379,24 @@ static int cmd_open(cct_shell *p, cct_words *w) {
   return CCT_CMD_OK;
 }
 
-/* Runs statement NAME of shell.sql with ?1 = i1 and ?2 = s2 and prints it as view. */
-static int run_listing(cct_shell *p, const char *name, long long i1, const char *s2, const char *view) {
-  sqlite3 *db = cct_query_db(p->q);
+/* Prints listing which (CCT_LIST_*) of the library as view. */
+static int run_listing(cct_shell *p, int which, const char *view) {
   sqlite3_stmt *st = NULL;
   cct_err err = CCT_ERR_INIT;
-  int rc = cct_schema_prepare_named(db, cct_sql_shell, name, &st, &err);
+  int rc = cct_query_listing(p->q, which, &st, &err);
   if (rc) return lib_error(p, &err, rc);
-  sqlite3_bind_int64(st, 1, i1);
-  if (sqlite3_bind_parameter_count(st) >= 2) sqlite3_bind_text(st, 2, s2 ? s2 : "", -1, SQLITE_TRANSIENT);
   rc = cct_out_stmt(p, st, view);
   sqlite3_finalize(st);
   if (rc != SQLITE_DONE) {
     if (cct_shell_interrupted) return cct_shell_error(p, "interrupted");
-    return cct_shell_error(p, "%s: %s", view, sqlite3_errmsg(db));
+    return cct_shell_error(p, "%s: %s", view, sqlite3_errmsg(cct_query_db(p->q)));
   }
   return CCT_CMD_OK;
 }
 
 static int cmd_runs(cct_shell *p, cct_words *w) {
   if (w->argc != 1) return usage_error(p, cmd_of(w), "unexpected argument", w->argv[1]);
-  return run_listing(p, "runs", cct_query_run(p->q), NULL, "runs");
+  return run_listing(p, CCT_LIST_RUNS, "runs");
 }
 
 static int cmd_run(cct_shell *p, cct_words *w) {
@@ -615,7 +611,7 @@ static int cmd_metric(cct_shell *p, cct_words *w) {
 
 static int cmd_metrics(cct_shell *p, cct_words *w) {
   if (w->argc != 1) return usage_error(p, cmd_of(w), "unexpected argument", w->argv[1]);
-  return run_listing(p, "metrics", cct_query_run(p->q), cct_query_metric(p->q), "metrics");
+  return run_listing(p, CCT_LIST_METRICS, "metrics");
 }
 
 static int cmd_granularity(cct_shell *p, cct_words *w) {
@@ -670,56 +666,37 @@ static void sql_error_context(cct_shell *p, const char *sql, int off) {
 
 static int cmd_sql(cct_shell *p, cct_words *w) {
   if (w->argc < 2) return usage_error(p, cmd_of(w), "need a STATEMENT", NULL);
-  sqlite3 *db = cct_query_db(p->q);
   const char *sql = w->text + w->offset[1];
-  int len = (int)(w->len - w->offset[1]);
+  int len = (int)(w->len - w->offset[1]), off = -1;
   sqlite3_stmt *st = NULL;
-  const char *tail = NULL;
-  if (sqlite3_prepare_v2(db, sql, len, &st, &tail) != SQLITE_OK) {
+  cct_err err = CCT_ERR_INIT;
+  int rc = cct_query_prepare_sql(p->q, sql, len, &st, &off, &err);
+  if (rc == CCT_ESQL) {
     char *copy = strndup(sql, (size_t)len);
-    int off = sqlite3_error_offset(db);
-    cct_shell_error(p, "%s in 'sql'", sqlite3_errmsg(db));
+    lib_error(p, &err, rc);
     if (copy) sql_error_context(p, copy, off);
     free(copy);
     return CCT_CMD_ERROR;
   }
-  if (!st) return usage_error(p, cmd_of(w), "need a STATEMENT", NULL);
-  if (!sqlite3_stmt_readonly(st)) {
-    sqlite3_finalize(st);
+  if (rc == CCT_EUSAGE && strcmp(err.msg, "not read-only") == 0)
     return cct_shell_error(p, "'sql' runs read-only statements only, not '%s'", w->argv[1]);
-  }
-  int rc = cct_out_stmt(p, st, "sql");
+  if (rc) return usage_error(p, cmd_of(w), "need a STATEMENT", NULL);
+  rc = cct_out_stmt(p, st, "sql");
   sqlite3_finalize(st);
   if (rc != SQLITE_DONE) {
     if (cct_shell_interrupted) return cct_shell_error(p, "interrupted");
-    return cct_shell_error(p, "%s in 'sql'", sqlite3_errmsg(db));
+    return cct_shell_error(p, "%s in 'sql'", sqlite3_errmsg(cct_query_db(p->q)));
   }
   return CCT_CMD_OK;
 }
 
 /* Finds a run by number or title.  Returns it, or 0 after reporting an error. */
 static int find_run(cct_shell *p, const char *word) {
-  sqlite3 *db = cct_query_db(p->q);
-  sqlite3_stmt *st = NULL;
-  int run = 0, n = 0, num = -1;
-  char list[256] = "";
-  if (parse_count(word, &num)) num = -1;
-  if (sqlite3_prepare_v2(db, "SELECT run FROM runs WHERE run = ?1 UNION ALL SELECT run FROM runs WHERE title = ?2 "
-                             "AND NOT EXISTS (SELECT 1 FROM runs WHERE run = ?1)",
-                         -1, &st, NULL) != SQLITE_OK)
-    return cct_shell_error(p, "%s in 'diff'", sqlite3_errmsg(db)), 0;
-  sqlite3_bind_int(st, 1, num);
-  sqlite3_bind_text(st, 2, word, -1, SQLITE_STATIC);
-  while (sqlite3_step(st) == SQLITE_ROW) {
-    run = sqlite3_column_int(st, 0);
-    size_t l = strlen(list);
-    if (l + 16 < sizeof list) snprintf(list + l, sizeof list - l, "%s%d", n ? ", " : "", run);
-    n++;
-  }
-  sqlite3_finalize(st);
-  if (n == 1) return run;
-  if (n > 1) return cct_shell_error(p, "several runs are titled '%s' (runs %s): name one by number", word, list), 0;
-  return cct_shell_error(p, "no run '%s' in the archive; 'runs' lists them", word), 0;
+  int run = 0;
+  cct_err err = CCT_ERR_INIT;
+  int rc = cct_query_find_run(p->q, word, &run, &err);
+  if (rc) return lib_error(p, &err, rc), 0;
+  return run;
 }
 
 /* The diff spec of the last view command (topdown 3 when there was none).
@@ -762,13 +739,7 @@ static int print_diff(cct_shell *p, int run, int flags, FILE *f, int mode) {
 
 static int cmd_diff(cct_shell *p, cct_words *w) {
   static const char *const opts[] = {"sort", NULL};
-  sqlite3_stmt *st = NULL;
-  cct_err err = CCT_ERR_INIT;
-  long long runs = 0;
-  if (cct_schema_prepare_named(cct_query_db(p->q), cct_sql_shell, "run_count", &st, &err) == CCT_OK &&
-      sqlite3_step(st) == SQLITE_ROW)
-    runs = sqlite3_column_int64(st, 0);
-  sqlite3_finalize(st);
+  long long runs = cct_query_run_count(p->q);
   if (runs < 2)
     return cct_shell_error(p, "'diff' needs two runs and this archive has %lld; add one with 'cctingest DB_DIR %s'",
                            runs, p->path ? p->path : "FILE");

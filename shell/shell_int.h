@@ -1,5 +1,5 @@
-/* shell_int.h: private interface of the cctq shell (query/shell*.c and
- * query/main.c).  The shell is a client of the public cct_query API only; it
+/* shell_int.h: private interface of the cctq shell (the files of
+ * shell/).  The shell is a client of the public cct_query API only; it
  * owns the command splitter, the command table, the output modes and the
  * completion logic.  Nothing here depends on readline: main.c wires readline
  * (line editing, history, completion display) to these functions.
@@ -15,8 +15,6 @@
 #include <signal.h>
 #include <stdio.h>
 
-/* SQL of schema/shell.sql (named statements, see cct_schema_prepare_named). */
-extern const char cct_sql_shell[];
 
 /* Output modes, in the order of cct_shell_mode_names. */
 enum { CCT_MODE_TREE = 0, CCT_MODE_TABLE, CCT_MODE_CSV, CCT_MODE_JSON, CCT_MODE_FOLDED, CCT_MODE_COUNT };

@@ -1,0 +1,21 @@
+-- listing.sql: the listings the query library hands to its clients as
+-- prepared statements (query/listing.c: cct_query_listing, cct_query_find_run),
+-- on the public views of views.sql.  Each statement follows a line '-- @NAME'
+-- and is prepared by that name (cct_schema_prepare_named).  Parameters are
+-- positional.
+
+-- @runs  (?1 current run) -> the 'runs' listing, the current run marked
+SELECT run, run = ?1 AS current, title, format, contexts, profiles, ingested_at, path
+FROM runs ORDER BY run;
+
+-- @metrics  (?1 run, ?2 display metric name) -> the 'metrics' listing
+SELECT metric, name = ?2 AS current, name, unit, description
+FROM metrics WHERE run = ?1 ORDER BY metric;
+
+-- @run_count  -> how many runs the archive holds
+SELECT count(*) FROM runs;
+
+-- @find_run  (?1 number or -1, ?2 title) -> the run numbered ?1, else every run titled ?2
+SELECT run FROM runs WHERE run = ?1
+UNION ALL
+SELECT run FROM runs WHERE title = ?2 AND NOT EXISTS (SELECT 1 FROM runs WHERE run = ?1);
