@@ -381,8 +381,57 @@ static void free_last(cct_query *q) {
   q->nlast = 0;
 }
 
+/* Whether the base of metric name (without its ' (unit)' and a 'perf::' or
+ * 'PAPI_' prefix) is word, case-insensitively. */
+static int metric_is(const char *name, const char *word) {
+  if (!strncasecmp(name, "perf::", 6)) name += 6;
+  else if (!strncasecmp(name, "PAPI_", 5)) name += 5;
+  size_t n = strlen(word);
+  return !strncasecmp(name, word, n) && (!name[n] || name[n] == ' ');
+}
+
+/* Whether metric name measures time: a time unit in its parenthesis, or a
+ * clock or time event ('perf::task-clock', 'REALTIME'). */
+static int metric_is_time(const char *name) {
+  static const char *const units[] = {"(sec)", "(s)", "(msec)", "(ms)", "(usec)", "(us)", "(nsec)", "(ns)"};
+  size_t n = strlen(name);
+  for (size_t i = 0; i < sizeof units / sizeof *units; i++) {
+    size_t k = strlen(units[i]);
+    if (n >= k && !strcasecmp(name + n - k, units[i])) return 1;
+  }
+  for (const char *s = name; *s; s++)
+    if (!strncasecmp(s, "clock", 5) || !strncasecmp(s, "time", 4)) return 1;
+  return 0;
+}
+
+/* Preference of a metric as the default display metric, lower first: CPU time,
+ * real time, cycles, GPU time (all GPU operations, then kernels), other time
+ * metrics, anything else. */
+static int default_rank(const char *name) {
+  static const char *const order[] = {"CPUTIME", "REALTIME", "cycles", "TOT_CYC", "cpu-cycles", "GPUOP", "GKER"};
+  static const int rank[] = {0, 1, 2, 2, 2, 3, 4};
+  if (!name) return 7;
+  for (size_t i = 0; i < sizeof order / sizeof *order; i++)
+    if (metric_is(name, order[i])) return rank[i];
+  return metric_is_time(name) ? 5 : 6;
+}
+
+/* The default display metric of the loaded run: among the 'sum' columns with a
+ * non-zero program total, the one default_rank prefers (the first in file order
+ * among equals); the first column when every total is zero. */
+static size_t default_metric(const cct_query *q) {
+  size_t best = 0;
+  int best_rank = 99;
+  for (size_t i = 0; i < q->nsum; i++) {
+    if (q->root_incl[i] == 0) continue;
+    int r = default_rank(q->cols[i].name);
+    if (r < best_rank) best = i, best_rank = r;
+  }
+  return best;
+}
+
 /* Loads the run's columns, root and totals; keeps the display metric by name
- * (keep may be NULL). */
+ * (keep may be NULL), else picks default_metric. */
 static int load_run(cct_query *q, int run, const char *keep, cct_err *err) {
   char *kept = q_strdup(keep);
   free_columns(q);
@@ -412,10 +461,6 @@ static int load_run(cct_query *q, int run, const char *keep, cct_err *err) {
   if (st) sqlite3_reset(st);
   /* Without any 'sum' column, every column is a display candidate. */
   if (!rc && !q->nsum) q->nsum = q->ncols;
-  if (!rc && kept)
-    for (size_t i = 0; i < q->nsum; i++)
-      if (q->cols[i].name && !strcasecmp(q->cols[i].name, kept)) q->disp = i;
-  free(kept);
   if (!rc) {
     st = q_stmt(q, ST_ROOT, err);
     if (!st) rc = CCT_ESQL;
@@ -432,6 +477,10 @@ static int load_run(cct_query *q, int run, const char *keep, cct_err *err) {
     rc = q_values(q, q->root.pre, &i, 1, v, err);
     q->root_incl[i] = v[0];
   }
+  if (!rc) q->disp = default_metric(q);
+  for (size_t i = 0; !rc && kept && i < q->nsum; i++)
+    if (q->cols[i].name && !strcasecmp(q->cols[i].name, kept)) q->disp = i;
+  free(kept);
   return rc;
 }
 

@@ -1,12 +1,14 @@
 /* cctq_ext.c: a SQLite loadable extension that gives any SQLite client the
  * centered views of a cctq archive as table-valued functions:
  *
- *   SELECT * FROM cct_topdown('MPI_Allreduce', 3);        -- center, depth[, run]
+ *   SELECT * FROM cct_topdown('MPI_Allreduce', 3);        -- center, depth[, run[, metric]]
  *   SELECT * FROM cct_bottomup('glob MPI_*', 2, 1);
- *   SELECT * FROM cct_flat(20);                            -- rows[, run]
+ *   SELECT * FROM cct_flat(20);                            -- rows[, run[, metric]]
+ *   SELECT * FROM cct_flat(20, NULL, 'GKER (sec)');
  *
  * The center is one item in the syntax of the shell's `center` command (NULL or
- * '' for none).  Rows are those of the cct_query library, so they are the same
+ * '' for none); the run NULL is the last run; the metric is a name as for the
+ * shell's `metric` command, NULL for the default metric.  Rows are those of the cct_query library, so they are the same
  * as the shell's for the same center and depth.  Load it with
  * `.load ./build/cctq` in the sqlite3 program on an open archive. */
 #include <sqlite3ext.h>
@@ -23,9 +25,9 @@ enum { VIEW_TOPDOWN, VIEW_BOTTOMUP, VIEW_FLAT };
 static const char schema[] =
     "CREATE TABLE x(handle INTEGER, depth INTEGER, kind TEXT, name TEXT, file TEXT, line INTEGER, module TEXT, "
     "callsite TEXT, center INTEGER, inclusive REAL, exclusive REAL, path TEXT, metric TEXT, "
-    "arg1 HIDDEN, arg2 HIDDEN, arg3 HIDDEN)";
+    "arg1 HIDDEN, arg2 HIDDEN, arg3 HIDDEN, arg4 HIDDEN)";
 enum { COL_HANDLE, COL_DEPTH, COL_KIND, COL_NAME, COL_FILE, COL_LINE, COL_MODULE, COL_CALLSITE, COL_CENTER,
-       COL_INCLUSIVE, COL_EXCLUSIVE, COL_PATH, COL_METRIC, COL_ARG1, COL_ARG2, COL_ARG3 };
+       COL_INCLUSIVE, COL_EXCLUSIVE, COL_PATH, COL_METRIC, COL_ARG1, COL_ARG2, COL_ARG3, COL_ARG4 };
 
 typedef struct cct_vtab {
   sqlite3_vtab base; /* must come first */
@@ -61,14 +63,14 @@ static int vt_disconnect(sqlite3_vtab *p) {
 /* Arguments are equality constraints on the hidden columns, passed in order. */
 static int vt_best_index(sqlite3_vtab *p, sqlite3_index_info *info) {
   (void)p;
-  int n = 0, pos[3] = {-1, -1, -1};
+  int n = 0, pos[4] = {-1, -1, -1, -1};
   for (int i = 0; i < info->nConstraint; i++) {
     const struct sqlite3_index_constraint *c = &info->aConstraint[i];
     if (c->iColumn < COL_ARG1) continue;
     if (!c->usable || c->op != SQLITE_INDEX_CONSTRAINT_EQ) return SQLITE_CONSTRAINT;
     pos[c->iColumn - COL_ARG1] = i;
   }
-  for (int k = 0; k < 3 && pos[k] >= 0; k++) {
+  for (int k = 0; k < 4 && pos[k] >= 0; k++) {
     info->aConstraintUsage[pos[k]].argvIndex = ++n;
     info->aConstraintUsage[pos[k]].omit = 1;
   }
@@ -121,6 +123,10 @@ static int vt_filter(sqlite3_vtab_cursor *p, int idxNum, const char *idxStr, int
   int run_arg = flat ? 1 : 2;
   if (idxNum > run_arg && sqlite3_value_type(argv[run_arg]) != SQLITE_NULL &&
       cct_query_set_run(c->q, sqlite3_value_int(argv[run_arg]), &err))
+    return fail(p, err.msg);
+  int metric_arg = run_arg + 1;
+  if (idxNum > metric_arg && sqlite3_value_type(argv[metric_arg]) != SQLITE_NULL &&
+      cct_query_set_metric(c->q, (const char *)sqlite3_value_text(argv[metric_arg]), &err))
     return fail(p, err.msg);
   (void)argc;
   if (center && *center && cct_center_apply(c->q, CCT_CENTER_SET, center, &err)) return fail(p, err.msg);
