@@ -21,7 +21,9 @@ enum {
  * schema version this build reads; CCT_OPEN_WRITE also accepts a missing or
  * empty file, which it initializes with base.sql and views.sql (no indexes: call
  * cct_schema_create_indexes after loading).  The file is put in WAL mode so
- * readers can go on while a run is appended.
+ * readers can go on while a run is appended.  CCT_OPEN_READONLY also opens an
+ * archive in a read-only directory (where the WAL index cannot be created) as
+ * an immutable file.
  * Returns CCT_OK with *pdb set, or CCT_EIO / CCT_ESCHEMA with *pdb NULL. */
 int cct_schema_open(const char *path, int flags, sqlite3 **pdb, cct_err *err);
 

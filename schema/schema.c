@@ -2,9 +2,11 @@
  * The SQL itself lives in schema/ as .sql files, embedded at build time. */
 #include "cct_schema.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 int cct_err_set(cct_err *err, int code, const char *fmt, ...) {
   if (err && err->code == CCT_OK) {
@@ -62,23 +64,56 @@ static long pragma_int(sqlite3 *db, const char *pragma) {
   return v;
 }
 
+/* Opens path with SQLite (uri: path is a file: URI).  Returns the SQLite code; *pdb is set either way. */
+static int open_db(const char *path, int oflags, sqlite3 **pdb) {
+  *pdb = NULL;
+  int rc = sqlite3_open_v2(path, pdb, oflags | SQLITE_OPEN_NOMUTEX, NULL); /* one thread at a time per connection */
+  if (*pdb) {
+    sqlite3_busy_timeout(*pdb, 5000);
+    sqlite3_extended_result_codes(*pdb, 1);
+  }
+  return rc;
+}
+
+/* A read-only archive in a directory where the WAL index (-shm) cannot be
+ * created: reopens it as an immutable file (no locks, no WAL), which is what
+ * it is for everyone there.  Returns the SQLite code. */
+static int open_immutable(const char *path, sqlite3 **pdb) {
+  char uri[4200] = "file:";
+  size_t n = 5;
+  for (const char *c = path; *c && n + 16 < sizeof uri; c++) {
+    if (*c == '%' || *c == '?' || *c == '#') n += (size_t)snprintf(uri + n, sizeof uri - n, "%%%02X", (unsigned char)*c);
+    else uri[n++] = *c;
+  }
+  snprintf(uri + n, sizeof uri - n, "?immutable=1");
+  return open_db(uri, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, pdb);
+}
+
 int cct_schema_open(const char *path, int flags, sqlite3 **pdb, cct_err *err) {
   sqlite3 *db = NULL;
   int oflags = flags & CCT_OPEN_WRITE ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE : SQLITE_OPEN_READONLY;
-  oflags |= SQLITE_OPEN_NOMUTEX; /* a connection is used by one thread at a time */
   *pdb = NULL;
-  if (sqlite3_open_v2(path, &db, oflags, NULL) != SQLITE_OK) {
-    cct_err_set(err, CCT_EIO, "cannot open '%s': %s", path, db ? sqlite3_errmsg(db) : "out of memory");
+  if (open_db(path, oflags, &db) != SQLITE_OK) {
+    int unreadable = !(flags & CCT_OPEN_WRITE) && access(path, R_OK) != 0;
+    cct_err_set(err, CCT_EIO, "cannot open '%s': %s", path,
+                unreadable ? strerror(errno) : db ? sqlite3_errmsg(db) : "out of memory");
     sqlite3_close(db);
     return CCT_EIO;
   }
-  sqlite3_busy_timeout(db, 5000);
-  sqlite3_extended_result_codes(db, 1);
   long app = pragma_int(db, "PRAGMA application_id");
+  int code = sqlite3_errcode(db) & 0xff;
+  if (app < 0 && !(flags & CCT_OPEN_WRITE) && (code == SQLITE_READONLY || code == SQLITE_CANTOPEN)) {
+    sqlite3_close(db);
+    if (open_immutable(path, &db) == SQLITE_OK) app = pragma_int(db, "PRAGMA application_id");
+    code = sqlite3_errcode(db) & 0xff;
+  }
   long ver = pragma_int(db, "PRAGMA user_version");
   long ntables = pragma_int(db, "SELECT count(*) FROM sqlite_schema");
   int rc = CCT_OK;
-  if (app < 0 || ntables < 0) {
+  if (app < 0 && (code == SQLITE_READONLY || code == SQLITE_CANTOPEN || code == SQLITE_PERM || code == SQLITE_IOERR ||
+                  code == SQLITE_BUSY || code == SQLITE_NOMEM)) {
+    rc = cct_err_set(err, CCT_EIO, "cannot read '%s': %s", path, sqlite3_errmsg(db));
+  } else if (app < 0 || ntables < 0) {
     rc = cct_err_set(err, CCT_ESCHEMA, "'%s' is not a cctq archive: %s", path, sqlite3_errmsg(db));
   } else if (app == 0 && ntables == 0 && (flags & CCT_OPEN_WRITE)) {
     char init[160];

@@ -1,0 +1,34 @@
+#!/bin/sh
+# Read-only archives (issue 13 item 11): an archive in a read-only directory,
+# or a read-only file there, opens for reading in cctq and gives the same view
+# as a writable copy; an unreadable archive is reported as unreadable, not as
+# "not a cctq archive".  As root (who ignores permissions) cctq runs as nobody.
+set -eu
+t=$(mktemp -d); trap 'chmod -R u+w "$t"; rm -rf "$t"' EXIT
+chmod 755 "$t"
+as_user() { if [ "$(id -u)" = 0 ]; then setpriv --reuid=nobody --regid=nogroup --clear-groups "$@"; else "$@"; fi; }
+"$CCTINGEST" --quiet "$CCT_DATA/classic-hatchet-cpi" "$t/a.sqlite"
+chmod 644 "$t/a.sqlite"
+"$CCTQ" -c 'flat 5' "$t/a.sqlite" >"$t/want"
+grep -q MPIDI_CH3_Finalize "$t/want" || { echo "FAIL: no reference view"; cat "$t/want"; exit 1; }
+
+mkdir "$t/ro"; cp "$t/a.sqlite" "$t/ro/a.sqlite"; chmod 555 "$t/ro"
+if ! as_user "$CCTQ" -c 'flat 5' "$t/ro/a.sqlite" >"$t/got" 2>"$t/err"; then
+  echo "FAIL read-only directory: exit non-zero"; cat "$t/err"; exit 1
+fi
+cmp -s "$t/want" "$t/got" || { echo "FAIL read-only directory: view differs"; diff "$t/want" "$t/got"; exit 1; }
+[ ! -s "$t/err" ] || { echo "FAIL read-only directory: messages"; cat "$t/err"; exit 1; }
+ls "$t/ro" | grep -qv '^a.sqlite$' && { echo "FAIL read-only directory: files appeared"; ls "$t/ro"; exit 1; }
+echo "ok read-only directory"
+
+chmod 755 "$t/ro"; chmod 444 "$t/ro/a.sqlite"; chmod 555 "$t/ro"
+as_user "$CCTQ" -c 'flat 5' "$t/ro/a.sqlite" >"$t/got" 2>"$t/err" || { echo "FAIL read-only file: exit non-zero"; cat "$t/err"; exit 1; }
+cmp -s "$t/want" "$t/got" || { echo "FAIL read-only file: view differs"; exit 1; }
+echo "ok read-only file in a read-only directory"
+
+# an archive nobody may read: the message says so and does not blame the archive
+chmod 755 "$t/ro"; cp "$t/a.sqlite" "$t/ro/m0.sqlite"; chmod 000 "$t/ro/m0.sqlite"
+if as_user "$CCTQ" -c 'flat 5' "$t/ro/m0.sqlite" >/dev/null 2>"$t/err"; then echo "FAIL mode 000: exit 0"; exit 1; fi
+[ "$(wc -l <"$t/err")" = 1 ] && grep -q "^cctq: error: cannot open '.*m0.sqlite': Permission denied$" "$t/err" ||
+  { echo "FAIL mode 000 message:"; cat "$t/err"; exit 1; }
+echo "ok unreadable archive: $(cat "$t/err")"
