@@ -1,7 +1,9 @@
 /* writer.c: writes one run into a cctq archive as a reader walks the tree
  * (the archive side of ingest_int.h).  It maps the database's ids to dense
  * archive ids, numbers the tree (pre/last intervals, frames, function and line
- * levels), accumulates the static-scope totals with the outermost rule, and
+ * levels), merges the database's records of one identity into one row (modules
+ * and files by path; functions by name, module, file and line, SPEC section 5:
+ * hpcprof writes one v4 function record per inlined instance), accumulates the static-scope totals with the outermost rule, and
  * stores per-profile values as zstd frames.  A new archive is built in a
  * temporary file renamed on commit; an append is one transaction. */
 #include "cct_ingest.h"
@@ -85,10 +87,12 @@ struct cct_writer {
   struct timespec t0;        /* start time */
   sqlite3_stmt *ins_ctx, *ins_val, *ins_mod, *ins_file, *ins_fn, *ins_metric, *ins_prof, *ins_pval;
   cct_idmap modules, files, functions, synth; /* reader id -> dense id; synth: (module, offset) */
+  cct_idmap identities;      /* (hash of an identity, probe) -> dense id: see intern() */
   int64_t nmodules, nfiles, nfunctions;
-  char **module_path;        /* by dense module id */
-  int64_t *fn_file, *fn_module; /* by dense function id */
-  size_t fn_cap, mod_cap;
+  char **module_path, **file_path; /* by dense module / file id */
+  char **fn_name;            /* by dense function id */
+  int64_t *fn_file, *fn_module, *fn_line; /* by dense function id */
+  size_t fn_cap, mod_cap, file_cap;
   cct_idset contexts;        /* context ids entered */
   int nmetrics;              /* metric columns declared */
   open_ctx *stack;           /* open contexts, stack[0] = root */
@@ -444,11 +448,57 @@ int cct_writer_open(const char *out_path, const char *db_dir, const char *format
   return CCT_OK;
 }
 
+/* FNV-1a over n bytes, continuing from h. */
+static uint64_t fnv(uint64_t h, const void *p, size_t n) {
+  const unsigned char *b = p;
+  for (size_t i = 0; i < n; i++) h = (h ^ b[i]) * 0x100000001b3ull;
+  return h;
+}
+
+/* Identity kinds interned in w->identities. */
+enum { ID_MODULE = 1, ID_FILE, ID_FUNCTION };
+
+/* Whether dense id of kind has the identity (name, module, file, line). */
+static int same_identity(const cct_writer *w, int kind, int64_t id, const char *name, int64_t module, int64_t file,
+                         int64_t line) {
+  if (kind == ID_MODULE) return !strcmp(w->module_path[id], name);
+  if (kind == ID_FILE) return !strcmp(w->file_path[id], name);
+  return !strcmp(w->fn_name[id], name) && w->fn_module[id] == module && w->fn_file[id] == file && w->fn_line[id] == line;
+}
+
+/* Looks up the dense id of an identity (kind, name, module, file, line).
+ * Returns it (> 0), 0 when the identity is new (then *slot receives where to
+ * store its dense id), or -1 when out of memory.  Hash collisions are resolved
+ * by probing (hash, 1), (hash, 2), ... */
+static int64_t intern(cct_writer *w, int kind, const char *name, int64_t module, int64_t file, int64_t line,
+                      int64_t **slot) {
+  int64_t ints[4] = {kind, module, file, line};
+  uint64_t h = fnv(fnv(0xcbf29ce484222325ull, ints, sizeof ints), name, strlen(name));
+  for (int64_t k = 0;; k++) {
+    int added = 0;
+    int64_t *v = cct_idmap_put(&w->identities, (int64_t)h, k, 0, &added);
+    if (!v) return -1;
+    if (added) {
+      *slot = v;
+      return 0;
+    }
+    if (same_identity(w, kind, *v, name, module, file, line)) return *v;
+  }
+}
+
 int cct_writer_module(cct_writer *w, int64_t id, const char *path) {
   int added = 0;
-  int64_t *v = cct_idmap_put(&w->modules, id, 0, w->nmodules + 1, &added);
+  int64_t *v = cct_idmap_put(&w->modules, id, 0, 0, &added);
   if (!v) return oom(w);
   if (!added) return cct_err_set(&w->err, CCT_ECORRUPT, "module id %lld declared twice", (long long)id);
+  int64_t *slot = NULL, same = intern(w, ID_MODULE, path, 0, 0, 0, &slot);
+  if (same < 0) return oom(w);
+  if (same) { /* a second record of a known module: one row */
+    *cct_idmap_get(&w->modules, id, 0) = same;
+    return CCT_OK;
+  }
+  *slot = w->nmodules + 1;
+  *cct_idmap_get(&w->modules, id, 0) = w->nmodules + 1;
   w->nmodules++;
   w->module_path = grow_array(w->module_path, &w->mod_cap, (size_t)w->nmodules + 1, sizeof *w->module_path);
   if (!w->module_path || !(w->module_path[w->nmodules] = strdup(path))) return oom(w);
@@ -486,10 +536,20 @@ static void *compress_file(const char *src_path, size_t *n, size_t *zn) {
 
 int cct_writer_file(cct_writer *w, int64_t id, const char *path, const char *src_path) {
   int added = 0;
-  int64_t *v = cct_idmap_put(&w->files, id, 0, w->nfiles + 1, &added);
+  int64_t *v = cct_idmap_put(&w->files, id, 0, 0, &added);
   if (!v) return oom(w);
   if (!added) return cct_err_set(&w->err, CCT_ECORRUPT, "file id %lld declared twice", (long long)id);
+  int64_t *slot = NULL, same = intern(w, ID_FILE, path, 0, 0, 0, &slot);
+  if (same < 0) return oom(w);
+  if (same) { /* a second record of a known path: one row (the first one's copy of the text) */
+    *cct_idmap_get(&w->files, id, 0) = same;
+    return CCT_OK;
+  }
+  *slot = w->nfiles + 1;
+  *cct_idmap_get(&w->files, id, 0) = w->nfiles + 1;
   w->nfiles++;
+  w->file_path = grow_array(w->file_path, &w->file_cap, (size_t)w->nfiles + 1, sizeof *w->file_path);
+  if (!w->file_path || !(w->file_path[w->nfiles] = strdup(path))) return oom(w);
   size_t n = 0, zn = 0;
   void *z = src_path ? compress_file(src_path, &n, &zn) : NULL;
   row *r = row_begin(w, w->ins_file, "file");
@@ -513,11 +573,17 @@ static int64_t add_function(cct_writer *w, const char *name, int64_t module, int
     if (f) w->fn_file = f;
     int64_t *m = realloc(w->fn_module, cap * sizeof *m);
     if (m) w->fn_module = m;
-    if (!f || !m) return oom(w), 0;
+    int64_t *l = realloc(w->fn_line, cap * sizeof *l);
+    if (l) w->fn_line = l;
+    char **nm = realloc(w->fn_name, cap * sizeof *nm);
+    if (nm) w->fn_name = nm;
+    if (!f || !m || !l || !nm) return oom(w), 0;
     w->fn_cap = cap;
   }
   w->fn_file[id] = file;
   w->fn_module[id] = module;
+  w->fn_line[id] = line;
+  if (!(w->fn_name[id] = strdup(name))) return oom(w), 0;
   char *cls = NULL, *ns = NULL;
   parse_scope(name, &cls, &ns);
   row *r = row_begin(w, w->ins_fn, "function");
@@ -549,8 +615,14 @@ int cct_writer_function(cct_writer *w, int64_t id, const char *name, int64_t mod
   int64_t *v = cct_idmap_put(&w->functions, id, 0, 0, &added);
   if (!v) return oom(w);
   if (!added) return cct_err_set(&w->err, CCT_ECORRUPT, "function id %lld declared twice", (long long)id);
-  int64_t dense = add_function(w, name, m, f, line == CCT_NONE ? -1 : line);
-  if (!dense) return w->err.code;
+  int64_t l = line == CCT_NONE ? -1 : line, *slot = NULL, dense = intern(w, ID_FUNCTION, name, m, f, l, &slot);
+  if (dense < 0) return oom(w);
+  if (!dense) { /* a new identity (else another record of a known function: one row) */
+    int64_t next = w->nfunctions + 1;
+    *slot = next; /* before add_function, which may grow w->identities no more */
+    if (!(dense = add_function(w, name, m, f, l))) return w->err.code;
+    if (dense != next) return cct_err_set(&w->err, CCT_EUSAGE, "function numbering out of step");
+  }
   *cct_idmap_get(&w->functions, id, 0) = dense;
   return CCT_OK;
 }
@@ -985,6 +1057,11 @@ void cct_writer_abort(cct_writer *w) {
   }
   for (int64_t i = 1; i <= w->nmodules && w->module_path; i++) free(w->module_path[i]);
   free(w->module_path);
+  for (int64_t i = 1; i <= w->nfiles && w->file_path; i++) free(w->file_path[i]);
+  free(w->file_path);
+  for (int64_t i = 1; i <= w->nfunctions && w->fn_name; i++) free(w->fn_name[i]);
+  free(w->fn_name);
+  free(w->fn_line);
   free(w->stack);
   free(w->fn_file);
   free(w->fn_module);
@@ -996,6 +1073,7 @@ void cct_writer_abort(cct_writer *w) {
   cct_idmap_release(&w->files);
   cct_idmap_release(&w->functions);
   cct_idmap_release(&w->synth);
+  cct_idmap_release(&w->identities);
   cct_idset_release(&w->contexts);
   cct_idmap_release(&w->scopes);
   free(w->tmp_path);

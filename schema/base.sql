@@ -1,4 +1,4 @@
--- base.sql: the tables of a cctq archive (schema version 1).
+-- base.sql: the tables of a cctq archive (schema version 2).
 --
 -- One archive holds many runs; every table is keyed by run.  These tables are
 -- private to cctq and may change between schema versions; other tools read the
@@ -44,7 +44,11 @@ CREATE TABLE IF NOT EXISTS file(
 ) WITHOUT ROWID;
 
 -- Functions (classic procedures, v4 function records, and synthetic frames
--- MODULE+0xOFFSET for instruction contexts entered by a call).
+-- MODULE+0xOFFSET for instruction contexts entered by a call), one row per
+-- function identity (SPEC section 5): the database's records that agree on
+-- name, module, file and line (hpcprof writes one v4 record per inlined
+-- instance) are one row.  Modules and files likewise are one row per path.
+-- Schema version 2; version 1 kept one row per record.
 CREATE TABLE IF NOT EXISTS function(
   run       INTEGER NOT NULL,
   id        INTEGER NOT NULL,       -- cctq's id, dense from 1 within the run

@@ -128,7 +128,8 @@ int cct_schema_open(const char *path, int flags, sqlite3 **pdb, cct_err *err) {
     rc = cct_err_set(err, CCT_ESCHEMA, "'%s' has schema version %ld, this build reads up to %d; upgrade cctq", path, ver,
                      CCT_SCHEMA_VERSION);
   } else if (ver < CCT_SCHEMA_VERSION) {
-    rc = cct_err_set(err, CCT_ESCHEMA, "'%s' has old schema version %ld; re-run cctingest to rebuild it", path, ver);
+    rc = cct_err_set(err, CCT_ESCHEMA, "'%s' has schema version %ld of an older cctq (this build reads %d): re-ingest the database with cctingest into a new archive",
+                     path, ver, CCT_SCHEMA_VERSION);
   }
   if (rc) {
     sqlite3_close(db);

@@ -13,6 +13,9 @@
 #   PMPI_Finalize > MPI_Finalize > main > <program root>: the PF nesting of the XML.
 # - flat: <unknown procedure> has exclusive 3962265 (99.1%) and __GI_sched_yield
 #   35980 (the XML's n="3" value 35980), the only two non-zero exclusives.
+# - the XML's two File records i=498 and i=539 are both '<unknown file>': one
+#   flat files row (a file is one row per path), inclusive 3998240 (outermost),
+#   exclusive 0 + 3962265.
 # - folded: the topdown 9 lines of main add up to 179870 + 3782390 + 35980 =
 #   3998240 = main's inclusive (self values), flat lines carry the exclusives.
 # - tree connectors: '|- ' for a row with a later sibling, '`- ' for the last,

@@ -93,6 +93,18 @@ static void test_schema_checks(void **state) {
   assert_int_equal(cct_schema_open(path, CCT_OPEN_READONLY, &db, &err), CCT_ESCHEMA);
   assert_non_null(strstr(err.msg, "schema version 99"));
   assert_null(db);
+  /* ...and so is an older one (version 1 had one function row per database record) */
+  assert_int_equal(cct_schema_open(path, CCT_OPEN_WRITE, &db, &err), CCT_ESCHEMA);
+  db = NULL;
+  assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+  assert_int_equal(sqlite3_exec(db, "PRAGMA user_version = 1", NULL, NULL, NULL), SQLITE_OK);
+  sqlite3_close(db);
+  db = NULL;
+  err = (cct_err)CCT_ERR_INIT;
+  assert_int_equal(cct_schema_open(path, CCT_OPEN_READONLY, &db, &err), CCT_ESCHEMA);
+  assert_non_null(strstr(err.msg, "schema version 1 "));
+  assert_non_null(strstr(err.msg, "re-ingest"));
+  assert_null(db);
   /* ...and so is a SQLite file of another application. */
   unlink(path);
   assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
