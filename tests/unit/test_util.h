@@ -1,12 +1,15 @@
 /* test_util.h: what the unit tests that need real archives share: a private
  * temporary directory, and ingesting a database of tests/data (or one at an
- * absolute path) with the cctingest program named by $CCTINGEST.  Header-only
+ * absolute path) with the cctingest program named by $CCTINGEST, and a host
+ * locale with a comma decimal point.  Header-only
  * (static functions): each test program includes it once. */
 #ifndef CCT_TEST_UTIL_H
 #define CCT_TEST_UTIL_H
 
+#include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -27,7 +30,7 @@ static const char *test_tmpdir(void) {
 /* Ingests NAME (a directory of $CCT_DATA, or an absolute path) into an archive
  * of the temporary directory, once per NAME.  Returns the archive's path
  * (caller frees), or NULL when the database is absent or ingest fails. */
-static char *test_ingest(const char *name) {
+static inline char *test_ingest(const char *name) {
   const char *tool = getenv("CCTINGEST"), *data = getenv("CCT_DATA");
   if (!tool || !data || !test_tmpdir()) return NULL;
   char src[1024], flat[512], cmd[4096];
@@ -47,6 +50,29 @@ static char *test_ingest(const char *name) {
     return NULL;
   }
   return out;
+}
+
+/* Switches the process to a locale whose decimal point is a comma (de_DE.UTF-8,
+ * compiled into the temporary directory with localedef when the system lacks
+ * it), as an embedding host may do.  Returns 1 when the switch took effect
+ * (printf("%.1f", 2.5) gives "2,5"), 0 when no such locale can be had. */
+static inline int test_comma_locale(void) {
+  static const char *const names[] = {"de_DE.UTF-8", "de_DE.utf8", "fr_FR.UTF-8"};
+  for (int pass = 0; pass < 2; pass++) {
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+      if (setlocale(LC_ALL, names[i])) {
+        char b[16];
+        snprintf(b, sizeof b, "%.1f", 2.5);
+        if (!strcmp(b, "2,5")) return 1;
+      }
+    if (pass || !test_tmpdir()) break;
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "localedef -i de_DE -f UTF-8 '%s/de_DE.UTF-8' >/dev/null 2>&1", tmpdir);
+    if (system(cmd) != 0) break;
+    setenv("LOCPATH", tmpdir, 1);
+  }
+  setlocale(LC_ALL, "C");
+  return 0;
 }
 
 /* Removes the temporary directory (a cmocka group teardown).  Returns 0. */

@@ -1,0 +1,22 @@
+/* cct_kinds.h: the codes of the archive's tree shared by ingest, schema and
+ * query (private).  Their values are those stored in the archive and listed in
+ * schema/base.sql: change them only with a schema version bump. */
+#ifndef CCT_KINDS_H
+#define CCT_KINDS_H
+
+/* context.kind */
+enum { CCT_KIND_ROOT = 0, CCT_KIND_FUNCTION = 1, CCT_KIND_LOOP = 2, CCT_KIND_LINE = 3, CCT_KIND_INSTRUCTION = 4,
+       CCT_KIND_COUNT };
+
+/* context.relation: how a context hangs off its parent */
+enum { CCT_REL_LEXICAL = 0, CCT_REL_CALL = 1, CCT_REL_INLINED = 2, CCT_REL_COUNT };
+
+/* profile_value.scope / metric scopes */
+enum { CCT_INCLUSIVE = 0, CCT_EXCLUSIVE = 1, CCT_EXCLUSIVE_LEX = 2, CCT_SCOPE_COUNT };
+
+/* Names of the codes above ("function", "call", "exclusive_lex"); "?" out of range. */
+const char *cct_kind_name(int kind);
+const char *cct_relation_name(int relation);
+const char *cct_scope_name(int scope);
+
+#endif

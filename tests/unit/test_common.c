@@ -1,0 +1,170 @@
+/* test_common.c: tests of the private utility layer (common/): growth with
+ * overflow checks, the hash map, basename, Levenshtein distance, number
+ * formatting under a host locale with a comma decimal point, and the names of
+ * the archive's codes.  Expected values are worked out by hand. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "cct_kinds.h"
+#include "cct_util.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "test_util.h"
+
+static void test_grow(void **state) {
+  (void)state;
+  int *a = NULL;
+  size_t cap = 0;
+  for (int i = 0; i < 1000; i++) {
+    assert_int_equal(CCT_GROW(a, (size_t)i + 1, cap), 0);
+    assert_true(cap >= (size_t)i + 1);
+    a[i] = i * 7;
+  }
+  for (int i = 0; i < 1000; i++) assert_int_equal(a[i], i * 7);
+  assert_true(cap < 4096); /* doubling, not one slot at a time nor wild overshoot */
+  /* no change when there is room */
+  int *before = a;
+  size_t cap0 = cap;
+  assert_int_equal(CCT_GROW(a, 10, cap), 0);
+  assert_ptr_equal(a, before);
+  assert_int_equal(cap, cap0);
+  /* a size that overflows fails and leaves the array as it was */
+  assert_int_equal(CCT_GROW(a, SIZE_MAX / 2, cap), -1);
+  assert_ptr_equal(a, before);
+  assert_int_equal(cap, cap0);
+  assert_int_equal(a[999], 999 * 7);
+  free(a);
+  /* the checked multiply and realloc */
+  size_t out = 5;
+  assert_int_equal(cct_mul(SIZE_MAX / 3 + 1, 3, &out), -1);
+  assert_int_equal(out, 5);
+  assert_int_equal(cct_mul(1u << 20, 1u << 10, &out), 0);
+  assert_int_equal(out, (size_t)1 << 30);
+  assert_null(cct_reallocarray(NULL, SIZE_MAX / 4, 8));
+  assert_int_equal(cct_grow_cap(0, 1, 8), 16);
+  assert_int_equal(cct_grow_cap(16, 17, 8), 32);
+  assert_int_equal(cct_grow_cap(16, 100, 8), 100);
+  assert_int_equal(cct_grow_cap(0, SIZE_MAX / 4, 8), 0);
+}
+
+static void test_hmap(void **state) {
+  (void)state;
+  cct_hmap m = CCT_HMAP_INIT(5);
+  int added;
+  int64_t k[5];
+  assert_null(cct_hmap_get(&m, (int64_t[5]){1, 2, 3, 4, 5}));
+  for (int64_t i = 0; i < 50000; i++) {
+    int64_t key[5] = {i, i % 3, -i, 7, i >> 4};
+    int64_t *v = cct_hmap_put(&m, key, i * 10, &added);
+    assert_non_null(v);
+    assert_int_equal(added, 1);
+  }
+  assert_int_equal(m.count, 50000);
+  assert_true(m.cap >= 50000 * 4 / 3 && (m.cap & (m.cap - 1)) == 0);
+  for (int64_t i = 0; i < 50000; i += 97) {
+    int64_t key[5] = {i, i % 3, -i, 7, i >> 4};
+    int64_t *v = cct_hmap_get(&m, key);
+    assert_non_null(v);
+    assert_int_equal(*v, i * 10);
+  }
+  /* keys differing in one word only are different */
+  memcpy(k, (int64_t[5]){42, 0, -42, 7, 2}, sizeof k);
+  assert_non_null(cct_hmap_get(&m, k));
+  k[4] = 3;
+  assert_null(cct_hmap_get(&m, k));
+  /* an existing key keeps its value; the address writes through */
+  int64_t *v = cct_hmap_put(&m, (int64_t[5]){42, 0, -42, 7, 2}, -1, &added);
+  assert_int_equal(added, 0);
+  assert_int_equal(*v, 420);
+  *v = 5;
+  assert_int_equal(*cct_hmap_get(&m, (int64_t[5]){42, 0, -42, 7, 2}), 5);
+  cct_hmap_release(&m);
+  assert_int_equal(m.count, 0);
+  assert_null(cct_hmap_get(&m, (int64_t[5]){42, 0, -42, 7, 2}));
+  /* reusable after release, with one-word keys too */
+  cct_hmap one = CCT_HMAP_INIT(1);
+  assert_non_null(cct_hmap_put(&one, (int64_t[1]){INT64_MIN}, 3, &added));
+  assert_int_equal(*cct_hmap_get(&one, (int64_t[1]){INT64_MIN}), 3);
+  assert_null(cct_hmap_get(&one, (int64_t[1]){0}));
+  cct_hmap_release(&one);
+  /* FNV-1a 64 of "a" (published test vector) */
+  assert_true(cct_hash_str("a") == 0xaf63dc4c8601ec8cull);
+  assert_true(cct_hash_str(NULL) == cct_hash_str(""));
+}
+
+static void test_basename(void **state) {
+  (void)state;
+  assert_string_equal(cct_basename("/usr/lib/libc.so.6"), "libc.so.6");
+  assert_string_equal(cct_basename("libc.so.6"), "libc.so.6");
+  assert_string_equal(cct_basename("dir/"), "");
+  assert_null(cct_basename(NULL));
+}
+
+static void test_levenshtein(void **state) {
+  (void)state;
+  assert_int_equal(cct_levenshtein("kitten", "sitting", 99), 3);
+  assert_int_equal(cct_levenshtein("", "abc", 99), 3);
+  assert_int_equal(cct_levenshtein("TopDown", "topdown", 99), 0); /* case-insensitive */
+  assert_int_equal(cct_levenshtein("flat", "falt", 99), 2);        /* a transposition is two edits */
+  assert_int_equal(cct_levenshtein("kitten", "sitting", 2), 2);    /* capped */
+  assert_int_equal(cct_levenshtein("a", "abcdefghij", 4), 4);      /* capped by the length difference */
+  /* long words (more than a stack row): one substitution in 300 characters */
+  char a[301], b[301];
+  memset(a, 'x', 300);
+  a[300] = 0;
+  memcpy(b, a, sizeof b);
+  b[150] = 'y';
+  assert_int_equal(cct_levenshtein(a, b, 99), 1);
+}
+
+/* An embedding host with a comma locale must not change what is written. */
+static void test_numbers_locale(void **state) {
+  (void)state;
+  char buf[64];
+  assert_int_equal(cct_fmt_double(buf, sizeof buf, "%.3f", 1234.5), 8);
+  assert_string_equal(buf, "1234.500");
+  if (!test_comma_locale()) skip();
+  snprintf(buf, sizeof buf, "%.1f", 2.5);
+  assert_string_equal(buf, "2,5"); /* the host locale is in effect */
+  assert_int_equal(cct_fmt_double(buf, sizeof buf, "%.3f", 1234.5), 8);
+  assert_string_equal(buf, "1234.500");
+  cct_fmt_double(buf, sizeof buf, "%.17g", 0.1);
+  assert_string_equal(buf, "0.10000000000000001");
+  cct_fmt_double(buf, sizeof buf, "%g", HUGE_VAL);
+  assert_string_equal(buf, "inf");
+  cct_c_numeric s = cct_c_numeric_begin();
+  snprintf(buf, sizeof buf, "%.1f|%g", 2.5, 0.25);
+  assert_string_equal(buf, "2.5|0.25");
+  cct_c_numeric_end(s);
+  snprintf(buf, sizeof buf, "%.1f", 2.5);
+  assert_string_equal(buf, "2,5"); /* the host's locale is back */
+  setlocale(LC_ALL, "C");
+}
+
+static void test_kinds(void **state) {
+  (void)state;
+  /* the values stored in the archive (schema/base.sql: context.kind, context.relation) */
+  assert_int_equal(CCT_KIND_ROOT, 0);
+  assert_int_equal(CCT_KIND_INSTRUCTION, 4);
+  assert_string_equal(cct_kind_name(CCT_KIND_LOOP), "loop");
+  assert_string_equal(cct_kind_name(5), "?");
+  assert_string_equal(cct_relation_name(CCT_REL_INLINED), "inlined");
+  assert_string_equal(cct_scope_name(CCT_EXCLUSIVE_LEX), "exclusive_lex");
+  assert_string_equal(cct_scope_name(-1), "?");
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_grow),       cmocka_unit_test(test_hmap),           cmocka_unit_test(test_basename),
+      cmocka_unit_test(test_levenshtein), cmocka_unit_test(test_numbers_locale), cmocka_unit_test(test_kinds),
+  };
+  return cmocka_run_group_tests(tests, NULL, test_tmpdir_remove);
+}
