@@ -14,11 +14,10 @@
 #include "cct_ingest.h"
 #include <stdint.h>
 
+#include "cct_kinds.h" /* CCT_KIND_*, CCT_REL_*, CCT_INCLUSIVE/EXCLUSIVE/EXCLUSIVE_LEX */
+
 typedef struct cct_writer cct_writer;
 
-enum { CCT_KIND_ROOT = 0, CCT_KIND_FUNCTION, CCT_KIND_LOOP, CCT_KIND_LINE, CCT_KIND_INSTRUCTION };
-enum { CCT_REL_LEXICAL = 0, CCT_REL_CALL, CCT_REL_INLINED };
-enum { CCT_INCLUSIVE = 0, CCT_EXCLUSIVE = 1, CCT_EXCLUSIVE_LEX = 2 };
 #define CCT_NONE INT64_MIN /* "no such reference" for module/file/function/line ids */
 
 /* One node of the tree, as a reader describes it on entry. */

@@ -10,6 +10,7 @@
  * inclusive value, or by |change|) and emitted in pre-order with their
  * subtrees; an unmatched row's whole subtree is added or removed. */
 #include "cct_diff.h"
+#include "cct_util.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -117,11 +118,6 @@ static const char *canon(const char *name) {
   return name;
 }
 
-static const char *basename_of(const char *p) {
-  const char *s = p ? strrchr(p, '/') : NULL;
-  return s ? s + 1 : p;
-}
-
 /* y rounded to 13 significant digits. */
 static double round13(double y) {
   if (!isfinite(y) || y == 0) return y;
@@ -219,18 +215,12 @@ static size_t *children(const tree *t, size_t p, int sorted, size_t *n) {
 
 /* How alike two same-name rows are (call site, file, line). */
 static int likeness(const cct_row *a, const cct_row *b) {
-  return 4 * same_str(a->callsite, b->callsite) + 2 * same_str(basename_of(a->file), basename_of(b->file)) +
+  return 4 * same_str(a->callsite, b->callsite) + 2 * same_str(cct_basename(a->file), cct_basename(b->file)) +
          (a->line == b->line);
 }
 
 static int emit(merge *m, size_t a, size_t b, int depth) {
-  if (m->nout == m->cap) {
-    size_t cap = m->cap ? 2 * m->cap : 256;
-    orow *o = realloc(m->out, cap * sizeof *o);
-    if (!o) return -1;
-    m->out = o;
-    m->cap = cap;
-  }
+  if (CCT_GROW(m->out, m->nout + 1, m->cap)) return -1;
   m->out[m->nout++] = (orow){a, b, depth};
   return 0;
 }

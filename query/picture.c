@@ -6,6 +6,7 @@
  * cct_view_stats); this file only lays them out.  It writes only to the FILE*
  * it is given. */
 #include "cct_picture.h"
+#include "cct_util.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -112,11 +113,6 @@ static void fmt_val(double v, char *buf, size_t n) {
 static void fmt_pct(double v, double total, char *buf, size_t n) {
   if (total > 0) snprintf(buf, n, "%.1f%%", 100 * v / total);
   else snprintf(buf, n, "-");
-}
-
-static const char *base_name(const char *path) {
-  const char *s = path ? strrchr(path, '/') : NULL;
-  return s ? s + 1 : path;
 }
 
 /* ---- colors ---- */
@@ -364,7 +360,7 @@ static int svg_legend(svgctx *c, double y, int write) {
     } else {
       fake.kind = CCT_ROW_FUNCTION;
       fake.module = c->mods[i].module;
-      label = base_name(c->mods[i].module);
+      label = cct_basename(c->mods[i].module);
       fill = frame_color(c->o.color_by, &fake);
     }
     size_t cp = utf8_len(label);
@@ -413,7 +409,7 @@ static int picture_views(cct_query *q, int depth, cct_view **td, cct_view **bu, 
 }
 
 /* The SVG sandwich of q's center (see cct_picture.h): CCT_OK or the error of a view / CCT_EIO. */
-int cct_picture_svg_opts(cct_query *q, int depth, const cct_picture_opts *opts, FILE *out, cct_err *err) {
+static int svg_sandwich(cct_query *q, int depth, const cct_picture_opts *opts, FILE *out, cct_err *err) {
   cct_view *td, *bu;
   int rc = picture_views(q, depth, &td, &bu, err);
   if (rc) return rc;
@@ -513,6 +509,14 @@ int cct_picture_svg_opts(cct_query *q, int depth, const cct_picture_opts *opts, 
   return CCT_OK;
 }
 
+/* The SVG sandwich (see cct_picture.h), its numbers in the C locale whatever the host's. */
+int cct_picture_svg_opts(cct_query *q, int depth, const cct_picture_opts *opts, FILE *out, cct_err *err) {
+  cct_c_numeric loc = cct_c_numeric_begin();
+  int rc = svg_sandwich(q, depth, opts, out, err);
+  cct_c_numeric_end(loc);
+  return rc;
+}
+
 /* cct_picture_svg_opts with the default options. */
 int cct_picture_svg(cct_query *q, int depth, FILE *out, cct_err *err) {
   return cct_picture_svg_opts(q, depth, NULL, out, err);
@@ -520,76 +524,47 @@ int cct_picture_svg(cct_query *q, int depth, FILE *out, cct_err *err) {
 
 /* ---- the HTML page ---- */
 
-/* Interned frame labels (the page's function table). */
+/* Interned frame labels (the page's function table): an entry per distinct
+ * (kind, name, file, line, module). */
 typedef struct ftab {
-  char **keys;
-  int *idx;
-  size_t cap, n;
+  cct_hmap map;         /* (kind, line, hashes of name, file, module, salt) -> entry */
   const cct_row **rows; /* first row of each entry, for its facts */
-  size_t rcap;
+  size_t n, cap;
 } ftab;
+#define FTAB_INIT {CCT_HMAP_INIT(6), NULL, 0, 0}
 
 static void ftab_free(ftab *t) {
-  for (size_t i = 0; i < t->cap; i++) free(t->keys[i]);
-  free(t->keys);
-  free(t->idx);
+  cct_hmap_release(&t->map);
   free(t->rows);
-  memset(t, 0, sizeof *t);
+  t->rows = NULL;
+  t->n = t->cap = 0;
 }
 
-/* Index of the entry for row r (by kind, name, file, line, module); -1 when out of memory. */
+/* The kind a row's entry has: a center row is its function's. */
+static int entry_kind(const cct_row *r) { return r->kind == CCT_ROW_CENTER ? CCT_ROW_FUNCTION : r->kind; }
+
+static int same_text(const char *a, const char *b) { return !strcmp(a ? a : "", b ? b : ""); }
+
+/* Index of the entry for row r; -1 when out of memory.  The key holds hashes of
+ * the strings: when two different entries share them, the salt word tells
+ * them apart, so equal keys always mean equal facts. */
 static int ftab_intern(ftab *t, const cct_row *r) {
-  if (2 * (t->n + 1) > t->cap) {
-    size_t cap = t->cap ? 2 * t->cap : 1024;
-    char **keys = calloc(cap, sizeof *keys);
-    int *idx = calloc(cap, sizeof *idx);
-    if (!keys || !idx) {
-      free(keys);
-      free(idx);
-      return -1;
+  int64_t key[6] = {entry_kind(r), r->line, (int64_t)cct_hash_str(r->name), (int64_t)cct_hash_str(r->file),
+                    (int64_t)cct_hash_str(r->module), 0};
+  if (CCT_GROW(t->rows, t->n + 1, t->cap)) return -1;
+  for (;; key[5]++) {
+    int added;
+    int64_t *v = cct_hmap_put(&t->map, key, (int64_t)t->n, &added);
+    if (!v) return -1;
+    if (added) {
+      t->rows[t->n] = r;
+      return (int)t->n++;
     }
-    for (size_t i = 0; i < t->cap; i++)
-      if (t->keys[i]) {
-        size_t j = fnv1a(t->keys[i]) & (cap - 1);
-        while (keys[j]) j = (j + 1) & (cap - 1);
-        keys[j] = t->keys[i];
-        idx[j] = t->idx[i];
-      }
-    free(t->keys);
-    free(t->idx);
-    t->keys = keys;
-    t->idx = idx;
-    t->cap = cap;
+    const cct_row *e = t->rows[*v];
+    if (entry_kind(e) == key[0] && e->line == r->line && same_text(e->name, r->name) && same_text(e->file, r->file) &&
+        same_text(e->module, r->module))
+      return (int)*v;
   }
-  int kind = r->kind == CCT_ROW_CENTER ? CCT_ROW_FUNCTION : r->kind;
-  size_t len = (size_t)snprintf(NULL, 0, "%d\x1f%s\x1f%s\x1f%lld\x1f%s", kind, r->name ? r->name : "",
-                                r->file ? r->file : "", r->line, r->module ? r->module : "");
-  char *key = malloc(len + 1);
-  if (!key) return -1;
-  snprintf(key, len + 1, "%d\x1f%s\x1f%s\x1f%lld\x1f%s", kind, r->name ? r->name : "", r->file ? r->file : "", r->line,
-           r->module ? r->module : "");
-  size_t j = fnv1a(key) & (t->cap - 1);
-  while (t->keys[j]) {
-    if (!strcmp(t->keys[j], key)) {
-      free(key);
-      return t->idx[j];
-    }
-    j = (j + 1) & (t->cap - 1);
-  }
-  if (t->n == t->rcap) {
-    size_t rcap = t->rcap ? 2 * t->rcap : 256;
-    const cct_row **rows = realloc(t->rows, rcap * sizeof *rows);
-    if (!rows) {
-      free(key);
-      return -1;
-    }
-    t->rows = rows;
-    t->rcap = rcap;
-  }
-  t->keys[j] = key;
-  t->idx[j] = (int)t->n;
-  t->rows[t->n] = r;
-  return (int)t->n++;
 }
 
 /* Writes the rows of v as [parent index, function entry, inclusive, exclusive,
@@ -882,7 +857,7 @@ static const char html_script[] =
 
 /* The interactive page (see cct_picture.h): the views of q for the first picture, the
  * program's function-granularity tree for re-centering.  CCT_OK or an error. */
-int cct_picture_html_opts(cct_query *q, int depth, const cct_picture_opts *opts, FILE *out, cct_err *err) {
+static int html_page(cct_query *q, int depth, const cct_picture_opts *opts, FILE *out, cct_err *err) {
   cct_view *td, *bu, *full = NULL;
   int rc = picture_views(q, depth, &td, &bu, err);
   if (rc) return rc;
@@ -912,8 +887,7 @@ int cct_picture_html_opts(cct_query *q, int depth, const cct_picture_opts *opts,
     free(vals);
     truncated = 1;
   }
-  ftab t;
-  memset(&t, 0, sizeof t);
+  ftab t = FTAB_INIT;
   cct_row progroot;
   memset(&progroot, 0, sizeof progroot);
   progroot.kind = CCT_ROW_ROOT;
@@ -975,6 +949,14 @@ int cct_picture_html_opts(cct_query *q, int depth, const cct_picture_opts *opts,
   return CCT_OK;
 }
 
+/* The interactive page (see cct_picture.h), its numbers in the C locale whatever the host's. */
+int cct_picture_html_opts(cct_query *q, int depth, const cct_picture_opts *opts, FILE *out, cct_err *err) {
+  cct_c_numeric loc = cct_c_numeric_begin();
+  int rc = html_page(q, depth, opts, out, err);
+  cct_c_numeric_end(loc);
+  return rc;
+}
+
 /* cct_picture_html_opts with the default options. */
 int cct_picture_html(cct_query *q, int depth, FILE *out, cct_err *err) {
   return cct_picture_html_opts(q, depth, NULL, out, err);
@@ -1020,7 +1002,7 @@ static void axes(FILE *out, double x, double y, double w, double h, double ymax,
 }
 
 /* The distribution of the center over profiles (see cct_picture.h): CCT_OK or an error. */
-int cct_picture_stats_svg(cct_query *q, FILE *out, cct_err *err) {
+static int stats_svg(cct_query *q, FILE *out, cct_err *err) {
   cct_stats *s = NULL;
   int rc = cct_view_stats(q, 10, &s, err);
   if (rc) return rc;
@@ -1106,4 +1088,12 @@ int cct_picture_stats_svg(cct_query *q, FILE *out, cct_err *err) {
   cct_stats_free(s);
   if (ferror(out)) return cct_err_set(err, CCT_EIO, "cannot write the picture");
   return CCT_OK;
+}
+
+/* The distribution SVG (see cct_picture.h), its numbers in the C locale whatever the host's. */
+int cct_picture_stats_svg(cct_query *q, FILE *out, cct_err *err) {
+  cct_c_numeric loc = cct_c_numeric_begin();
+  int rc = stats_svg(q, out, err);
+  cct_c_numeric_end(loc);
+  return rc;
 }

@@ -386,10 +386,33 @@ static void test_errors(void **state) {
   cct_query_close(q);
 }
 
+/* A host that set a comma locale (LC_NUMERIC de_DE) gets the same bytes: SVG
+ * coordinates and JSON numbers keep '.' (before, "x=\"10,000\"" broke both). */
+static void test_host_locale(void **state) {
+  (void)state;
+  cct_query *q = open_sample("classic-hatchet-osu-allgather");
+  if (!q) skip();
+  cct_err e = CCT_ERR_INIT;
+  assert_int_equal(cct_center_apply(q, CCT_CENTER_SET, "main", &e), CCT_OK);
+  char *c[3], *l[3];
+  for (int w = 0; w < 3; w++) c[w] = render(q, w, 3, NULL, NULL);
+  int have = test_comma_locale();
+  for (int w = 0; w < 3; w++) l[w] = render(q, w, 3, NULL, NULL);
+  setlocale(LC_ALL, "C");
+  for (int w = 0; w < 3; w++) {
+    if (have) assert_string_equal(l[w], c[w]);
+    free(c[w]);
+    free(l[w]);
+  }
+  cct_query_close(q);
+  if (!have) skip();
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_svg_osu),  cmocka_unit_test(test_svg_gauss), cmocka_unit_test(test_svg_v4),
       cmocka_unit_test(test_html),     cmocka_unit_test(test_stats_svg), cmocka_unit_test(test_errors),
+      cmocka_unit_test(test_host_locale),
   };
   return cmocka_run_group_tests(tests, NULL, test_tmpdir_remove);
 }
