@@ -2,7 +2,8 @@
  * 2.1 and 2.2, plus the per-thread big-endian *.metric-db files).  The XML is
  * streamed with libxml2's xmlTextReader (never a whole DOM) and the tree is
  * handed to the writer in document order, which is pre-order.  Metric-db files
- * are read one at a time, so memory does not grow with the number of threads. */
+ * (separate, or embedded in hpcviewer's merged .mdb: see mdb.c) are read one
+ * at a time, so memory does not grow with the number of threads. */
 #include "classic_int.h"
 #include "idmap.h"
 #include "ingest_int.h"
@@ -425,28 +426,32 @@ int cct_classic_metricdb_header(const unsigned char *buf, size_t n, uint32_t *no
   return 0;
 }
 
-/* Reads one metric-db file into the writer as a profile. */
-static int read_metricdb(reader *r, const char *dir, const char *name) {
-  char path[4096];
-  snprintf(path, sizeof path, "%s/%s", dir, name);
-  FILE *f = fopen(path, "rb");
-  if (!f) return cct_err_set(r->err, CCT_EIO, "cannot open '%s': %s", path, strerror(errno));
+/* Reads one metric-db file of size bytes from f (positioned at its start) into
+ * the writer as a profile with identity id.  label names it in messages
+ * ("'path'", or the merged file and the embedded file's index).  *nodes and
+ * *ncol, when not 0, are the counts the file must have (all the files of a
+ * merged .mdb come from one hpcprof run); they are set from its header. */
+static int read_metricdb_at(reader *r, FILE *f, const char *label, uint64_t size, const cct_profile_id *id,
+                            uint32_t *want_nodes, uint32_t *want_ncol) {
   unsigned char hdr[CCT_METRICDB_HEADER];
   size_t got = fread(hdr, 1, sizeof hdr, f);
   uint32_t nodes = 0, ncol = 0;
   const char *why = NULL;
-  struct stat sb;
   int rc = CCT_OK;
-  if (cct_classic_metricdb_header(hdr, got, &nodes, &ncol, &why))
-    rc = cct_err_set(r->err, CCT_ECORRUPT, "'%s': %s", path, why);
-  else if (fstat(fileno(f), &sb) || sb.st_size < CCT_METRICDB_HEADER ||
-           ((uint64_t)sb.st_size - CCT_METRICDB_HEADER) / 8 / ncol != nodes ||
-           ((uint64_t)sb.st_size - CCT_METRICDB_HEADER) % (8ull * ncol))
-    rc = cct_err_set(r->err, CCT_ECORRUPT, "'%s': size %lld does not match its header (%u nodes x %u metrics)", path,
-                     (long long)sb.st_size, nodes, ncol);
+  if (cct_classic_metricdb_header(hdr, got < size ? got : (size_t)size, &nodes, &ncol, &why))
+    rc = cct_err_set(r->err, CCT_ECORRUPT, "%s: %s", label, why);
+  else if (size < CCT_METRICDB_HEADER || (size - CCT_METRICDB_HEADER) / 8 / ncol != nodes ||
+           (size - CCT_METRICDB_HEADER) % (8ull * ncol))
+    rc = cct_err_set(r->err, CCT_ECORRUPT, "%s: size %llu does not match its header (%u nodes x %u metrics)", label,
+                     (unsigned long long)size, nodes, ncol);
+  else if (*want_nodes && (nodes != *want_nodes || ncol != *want_ncol))
+    rc = cct_err_set(r->err, CCT_ECORRUPT, "%s: %u nodes x %u metrics, the first file has %u x %u", label, nodes, ncol,
+                     *want_nodes, *want_ncol);
+  *want_nodes = nodes;
+  *want_ncol = ncol;
   for (size_t k = 0; !rc && k < r->ndbcols; k++)
     if (r->dbcols[k].xml_id < 0 || r->dbcols[k].xml_id >= ncol)
-      rc = cct_err_set(r->err, CCT_ECORRUPT, "'%s': has %u columns, experiment.xml needs column %lld", path, ncol,
+      rc = cct_err_set(r->err, CCT_ECORRUPT, "%s: has %u columns, experiment.xml needs column %lld", label, ncol,
                        (long long)r->dbcols[k].xml_id);
   size_t nm = (size_t)r->nmetrics;
   uint32_t *ctx = NULL;
@@ -458,12 +463,12 @@ static int read_metricdb(reader *r, const char *dir, const char *name) {
     vals = malloc(2 * nm * nodes * sizeof *vals + 1);
     row = malloc(8 * (size_t)ncol);
     count = calloc(nm + 1, sizeof *count);
-    if (!ctx || !vals || !row || !count) rc = cct_err_set(r->err, CCT_ENOMEM, "out of memory reading '%s'", path);
+    if (!ctx || !vals || !row || !count) rc = cct_err_set(r->err, CCT_ENOMEM, "out of memory reading %s", label);
   }
   /* Layout per metric m: ctx[m*nodes + j], incl at vals[2*m*nodes + j], excl at vals[(2m+1)*nodes + j]. */
   for (uint32_t node = 1; !rc && node <= nodes; node++) {
     if (fread(row, 8, ncol, f) != ncol) {
-      rc = cct_err_set(r->err, CCT_EIO, "'%s': read error", path);
+      rc = cct_err_set(r->err, CCT_EIO, "%s: read error", label);
       break;
     }
     if (!cct_writer_has_context(r->w, node)) continue;
@@ -481,12 +486,8 @@ static int read_metricdb(reader *r, const char *dir, const char *name) {
       vals[(2 * m + (c->which == CCT_INCLUSIVE ? 0 : 1)) * nodes + j - 1] = v;
     }
   }
-  fclose(f);
   if (!rc) {
-    cct_profile_id id;
-    cct_classic_profile_id(name, &id);
-    id.source = name;
-    rc = cct_writer_profile(r->w, &id);
+    rc = cct_writer_profile(r->w, id);
     for (size_t m = 0; !rc && m < nm; m++)
       rc = cct_writer_profile_values(r->w, (int)m, count[m], ctx + m * nodes, vals + 2 * m * nodes,
                                      vals + (2 * m + 1) * nodes);
@@ -499,24 +500,70 @@ static int read_metricdb(reader *r, const char *dir, const char *name) {
   return rc;
 }
 
-/* Reads every *.metric-db of dir, in name order.  hpcviewer's merged
- * experiment*.mdb files are refused with a clear message. */
+/* Reads one metric-db file into the writer as a profile. */
+static int read_metricdb(reader *r, const char *dir, const char *name) {
+  char path[4096], label[4100];
+  snprintf(path, sizeof path, "%s/%s", dir, name);
+  snprintf(label, sizeof label, "'%s'", path);
+  FILE *f = fopen(path, "rb");
+  if (!f) return cct_err_set(r->err, CCT_EIO, "cannot open '%s': %s", path, strerror(errno));
+  struct stat sb;
+  int rc;
+  if (fstat(fileno(f), &sb)) rc = cct_err_set(r->err, CCT_EIO, "cannot read '%s': %s", path, strerror(errno));
+  else {
+    cct_profile_id id;
+    cct_classic_profile_id(name, &id);
+    id.source = name;
+    uint32_t nodes = 0, ncol = 0;
+    rc = read_metricdb_at(r, f, label, (uint64_t)sb.st_size, &id, &nodes, &ncol);
+  }
+  fclose(f);
+  return rc;
+}
+
+/* Reads hpcviewer's merged metric file: its embedded metric-db files, in
+ * order, each a profile with the rank and thread of the header. */
+static int read_mdb(reader *r, const char *path) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return cct_err_set(r->err, CCT_EIO, "cannot open '%s': %s", path, strerror(errno));
+  cct_mdb_entry *e = NULL;
+  uint32_t n = 0, nodes = 0, ncol = 0;
+  int rc = cct_mdb_read_index(f, path, &e, &n, r->err);
+  if (!rc && !r->ndbcols)
+    rc = cct_err_set(r->err, CCT_ECORRUPT, "'%s': a merged metric file but no MetricDBTable to describe it", r->path);
+  const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+  for (uint32_t k = 0; !rc && k < n; k++) {
+    char label[4200], source[300];
+    snprintf(label, sizeof label, "'%s' embedded file %u of %u (rank %d, thread %d)", path, k + 1, n, e[k].proc,
+             e[k].thread);
+    snprintf(source, sizeof source, "%s#%u", base, k + 1);
+    cct_profile_id id = {-1, e[k].proc, e[k].thread, -1, -1, -1, source};
+    if (fseeko(f, (off_t)e[k].offset, SEEK_SET)) rc = cct_err_set(r->err, CCT_EIO, "cannot read '%s'", path);
+    else rc = read_metricdb_at(r, f, label, e[k].size, &id, &nodes, &ncol);
+    cct_writer_progress(r->w, r->file_size, r->file_size);
+  }
+  free(e);
+  fclose(f);
+  return rc;
+}
+
+/* Reads every *.metric-db of dir, in name order, or else hpcviewer's merged
+ * experiment*.mdb file. */
 static int read_profiles(reader *r, const char *dir) {
+  char *mdb = NULL;
+  int rc = cct_mdb_find(dir, &mdb, r->err);
+  if (rc || mdb) {
+    if (!rc) rc = read_mdb(r, mdb);
+    free(mdb);
+    return rc;
+  }
   DIR *d = opendir(dir);
   if (!d) return cct_err_set(r->err, CCT_EIO, "cannot list '%s': %s", dir, strerror(errno));
   char **names = NULL;
   size_t n = 0, cap = 0;
-  int rc = CCT_OK;
   struct dirent *e;
   while (!rc && (e = readdir(d))) {
     size_t len = strlen(e->d_name);
-    if (len > 4 && !strcmp(e->d_name + len - 4, ".mdb") && !strncmp(e->d_name, "experiment", 10)) {
-      rc = cct_err_set(r->err, CCT_EFORMAT,
-                       "'%s/%s': hpcviewer's merged metric file (.mdb) is not supported yet; "
-                       "ingest a copy of the database made before hpcviewer opened it",
-                       dir, e->d_name);
-      break;
-    }
     if (len <= 10 || strcmp(e->d_name + len - 10, ".metric-db")) continue;
     if (n == cap) {
       cap = cap ? cap * 2 : 64;

@@ -2,6 +2,7 @@
  * format from its files, computes the content digest that identifies it, and
  * runs the matching reader into an archive writer. */
 #include "cct_ingest.h"
+#include "classic_int.h"
 #include "ingest_int.h"
 
 #include <errno.h>
@@ -82,6 +83,11 @@ int cct_ingest(const cct_ingest_options *opt, cct_ingest_stats *stats, cct_err *
                          xml);
     format = "classic";
     if (digest_file(xml, &h, &bytes)) return cct_err_set(err, CCT_EIO, "cannot read '%s': %s", xml, strerror(errno));
+    char *mdb = NULL; /* per-thread values in hpcviewer's merged file */
+    int rc = cct_mdb_find(opt->db_dir, &mdb, err);
+    if (rc) return rc;
+    if (mdb) format = "classic+mdb";
+    free(mdb);
   } else {
     return cct_err_set(err, CCT_EFORMAT, "'%s' holds neither experiment.xml nor meta.db: not an HPCToolkit database",
                        opt->db_dir);

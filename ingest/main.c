@@ -19,9 +19,9 @@ static const char usage[] =
 
 static void print_run(void *arg, const cct_run_info *r) {
   int *n = arg;
-  if (!(*n)++) printf("%-4s %-24s %-20s %-7s %10s %8s %7s  %s\n", "run", "title", "ingested", "format", "contexts",
+  if (!(*n)++) printf("%-4s %-24s %-20s %-11s %10s %8s %7s  %s\n", "run", "title", "ingested", "format", "contexts",
                       "profiles", "metrics", "path");
-  printf("%-4d %-24s %-20s %-7s %10lld %8lld %7lld  %s\n", r->run, r->title, r->ingested_at, r->format, r->contexts,
+  printf("%-4d %-24s %-20s %-11s %10lld %8lld %7lld  %s\n", r->run, r->title, r->ingested_at, r->format, r->contexts,
          r->profiles, r->metrics, r->path);
 }
 

@@ -1,9 +1,12 @@
 #!/usr/bin/env python3
 """Checks a classic database against its cctq archive, independently of cctq's
 code: per-kind context counts equal the element counts of experiment.xml; each
-context's inclusive and exclusive 'sum' values equal the <M> values; where
-metric-db files exist, per-profile values add up to the summary (to the XML's
-6 significant digits).  Usage: check_classic.py DB_DIR ARCHIVE RUN"""
+context's inclusive and exclusive 'sum' values equal the <M> values; the
+profiles are the *.metric-db files, or else the files embedded in hpcviewer's
+merged experiment*.mdb (read here from the layout of formats doc 1.5): their
+identities (rank, thread, host) and every value of every MetricDB column equal
+the archive's, and they add up to the summary (to the XML's 6 significant
+digits).  Usage: check_classic.py DB_DIR ARCHIVE RUN"""
 import glob, os, sqlite3, struct, subprocess, sys
 import xml.etree.ElementTree as ET
 
@@ -15,6 +18,7 @@ def close(a, b, rel=1e-5):
 
 # -- parse the XML with Python's own parser
 metrics = {}      # Metric@i -> (name, t)
+dbcols = []       # MetricDB: (column in the metric-db, name, t)
 counts = {"function": 0, "loop": 0, "line": 0}
 values = {}       # node id -> {metric id: value}
 loops = {}        # loop id -> (parent loop id or None)
@@ -26,6 +30,8 @@ for ev, el in ET.iterparse(os.path.join(db_dir, "experiment.xml"), events=("star
     if ev == "start":
         if tag == "Metric":
             metrics[el.get("i")] = (el.get("n"), el.get("t"))
+        elif tag == "MetricDB":
+            dbcols.append((int(el.get("db-id", el.get("i"))), el.get("n"), el.get("t")))
         elif tag in ("PF", "Pr", "L", "C", "S"):
             counts["function" if tag in ("PF", "Pr") else "loop" if tag == "L" else "line"] += 1
             if tag == "L":
@@ -73,6 +79,39 @@ for cid, vals in list(values.items()) + [(1, root_vals)]:
         fails.append(f"context {cid}: archive ({a[0]}, {a[1]}), <M> ({inc}, {exc})")
     checked += 1
 
+# -- every <M> value of every Metric column: a column 'BASE[:Stat[:more]] (I|E)'
+# is the archive metric (BASE, stat) ('sum' without a statistic); DBL_MIN in
+# a Min column means unset (0)
+STATS = (":Sum", ":Mean", ":StdDev", ":CfVar", ":Min", ":Max")
+def column_key(n, t):
+    which = "E" if t == "exclusive" or (t not in ("inclusive", "nil") and n.endswith(" (E)")) else "I"
+    if n.endswith(" (I)") or n.endswith(" (E)"):
+        n = n[:-4]
+    cuts = [k for st in STATS for k in range(len(n)) if n.startswith(st, k) and
+            (k + len(st) == len(n) or n[k + len(st)] == ":")]
+    if not cuts:
+        return n, "sum", which
+    return n[:max(cuts)], n[max(cuts) + 1:].lower(), which
+arch_all = {}
+for cid, name, stat, inc, exc in con.execute(
+        "SELECT c.id, m.name, m.stat, v.inclusive, v.exclusive_lex FROM value v JOIN context c ON c.pre=v.pre "
+        "JOIN metric m ON m.run=v.run AND m.id=v.metric WHERE v.run=?", (run,)):
+    arch_all[cid, name, stat] = (inc, exc)
+declared = {r for r in con.execute("SELECT name, stat FROM metric WHERE run=?", (run,))}
+for mid, (n, t) in metrics.items():
+    base, stat, which = column_key(n, t)
+    if (base, stat) not in declared:
+        fails.append(f"metric column {n!r}: no archive metric ({base!r}, {stat!r})")
+        continue
+    for cid, vals in list(values.items()) + [(1, root_vals)]:
+        want = vals.get(mid, 0.0)
+        if stat.startswith("min") and 0 < want < 2.3e-308:
+            want = 0.0
+        got_v = arch_all.get((cid, base, stat), (0.0, 0.0))[0 if which == "I" else 1]
+        if not close(got_v, want):
+            fails.append(f"context {cid} {n}: archive {got_v}, <M> {want}")
+        checked += 1
+
 # -- a loop's 'function' scope exclusive adds the loops directly nested in it
 if excl_id:
     fx = {}
@@ -93,33 +132,74 @@ def blob_values(blob):
     n = struct.unpack_from("<I", raw, 0)[0]
     ctx = struct.unpack_from(f"<{n}I", raw, 4)
     inc = struct.unpack_from(f"<{n}d", raw, 4 + 4 * n)
-    return dict(zip(ctx, inc))
+    exc = struct.unpack_from(f"<{n}d", raw, 4 + 12 * n)
+    return {c: (i, e) for c, i, e in zip(ctx, inc, exc)}
 
-mdbs = sorted(glob.glob(os.path.join(db_dir, "*.metric-db")))
-if mdbs and incl_id:
+def name_identity(name):
+    """rank, thread, host from <grp>.<exe>-<rank>-<thread>-<hostid>-<pid>-<gen>.metric-db"""
+    parts = name[:-len(".metric-db")].split("-")
+    return int(parts[-5]), int(parts[-4]), int(parts[-3], 16)
+
+profiles = []  # (label, (rank, thread, node or None), metric-db bytes)
+for path in sorted(glob.glob(os.path.join(db_dir, "*.metric-db"))):
+    profiles.append((os.path.basename(path), name_identity(os.path.basename(path)), open(path, "rb").read()))
+merged = sorted(glob.glob(os.path.join(db_dir, "experiment*.mdb")))
+if not profiles and merged:
+    data = open(merged[0], "rb").read()
+    if struct.unpack(">Q", data[-8:])[0] != 0xFFFFFFFFDEADF00D:
+        fails.append("merged file: no end marker")
+    nfiles = struct.unpack_from(">i", data, 4)[0]
+    index = [struct.unpack_from(">iiq", data, 8 + 16 * k) for k in range(nfiles)]
+    ends = [off for _, _, off in index[1:]] + [len(data) - 8]
+    for k, ((proc, thread, off), end) in enumerate(zip(index, ends)):
+        profiles.append((f"{os.path.basename(merged[0])} file {k + 1}", (proc, thread, None), data[off:end]))
+
+def split_name(n):
+    """('cycles', 'I') from 'cycles (I)' or 'cycles:Sum (I)'"""
+    base, which = n[:-4], n[-2]
+    return base[:-4] if base.endswith(":Sum") else base, which
+
+if profiles and dbcols:
     nprof = con.execute("SELECT profiles FROM runs WHERE run=?", (run,)).fetchone()[0]
-    if nprof != len(mdbs):
-        fails.append(f"profiles: archive {nprof}, files {len(mdbs)}")
-    metric = con.execute("SELECT min(id) FROM metric WHERE run=? AND stat='sum'", (run,)).fetchone()[0]
+    if nprof != len(profiles):
+        fails.append(f"profiles: archive {nprof}, files {len(profiles)}")
+    sum_metric = dict(con.execute("SELECT name, id FROM metric WHERE run=? AND stat='sum'", (run,)).fetchall())
+    summary = {split_name(n): i for i, (n, t) in sum_ids.items()}
+    ident = {r[0]: r[1:] for r in con.execute("SELECT id, rank, thread, node FROM profile WHERE run=?", (run,))}
     total = {}
-    for k, path in enumerate(mdbs, 1):
-        data = open(path, "rb").read()
+    for k, (label, (rank, thread, node), data) in enumerate(profiles, 1):
+        got_id = ident.get(k)
+        want_id = (rank, thread, node)
+        if got_id is None or got_id[0] != rank or got_id[1] != thread or (node is not None and got_id[2] != node):
+            fails.append(f"{label}: archive identity (rank, thread, node) {got_id}, expected {want_id}")
+        if data[:18] != b"HPCPROF-metricdb__":
+            fails.append(f"{label}: not a metric-db")
+            continue
         nodes, ncol = struct.unpack(">II", data[24:32])
-        row = con.execute("SELECT data FROM profile_value WHERE run=? AND profile=? AND metric=?",
-                          (run, k, metric)).fetchone()
-        stored = blob_values(row[0]) if row else {}
-        for node in range(1, nodes + 1):
-            v = struct.unpack_from(">d", data, 32 + ((node - 1) * ncol) * 8)[0]
-            total[node] = total.get(node, 0.0) + v
-            if node in values and stored.get(node, 0.0) != v:
-                fails.append(f"{os.path.basename(path)} node {node}: archive {stored.get(node)}, file {v}")
+        blobs = {}
+        for col, n, t in dbcols:
+            base, which = split_name(n)
+            metric = sum_metric.get(base)
+            if metric not in blobs:
+                row = con.execute("SELECT data FROM profile_value WHERE run=? AND profile=? AND metric=?",
+                                  (run, k, metric)).fetchone()
+                blobs[metric] = blob_values(row[0]) if row else {}
+            for node_id in range(1, nodes + 1):
+                v = struct.unpack_from(">d", data, 32 + ((node_id - 1) * ncol + col) * 8)[0]
+                key = (base, which)
+                total[key, node_id] = total.get((key, node_id), 0.0) + v
+                if node_id in values:
+                    stored = blobs[metric].get(node_id, (0.0, 0.0))[0 if which == "I" else 1]
+                    if stored != v:
+                        fails.append(f"{label} node {node_id} {n}: archive {stored}, file {v}")
+                    checked += 1
     if "gauss" not in db_dir:
-        for cid, vals in values.items():
-            if not close(total.get(cid, 0.0), vals.get(incl_id, 0.0)):
-                fails.append(f"context {cid}: metric-db sum {total.get(cid)} != <M> {vals.get(incl_id)}")
+        for (key, cid), tot in total.items():
+            if cid in values and key in summary and not close(tot, values[cid].get(summary[key], 0.0)):
+                fails.append(f"context {cid} {key}: metric-db sum {tot} != <M> {values[cid].get(summary[key], 0.0)}")
 
-print(f"{os.path.basename(db_dir)}: {sum(counts.values())} contexts, {checked} value pairs checked, "
-      f"{len(mdbs)} metric-db files, {len(fails)} failures")
+print(f"{os.path.basename(db_dir)}: {sum(counts.values())} contexts, {checked} values checked, "
+      f"{len(profiles)} profiles, {len(fails)} failures")
 for f in fails[:20]:
     print("  FAIL", f)
 sys.exit(1 if fails else 0)

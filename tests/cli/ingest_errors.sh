@@ -49,6 +49,38 @@ mkdb endian; f=$(ls "$t/endian"/*.metric-db | head -n 1); printf 'l' | dd of="$f
 expect_fail wrong-endian-metric-db "$t/endian" "metric-db': not big-endian"
 mkdb magic; f=$(ls "$t/magic"/*.metric-db | tail -n 1); printf 'XXXX' | dd of="$f" bs=1 seek=0 conv=notrunc 2>/dev/null
 expect_fail bad-magic-metric-db "$t/magic" "bad magic"
+
+# hpcviewer's merged metric file experiment-1.mdb (8 embedded metric-db files
+# of 86 nodes x 4 columns; index entry k at 8 + 16k: rank, thread, offset).
+mdbgood="$CCT_DATA/classic-hpcviewer-inline.xml.db"
+mkmdb() { rm -rf "$t/$1"; cp -r "$mdbgood" "$t/$1"; chmod -R u+w "$t/$1"; m="$t/$1/experiment-1.mdb"; }
+poke() { printf "$2" | dd of="$m" bs=1 seek="$1" conv=notrunc 2>/dev/null; } # poke OFFSET BYTES
+mkmdb mdbtrunc; head -c 10000 "$mdbgood/experiment-1.mdb" >"$m"
+expect_fail mdb-truncated "$t/mdbtrunc" "experiment-1.mdb': no end marker"
+mkmdb mdbshort; head -c 12 "$mdbgood/experiment-1.mdb" >"$m"
+expect_fail mdb-truncated-header "$t/mdbshort" "experiment-1.mdb': truncated (12 bytes)"
+mkmdb mdbmarker; poke 22413 '\001'
+expect_fail mdb-bad-marker "$t/mdbmarker" "experiment-1.mdb': no end marker"
+mkmdb mdbcount; poke 7 '\011'
+expect_fail mdb-header-lies-count "$t/mdbcount" "experiment-1.mdb': header says file 1 of 9 starts at offset 136, expected 152"
+mkmdb mdbhuge; poke 4 '\177\377\377\377'
+expect_fail mdb-header-lies-huge-count "$t/mdbhuge" "experiment-1.mdb': header says it holds 2147483647 files, more than"
+mkmdb mdbzero; poke 4 '\000\000\000\000'
+expect_fail mdb-header-no-files "$t/mdbzero" "experiment-1.mdb': header says it holds 0 files"
+mkmdb mdboffset; poke 55 '\100'
+expect_fail mdb-header-lies-offset "$t/mdboffset" "experiment-1.mdb' embedded file 2 of 8 (rank 0, thread 1): size 2776 does not match its header (86 nodes x 4 metrics)"
+mkmdb mdbpast; poke 48 '\001'
+expect_fail mdb-header-offset-past-end "$t/mdbpast" "header says file 3 of 8 starts at offset 72057594037933640, past the end"
+mkmdb mdbback; poke 54 '\000\010'
+expect_fail mdb-header-offset-backwards "$t/mdbback" "header says file 3 of 8 starts at offset 8, before the end of the previous file"
+mkmdb mdbnodes; poke 2947 '\125'
+expect_fail mdb-embedded-header-lies "$t/mdbnodes" "embedded file 2 of 8 (rank 0, thread 1): size 2784 does not match its header (85 nodes x 4 metrics)"
+mkmdb mdbmagic; poke 136 'X'
+expect_fail mdb-embedded-bad-magic "$t/mdbmagic" "embedded file 1 of 8 (rank 0, thread 0): bad magic"
+mkmdb mdbtype; poke 3 '\010'
+expect_fail mdb-bad-type "$t/mdbtype" "unknown type flags 0x8"
+mkmdb mdbtwo; cp "$m" "$t/mdbtwo/experiment-2.mdb"
+expect_fail mdb-several "$t/mdbtwo" "several merged metric files ('experiment-1.mdb', 'experiment-2.mdb')"
 expect_fail prof2 "$CCT_DATA/prof2-pipit-ping-pong" "prof2 database .* not supported yet"
 if "$CCTINGEST" "$good" "$t/no/such/dir/out.sqlite" 2>"$t/err"; then echo "FAIL unwritable: exit 0"; fails=$((fails + 1)); fi
 grep -q "^cctingest: error: cannot write '$t/no/such/dir/out.sqlite'" "$t/err" || { echo "FAIL unwritable:"; cat "$t/err"; fails=$((fails + 1)); }

@@ -1,8 +1,10 @@
 /* fuzz_classic.c: libFuzzer target for the classic reader.  The first byte
  * picks what the rest of the input becomes: even, the experiment.xml of a
- * database; odd, a metric-db file beside a small valid experiment.xml (two
- * nodes, one metric-db column pair).  Either way the whole ingest runs into a
- * temporary archive; any outcome but a crash or a leak is fine. */
+ * database; odd, beside a small valid experiment.xml (two nodes, one
+ * metric-db column pair), a metric-db file, or with bit 1 also set,
+ * hpcviewer's merged experiment-1.mdb (ingest/mdb.c).  Either way the whole
+ * ingest runs into a temporary archive; any outcome but a crash or a leak is
+ * fine. */
 #include "cct_ingest.h"
 
 #include <stdint.h>
@@ -32,7 +34,8 @@ static void write_file(const char *path, const uint8_t *p, size_t n) {
 static char dir[64];
 
 static void cleanup(void) {
-  static const char *const names[] = {"experiment.xml", "1.a-000000-000-0-1-0.metric-db", "out.sqlite"};
+  static const char *const names[] = {"experiment.xml", "1.a-000000-000-0-1-0.metric-db", "experiment-1.mdb",
+                                      "out.sqlite"};
   char path[128];
   for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
     snprintf(path, sizeof path, "%s/%s", dir, names[i]);
@@ -51,16 +54,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     }
     atexit(cleanup);
   }
-  char xml[128], mdb[128], out[128];
+  char xml[128], mdb[128], merged[128], out[128];
   snprintf(xml, sizeof xml, "%s/experiment.xml", dir);
   snprintf(mdb, sizeof mdb, "%s/1.a-000000-000-0-1-0.metric-db", dir);
+  snprintf(merged, sizeof merged, "%s/experiment-1.mdb", dir);
   snprintf(out, sizeof out, "%s/out.sqlite", dir);
+  unlink(mdb);
+  unlink(merged);
   if (data[0] & 1) {
     write_file(xml, (const uint8_t *)small_xml, sizeof small_xml - 1);
-    write_file(mdb, data + 1, size - 1);
+    write_file(data[0] & 2 ? merged : mdb, data + 1, size - 1);
   } else {
     write_file(xml, data + 1, size - 1);
-    unlink(mdb);
   }
   unlink(out);
   cct_ingest_options opt = {.db_dir = dir, .out_path = out};
