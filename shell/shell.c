@@ -8,6 +8,8 @@
  * No readline here: main.c owns the terminal. */
 #include "shell_int.h"
 
+#include "cct_escape.h"
+
 
 #if defined(__has_include)
 #if __has_include("cct_picture.h")
@@ -152,8 +154,16 @@ int cct_shell_error(cct_shell *p, const char *fmt, ...) {
   fflush(p->out);
   fputs("cctq: error: ", p->err);
   va_start(ap, fmt);
-  vfprintf(p->err, fmt, ap);
+  va_list aq;
+  va_copy(aq, ap);
+  int n = vsnprintf(NULL, 0, fmt, aq);
+  va_end(aq);
+  char *msg = n >= 0 ? malloc((size_t)n + 1) : NULL;
+  if (msg) vsnprintf(msg, (size_t)n + 1, fmt, ap);
   va_end(ap);
+  /* Messages quote names from the archive ('did you mean'): never raw to the terminal. */
+  cct_escape_write(p->err, msg ? msg : "out of memory", CCT_ESC_TERM);
+  free(msg);
   fputc('\n', p->err);
   fflush(p->err);
   return CCT_CMD_ERROR;
@@ -445,7 +455,8 @@ static int print_center(cct_shell *p) {
     }
     for (size_t i = 0; i < n; i++) {
       long long c = cct_center_occurrences(p->q, i);
-      fprintf(o, "%s  (%lld occurrence%s)\n", cct_center_item(p->q, i), c, c == 1 ? "" : "s");
+      cct_escape_write(o, cct_center_item(p->q, i), CCT_ESC_TERM);
+      fprintf(o, "  (%lld occurrence%s)\n", c, c == 1 ? "" : "s");
     }
   }
   return CCT_CMD_OK;

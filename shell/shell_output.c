@@ -18,6 +18,8 @@
  * width), so 'export' reuses them with a FILE* (cct_out_*_to, cct_out_diff). */
 #include "shell_int.h"
 
+#include "cct_escape.h"
+
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -53,36 +55,11 @@ void cct_out_json_string(FILE *f, const char *s) {
     return;
   }
   fputc('"', f);
-  for (const unsigned char *c = (const unsigned char *)s; *c; c++) {
-    switch (*c) {
-    case '"': fputs("\\\"", f); break;
-    case '\\': fputs("\\\\", f); break;
-    case '\n': fputs("\\n", f); break;
-    case '\r': fputs("\\r", f); break;
-    case '\t': fputs("\\t", f); break;
-    case '\b': fputs("\\b", f); break;
-    case '\f': fputs("\\f", f); break;
-    default:
-      if (*c < 0x20 || *c == 0x7f) fprintf(f, "\\u%04x", *c);
-      else fputc(*c, f);
-    }
-  }
+  cct_escape_write(f, s, CCT_ESC_JSON);
   fputc('"', f);
 }
 
-void cct_out_csv_field(FILE *f, const char *s) {
-  if (!s) return;
-  if (!strpbrk(s, ",\"\r\n")) {
-    fputs(s, f);
-    return;
-  }
-  fputc('"', f);
-  for (; *s; s++) {
-    if (*s == '"') fputc('"', f);
-    fputc(*s, f);
-  }
-  fputc('"', f);
-}
+void cct_out_csv_field(FILE *f, const char *s) { cct_escape_write(f, s, CCT_ESC_CSV); }
 
 /* Formats d as the shortest text that reads back the same into buf. */
 static const char *number_text(char *buf, size_t n, double d) {
@@ -104,10 +81,19 @@ void cct_out_number(FILE *f, double d) {
   fputs(number_text(buf, sizeof buf, d), f);
 }
 
-int cct_out_width(const char *s) {
+/* Display width of text that is already escaped (UTF-8 code points). */
+static int clean_width(const char *s) {
   int w = 0;
   for (; *s; s++)
     if (((unsigned char)*s & 0xC0) != 0x80) w++;
+  return w;
+}
+
+int cct_out_width(const char *s) {
+  if (cct_text_clean(s)) return clean_width(s);
+  char *e = cct_escape_dup(s, CCT_ESC_TERM);
+  int w = e ? clean_width(e) : 0;
+  free(e);
   return w;
 }
 
@@ -121,8 +107,10 @@ static size_t byte_at(const char *s, int col) {
   return i;
 }
 
-int cct_out_fit(FILE *f, const char *s, int width, int pad) {
-  int w = cct_out_width(s);
+/* cct_out_fit on text already escaped for the terminal (no control
+ * characters, valid UTF-8: a cut can open no escape sequence). */
+static int fit_clean(FILE *f, const char *s, int width, int pad) {
+  int w = clean_width(s);
   if (width < 0) width = 0;
   if (w <= width) {
     fputs(s, f);
@@ -137,7 +125,7 @@ int cct_out_fit(FILE *f, const char *s, int width, int pad) {
    * address that tells such names apart. */
   const char *br = strstr(s, " [");
   size_t n = strlen(s);
-  if (br && s[n - 1] == ']' && cct_out_width(br) < w && w - cct_out_width(br) + 6 <= width) {
+  if (br && s[n - 1] == ']' && clean_width(br) < w && w - clean_width(br) + 6 <= width) {
     fwrite(s, 1, byte_at(s, width - 4), f);
     fputs("...]", f);
     return width;
@@ -148,6 +136,17 @@ int cct_out_fit(FILE *f, const char *s, int width, int pad) {
   fputs(s + byte_at(s, w - tail), f);
   return width;
 }
+
+int cct_out_fit(FILE *f, const char *s, int width, int pad) {
+  if (cct_text_clean(s)) return fit_clean(f, s, width, pad);
+  char *e = cct_escape_dup(s, CCT_ESC_TERM);
+  int w = fit_clean(f, e ? e : "?", width, pad);
+  free(e);
+  return w;
+}
+
+/* Writes s for the terminal (control characters visible, bad UTF-8 as U+FFFD). */
+static void out_text(FILE *f, const char *s) { cct_escape_write(f, s, CCT_ESC_TERM); }
 
 /* Output width: the terminal's when out is one, else $COLUMNS, else 100. */
 static int out_width(cct_shell *p) {
@@ -235,6 +234,7 @@ static char **grid_row(grid *g) {
 /* Prints g aligned, shrinking the widest columns (in the middle, '...') to fit width. */
 static int grid_print(const outctx *p, grid *g, int width) {
   FILE *o = p->out;
+  if (g->ncols <= 0) return 0; /* a statement without columns ('sql BEGIN') prints nothing */
   int *w = calloc((size_t)g->ncols, sizeof *w);
   if (!w) return -1;
   for (int c = 0; c < g->ncols; c++) {
@@ -264,7 +264,7 @@ static int grid_print(const outctx *p, grid *g, int width) {
       if (!s) s = "";
       int last = c == g->ncols - 1;
       if (c) fputs("  ", o);
-      if (g->right[c]) fprintf(o, "%*s", w[c] - cct_out_width(s) + (int)strlen(s), s);
+      if (g->right[c]) fprintf(o, "%*s", w[c] - cct_out_width(s), ""), out_text(o, s);
       else cct_out_fit(o, s, w[c], !last);
     }
     if (bold) fputs(PLAIN, o);
@@ -644,9 +644,12 @@ static void print_view_json(const outctx *p, const cct_view *v) {
 
 /* ---------------------------------------------------------------- folded */
 
-/* Writes a path element with ';' and line breaks replaced (they would split the frame). */
+/* Writes a path element with ';' replaced (it would split the frame), control
+ * characters visible (a line break would split the record). */
 static void folded_name(FILE *o, const char *s) {
-  for (; s && *s; s++) fputc(*s == ';' ? ':' : (*s == '\n' || *s == '\r') ? ' ' : *s, o);
+  char *e = cct_escape_dup(s, CCT_ESC_TERM); /* one line, no control characters */
+  for (const char *c = e ? e : "?"; *c; c++) fputc(*c == ';' ? ':' : *c, o);
+  free(e);
 }
 
 /* Writes d in plain decimal notation with up to 17 significant digits: no
@@ -757,10 +760,10 @@ static void diff_title(FILE *o, const cct_diff *d) {
   fprintf(o, "diff %s", d->view);
   if (strcmp(d->view, "flat")) fprintf(o, " %d", d->depth);
   fprintf(o, ": run %d", d->run);
-  if (d->title) fprintf(o, " '%s'", d->title);
+  if (d->title) fputs(" '", o), out_text(o, d->title), fputc('\'', o);
   fprintf(o, " -> run %d", d->other_run);
-  if (d->other_title) fprintf(o, " '%s'", d->other_title);
-  if (d->nmetrics) fprintf(o, ", %s", d->metrics[0]);
+  if (d->other_title) fputs(" '", o), out_text(o, d->other_title), fputc('\'', o);
+  if (d->nmetrics) fputs(", ", o), out_text(o, d->metrics[0]);
   fputs(d->sort_change ? ", sorted by change\n" : "\n", o);
 }
 
@@ -1172,7 +1175,7 @@ int cct_out_diff(cct_shell *p, const cct_diff *d, FILE *f, int mode) {
   default: rc = print_diff_tree(c, d); break;
   }
   if (d->note && c->mode != CCT_MODE_JSON && c->mode != CCT_MODE_CSV && c->mode != CCT_MODE_FOLDED)
-    fprintf(c->out, "note: %s\n", d->note);
+    fputs("note: ", c->out), out_text(c->out, d->note), fputc('\n', c->out);
   fflush(c->out);
   return cct_shell_interrupted ? -1 : rc;
 }
@@ -1208,7 +1211,7 @@ int cct_out_view_to(cct_shell *p, const cct_view *v, FILE *f, int mode) {
   default: rc = src ? print_source(c, v, width) : print_tree(c, v, width); break;
   }
   if (v->note && c->mode != CCT_MODE_JSON && c->mode != CCT_MODE_CSV && c->mode != CCT_MODE_FOLDED)
-    fprintf(c->out, "note: %s\n", v->note);
+    fputs("note: ", c->out), out_text(c->out, v->note), fputc('\n', c->out);
   fflush(c->out);
   return cct_shell_interrupted ? -1 : rc;
 }
@@ -1296,10 +1299,10 @@ int cct_out_stats_to(cct_shell *p, const cct_stats *s, FILE *f, int mode) {
     return 0;
   }
   /* tree, table, folded: a summary, the top profiles, a histogram. */
-  fputs(s->metric ? s->metric : "?", o);
+  out_text(o, s->metric ? s->metric : "?");
   fputs(" inclusive of ", o);
   if (!nc) fputs("the program", o);
-  for (size_t i = 0; i < nc; i++) fprintf(o, "%s'%s'", i ? ", " : "", cct_center_item(p->q, i));
+  for (size_t i = 0; i < nc; i++) fputs(i ? ", '" : "'", o), out_text(o, cct_center_item(p->q, i)), fputc('\'', o);
   fprintf(o, " over %zu profile%s\n", s->count, s->count == 1 ? "" : "s");
   char b[40];
   fprintf(o, "  sum        %s\n", human_text(b, sizeof b, s->sum));
@@ -1378,6 +1381,11 @@ int cct_out_stmt(cct_shell *p, sqlite3_stmt *st, const char *view) {
   FILE *o = p->out;
   int nc = sqlite3_column_count(st), rc;
   size_t nrows = 0;
+  if (nc == 0 && p->mode != CCT_MODE_JSON) { /* 'sql BEGIN': no columns, nothing to print */
+    while (!cct_shell_interrupted && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+    }
+    return cct_shell_interrupted ? SQLITE_INTERRUPT : rc;
+  }
   if (p->mode == CCT_MODE_JSON) {
     fputs("{\"view\": ", o);
     cct_out_json_string(o, view);
