@@ -47,6 +47,20 @@ const char *cct_schema_named(const char *script, const char *name, int *len);
  * Returns CCT_OK, or CCT_ESQL (*pst NULL) naming the block. */
 int cct_schema_prepare_named(sqlite3 *db, const char *script, const char *name, sqlite3_stmt **pst, cct_err *err);
 
+/* What cct_step returns besides an error code (CCT_STEP_DONE is CCT_OK). */
+enum { CCT_STEP_DONE = 0, CCT_STEP_ROW = 1 };
+
+/* Steps st once, telling a row, the end and an error apart.  Returns
+ * CCT_STEP_ROW when a row is ready, CCT_STEP_DONE when the statement has run to
+ * its end, else an error code with one line in err naming the database file and
+ * SQLite's reason ("'a.sqlite': database disk image is malformed"): CCT_ECORRUPT
+ * for a damaged file (SQLITE_CORRUPT, SQLITE_NOTADB), CCT_ENOMEM, CCT_EIO, or
+ * CCT_ESQL for anything else.  Every step loop goes through it, so that an
+ * error is never taken for the end of the data:
+ *   while ((rc = cct_step(st, err)) == CCT_STEP_ROW) { ... }
+ *   if (rc) ... the error ... */
+int cct_step(sqlite3_stmt *st, cct_err *err);
+
 /* Runs every statement of block NAME with ?1 bound to arg.  Returns CCT_OK or CCT_ESQL. */
 int cct_schema_run_named(sqlite3 *db, const char *script, const char *name, long long arg, cct_err *err);
 

@@ -8,7 +8,8 @@ int cct_archive_list(const char *path, void (*fn)(void *arg, const cct_run_info 
   sqlite3_stmt *st = NULL;
   int rc = cct_schema_open(path, CCT_OPEN_READONLY, &db, err);
   if (!rc) rc = cct_schema_prepare_named(db, cct_sql_ingest, "list_runs", &st, err);
-  while (!rc && sqlite3_step(st) == SQLITE_ROW) {
+  while (!rc && (rc = cct_step(st, err)) == CCT_STEP_ROW) {
+    rc = CCT_OK;
     cct_run_info r = {sqlite3_column_int(st, 0),
                       (const char *)sqlite3_column_text(st, 1),
                       (const char *)sqlite3_column_text(st, 2),
@@ -32,7 +33,9 @@ int cct_archive_remove(const char *path, int run, cct_err *err) {
   if (!rc) rc = cct_schema_prepare_named(db, cct_sql_ingest, "has_run", &st, err);
   if (!rc) {
     sqlite3_bind_int(st, 1, run);
-    if (sqlite3_step(st) != SQLITE_ROW) rc = cct_err_set(err, CCT_ENOTFOUND, "'%s' has no run %d", path, run);
+    rc = cct_step(st, err);
+    if (rc == CCT_STEP_ROW) rc = CCT_OK;
+    else if (rc == CCT_STEP_DONE) rc = cct_err_set(err, CCT_ENOTFOUND, "'%s' has no run %d", path, run);
     sqlite3_finalize(st);
   }
   if (!rc) rc = cct_schema_run_named(db, cct_sql_ingest, "delete_run", run, err);

@@ -68,7 +68,8 @@ static void occ_normalize(occlist *l) {
 /* Runs st (already bound) and appends every context row. */
 static int collect(cct_query *q, sqlite3_stmt *st, occlist *l, cct_err *err) {
   int rc;
-  while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+  (void)q;
+  while ((rc = cct_step(st, err)) == CCT_STEP_ROW) {
     qctx c;
     q_read_ctx(st, &c);
     if (occ_push(l, &c)) {
@@ -77,8 +78,7 @@ static int collect(cct_query *q, sqlite3_stmt *st, occlist *l, cct_err *err) {
     }
   }
   sqlite3_reset(st);
-  if (rc != SQLITE_DONE) return cct_err_set(err, CCT_ESQL, "query failed: %s", sqlite3_errmsg(q->db));
-  return CCT_OK;
+  return rc;
 }
 
 /* Appends the frames of function fn. */
@@ -94,7 +94,7 @@ static int frames_of_ids(cct_query *q, sqlite3_stmt *st, occlist *l, cct_err *er
   int64_t *ids = NULL;
   size_t n = 0, cap = 0;
   int rc;
-  while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+  while ((rc = cct_step(st, err)) == CCT_STEP_ROW) {
     if (n == cap) {
       cap = cap ? 2 * cap : 16;
       int64_t *v = realloc(ids, cap * sizeof *v);
@@ -108,7 +108,7 @@ static int frames_of_ids(cct_query *q, sqlite3_stmt *st, occlist *l, cct_err *er
     ids[n++] = sqlite3_column_int64(st, 0);
   }
   sqlite3_reset(st);
-  int res = rc == SQLITE_DONE ? CCT_OK : cct_err_set(err, CCT_ESQL, "query failed: %s", sqlite3_errmsg(q->db));
+  int res = rc;
   for (size_t i = 0; !res && i < n; i++) res = frames_of(q, ids[i], l, err);
   free(ids);
   return res;
@@ -121,7 +121,8 @@ static int paths_matching(cct_query *q, int kind, const char *path, int64_t **id
   size_t cap = 0;
   *ids = NULL;
   *n = 0;
-  while (sqlite3_step(st) == SQLITE_ROW) {
+  int rc;
+  while ((rc = cct_step(st, err)) == CCT_STEP_ROW) {
     const char *p = (const char *)sqlite3_column_text(st, 1);
     if (!p || !q_suffix_match(p, path)) continue;
     if (*n == cap) {
@@ -136,7 +137,7 @@ static int paths_matching(cct_query *q, int kind, const char *path, int64_t **id
     (*ids)[(*n)++] = sqlite3_column_int64(st, 0);
   }
   sqlite3_reset(st);
-  return CCT_OK;
+  return rc;
 }
 
 /* ---- suggestions ---- */
@@ -201,13 +202,13 @@ static void suggest_format(suggest *s, char *buf, size_t size) {
   if (len && len + 2 < size) strcat(buf, "?");
 }
 
-/* Suggests function names close to name. */
-static void suggest_functions(cct_query *q, const char *name, char *buf, size_t size) {
+/* Suggests function names close to name; an error reading them lands in e. */
+static void suggest_functions(cct_query *q, const char *name, char *buf, size_t size, cct_err *e_) {
   suggest s = {{0}, {0}};
   cct_err e = CCT_ERR_INIT;
   sqlite3_stmt *st = q_stmt(q, ST_FUNCTION_NAMES, &e);
   int limit = (int)strlen(name) / 3 + 2;
-  while (st && sqlite3_step(st) == SQLITE_ROW) {
+  while (st && cct_step(st, &e) == CCT_STEP_ROW) { /* hints only: a failure just ends them */
     const char *f = (const char *)sqlite3_column_text(st, 1);
     if (!f) continue;
     int d = edit_distance(name, f);
@@ -217,22 +218,24 @@ static void suggest_functions(cct_query *q, const char *name, char *buf, size_t 
   }
   if (st) sqlite3_reset(st);
   suggest_format(&s, buf, size);
+  if (e.code) cct_err_set(e_, e.code, "%s", e.msg);
 }
 
-/* Suggests lines with cost near line in the files matching path, or close file names. */
-static void suggest_lines(cct_query *q, const char *path, long long line, char *buf, size_t size) {
+/* Suggests lines with cost near line in the files matching path, or close file names; an error lands in e_. */
+static void suggest_lines(cct_query *q, const char *path, long long line, char *buf, size_t size, cct_err *e_) {
   suggest s = {{0}, {0}};
   cct_err e = CCT_ERR_INIT;
   int64_t *ids = NULL;
   size_t n = 0;
   paths_matching(q, 0, path, &ids, &n, &e);
   for (size_t i = 0; i < n; i++) {
-    const char *p = q_path(q, 0, ids[i], &e);
+    const char *p = NULL;
+    q_path(q, 0, ids[i], &p, &e);
     sqlite3_stmt *st = q_stmt(q, ST_LINE_COSTS, &e);
     if (!st || !p || !q->ncols) break;
     sqlite3_bind_int64(st, 2, ids[i]);
     sqlite3_bind_int64(st, 3, q->cols[q->disp].id);
-    while (sqlite3_step(st) == SQLITE_ROW) {
+    while (cct_step(st, &e) == CCT_STEP_ROW) { /* hints only */
       long long l = sqlite3_column_int64(st, 0);
       char name[512];
       snprintf(name, sizeof name, "%s:%lld", q_basename(p), l);
@@ -244,7 +247,7 @@ static void suggest_lines(cct_query *q, const char *path, long long line, char *
   free(ids);
   if (!n) {
     sqlite3_stmt *st = q_stmt(q, ST_FILES, &e);
-    while (st && sqlite3_step(st) == SQLITE_ROW) {
+    while (st && cct_step(st, &e) == CCT_STEP_ROW) { /* hints only */
       const char *p = (const char *)sqlite3_column_text(st, 1);
       if (!p) continue;
       int d = edit_distance(q_basename(path), q_basename(p));
@@ -253,6 +256,7 @@ static void suggest_lines(cct_query *q, const char *path, long long line, char *
     if (st) sqlite3_reset(st);
   }
   suggest_format(&s, buf, size);
+  if (e.code) cct_err_set(e_, e.code, "%s", e.msg);
 }
 
 /* ---- parsing ---- */
@@ -387,7 +391,8 @@ static int resolve_item(cct_query *q, citem *it, cct_err *err) {
       return CCT_ESQL;
     }
     size_t cap = 0;
-    while (!rc && sqlite3_step(st) == SQLITE_ROW) {
+    int step = CCT_STEP_DONE;
+    while (!rc && (step = cct_step(st, err)) == CCT_STEP_ROW) {
       const char *name = (const char *)sqlite3_column_text(st, 1);
       if (!name || regexec(&re, name, 0, NULL, 0)) continue;
       if (nids == cap) {
@@ -398,6 +403,7 @@ static int resolve_item(cct_query *q, citem *it, cct_err *err) {
       }
       if (!rc) ids[nids++] = sqlite3_column_int64(st, 0);
     }
+    if (!rc) rc = step;
     sqlite3_reset(st);
     regfree(&re);
     for (size_t i = 0; !rc && i < nids; i++) rc = frames_of(q, ids[i], &l, err);
@@ -468,8 +474,13 @@ static int resolve_item(cct_query *q, citem *it, cct_err *err) {
                                        [IT_FUNCTION_ID] = "frame of", [IT_FILE_ID] = "function in",
                                        [IT_MODULE_ID] = "function in", [IT_LINE_ID] = "line context at",
                                        [IT_LOOP_ID] = "loop at", [IT_INSTR] = "instruction context at"};
-    if (it->type == IT_NAME) suggest_functions(q, it->arg, sug, sizeof sug);
-    else if (it->type == IT_LINE || it->type == IT_LOOP) suggest_lines(q, it->arg, it->line, sug, sizeof sug);
+    cct_err se = CCT_ERR_INIT; /* reading the hints failed: that error, not 'no such item' */
+    if (it->type == IT_NAME) suggest_functions(q, it->arg, sug, sizeof sug, &se);
+    else if (it->type == IT_LINE || it->type == IT_LOOP) suggest_lines(q, it->arg, it->line, sug, sizeof sug, &se);
+    if (se.code) {
+      free(l.v);
+      return cct_err_set(err, se.code, "%s", se.msg);
+    }
     const char *shown = it->type == IT_CTX ? it->text + 1 : it->type == IT_NAME ? it->arg : it->text;
     if (it->type == IT_LINE || it->type == IT_LOOP) shown = it->text + (it->type == IT_LOOP ? 5 : 0);
     rc = cct_err_set(err, CCT_ENOTFOUND, "no %s '%s' in run %d%s", what[it->type], shown, q->run, sug);
@@ -502,7 +513,9 @@ static int resolve_handle(cct_query *q, citem *it, cct_err *err) {
     return cct_err_set(err, CCT_ENOTFOUND, "no row @%lld in the last view%s", h, q->nlast ? "" : " (no view yet)");
   const lastrow *r = &q->last[h - 1];
   char buf[600];
-  const char *file = r->file > 0 ? q_path(q, 0, r->file, err) : NULL;
+  const char *file = NULL;
+  int rc = q_path(q, 0, r->file, &file, err);
+  if (rc) return rc;
   free(it->text);
   it->text = NULL;
   switch (r->kind) {
@@ -531,7 +544,9 @@ static int resolve_handle(cct_query *q, citem *it, cct_err *err) {
     break;
   case CCT_ROW_FILE:
   case CCT_ROW_MODULE: {
-    const char *p = q_path(q, r->kind == CCT_ROW_MODULE, r->kind == CCT_ROW_MODULE ? r->module : r->file, err);
+    const char *p = NULL;
+    if ((rc = q_path(q, r->kind == CCT_ROW_MODULE, r->kind == CCT_ROW_MODULE ? r->module : r->file, &p, err)))
+      return rc;
     it->type = r->kind == CCT_ROW_MODULE ? IT_MODULE_ID : IT_FILE_ID;
     it->id = r->kind == CCT_ROW_MODULE ? r->module : r->file;
     it->arg = q_strdup(p);
@@ -655,8 +670,16 @@ int q_center_reresolve(cct_query *q, cct_err *err) {
     else if (it->type == IT_LINE_ID) it->type = IT_LINE;
     else if (it->type == IT_LOOP_ID) it->type = IT_LOOP;
     cct_err e = CCT_ERR_INIT;
-    if (it->type != IT_INSTR && resolve_item(q, it, &e) == CCT_OK) q->items[k++] = *it;
-    else item_free(it);
+    int rc = it->type == IT_INSTR ? CCT_ENOTFOUND : resolve_item(q, it, &e);
+    if (rc == CCT_OK) {
+      q->items[k++] = *it;
+    } else if (rc == CCT_ENOTFOUND || rc == CCT_EUSAGE) { /* matches nothing in this run: dropped */
+      item_free(it);
+    } else { /* the archive failed: no half-resolved center */
+      for (size_t j = i; j < q->nitems; j++) item_free(&q->items[j]);
+      q->nitems = k;
+      return cct_err_set(err, rc, "%s", e.msg);
+    }
   }
   q->nitems = k;
   return q_center_rebuild(q, err);

@@ -10,6 +10,7 @@
  * inclusive value, or by |change|) and emitted in pre-order with their
  * subtrees; an unmatched row's whole subtree is added or removed. */
 #include "cct_diff.h"
+#include "cct_schema.h"
 #include "cct_util.h"
 
 #include <math.h>
@@ -67,17 +68,23 @@ typedef struct priv {
 
 static char *dupstr(const char *s) { return s ? strdup(s) : NULL; }
 
-/* Text of the first column of the first row of sql bound to (run, name); NULL when none. */
-static char *query_text(sqlite3 *db, const char *sql, int run, const char *name) {
+/* Text of the first column of the first row of sql bound to (run, name) into
+ * *out (NULL when none).  Returns CCT_OK or an error (damaged archive). */
+static int query_text(sqlite3 *db, const char *sql, int run, const char *name, char **out, cct_err *err) {
   sqlite3_stmt *st = NULL;
-  char *r = NULL;
-  if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) return NULL;
+  *out = NULL;
+  int rc = cct_schema_prepare(db, sql, &st, err);
+  if (rc) return rc;
   sqlite3_bind_int(st, 1, run);
   if (name) sqlite3_bind_text(st, 2, name, -1, SQLITE_STATIC);
-  if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL)
-    r = dupstr((const char *)sqlite3_column_text(st, 0));
+  rc = cct_step(st, err);
+  if (rc == CCT_STEP_ROW) {
+    rc = CCT_OK;
+    if (sqlite3_column_type(st, 0) != SQLITE_NULL && !(*out = dupstr((const char *)sqlite3_column_text(st, 0))))
+      rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
+  }
   sqlite3_finalize(st);
-  return r;
+  return rc;
 }
 
 /* Seconds per unit for time units, 0 for anything else. */
@@ -437,14 +444,14 @@ int cct_view_diff(cct_query *q, const cct_diff_spec *spec, int other_run, cct_di
     d->scale[k] = 1;
     d->total[k] = va->total ? va->total[k] : NAN;
     d->other_total[k] = NAN;
-    p->units[k] = query_text(db, unit_sql, va->run, va->metrics[k]);
+    if ((rc = query_text(db, unit_sql, va->run, va->metrics[k], &p->units[k], err))) goto fail;
     for (size_t j = 0; vb && j < vb->nmetrics && p->om[k] < 0; j++)
       if (!strcmp(va->metrics[k], vb->metrics[j])) p->om[k] = (int)j;
     for (size_t j = 0; vb && j < vb->nmetrics && p->om[k] < 0; j++)
       if (same_metric(va->metrics[k], vb->metrics[j])) p->om[k] = (int)j;
     if (p->om[k] < 0) continue;
     d->other_metrics[k] = vb->metrics[p->om[k]];
-    p->other_units[k] = query_text(db, unit_sql, vb->run, vb->metrics[p->om[k]]);
+    if ((rc = query_text(db, unit_sql, vb->run, vb->metrics[p->om[k]], &p->other_units[k], err))) goto fail;
     double su = unit_seconds(p->units[k]), so = unit_seconds(p->other_units[k]);
     if (su > 0 && so > 0 && su != so) {
       d->scale[k] = round13(so / su);
@@ -511,8 +518,9 @@ int cct_view_diff(cct_query *q, const cct_diff_spec *spec, int other_run, cct_di
   d->units = (const char **)p->units;
   d->other_units = (const char **)p->other_units;
   static const char title_sql[] = "SELECT title FROM runs WHERE run = ?1";
-  p->title = query_text(db, title_sql, va->run, NULL);
-  p->other_title = query_text(db, title_sql, other_run, NULL);
+  if ((rc = query_text(db, title_sql, va->run, NULL, &p->title, err)) ||
+      (rc = query_text(db, title_sql, other_run, NULL, &p->other_title, err)))
+    goto fail;
   d->title = p->title;
   d->other_title = p->other_title;
   if (!found) {

@@ -32,7 +32,7 @@ int cct_query_run_count(cct_query *q) {
   sqlite3_stmt *st = NULL;
   int n = -1;
   if (cct_schema_prepare_named(cct_query_db(q), cct_sql_listing, "run_count", &st, NULL) == CCT_OK &&
-      sqlite3_step(st) == SQLITE_ROW)
+      cct_step(st, NULL) == CCT_STEP_ROW) /* -1 on any failure */
     n = sqlite3_column_int(st, 0);
   sqlite3_finalize(st);
   return n;
@@ -50,14 +50,14 @@ int cct_query_find_run(cct_query *q, const char *word, int *run, cct_err *err) {
   if (rc) return rc;
   sqlite3_bind_int(st, 1, (int)num);
   sqlite3_bind_text(st, 2, word, -1, SQLITE_STATIC);
-  while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+  while ((rc = cct_step(st, err)) == CCT_STEP_ROW) {
     *run = sqlite3_column_int(st, 0);
     size_t l = strlen(list);
     if (l + 16 < sizeof list) snprintf(list + l, sizeof list - l, "%s%d", n ? ", " : "", *run);
     n++;
   }
   sqlite3_finalize(st);
-  if (rc != SQLITE_DONE) return cct_err_set(err, CCT_ESQL, "query failed: %s", sqlite3_errmsg(db));
+  if (rc) return rc;
   if (n == 1) return CCT_OK;
   *run = 0;
   if (n > 1)

@@ -156,10 +156,12 @@ int q_values(cct_query *q, int64_t pre, const size_t *vcols, size_t n, double *o
  * reads runs of neighbouring contexts as ranges: out[stride*i + 0..2] (0 where
  * the context has no value).  Returns CCT_OK, CCT_ENOMEM or CCT_ESQL. */
 int q_values_many(cct_query *q, const int64_t *pres, size_t n, size_t col, double *out, size_t stride, cct_err *err);
-/* Facts of function id (cached); NULL when unknown. */
-const fninfo *q_function(cct_query *q, int64_t id, cct_err *err);
-/* Path of file (kind 0) or module (kind 1) id (cached); NULL when unknown. */
-const char *q_path(cct_query *q, int kind, int64_t id, cct_err *err);
+/* Facts of function id (cached) into *f, NULL when unknown.  Returns CCT_OK,
+ * or an error (damaged archive, out of memory): never an unknown by mistake. */
+int q_function(cct_query *q, int64_t id, const fninfo **f, cct_err *err);
+/* Path of file (kind 0) or module (kind 1) id (cached) into *path, NULL when
+ * unknown (id <= 0 or no such row).  Returns CCT_OK or an error. */
+int q_path(cct_query *q, int kind, int64_t id, const char **path, cct_err *err);
 /* Columns of a view: the display metric first, then other 'sum' columns, at
  * most CCT_VIEW_MAX_METRICS; returns the count and fills vcols. */
 size_t q_view_columns(const cct_query *q, size_t *vcols);

@@ -121,10 +121,8 @@ void q_begin(cct_query *q) {
   if (q->txn++) return;
   q->txn_own = sqlite3_get_autocommit(q->db); /* not when the caller has a transaction open */
   sqlite3_stmt *st = q->txn_own ? q_stmt(q, ST_BEGIN, NULL) : NULL;
-  if (st) {
-    sqlite3_step(st);
-    sqlite3_reset(st);
-  }
+  if (st) cct_step(st, NULL); /* a failed BEGIN leaves autocommit: each statement then reads on its own */
+  if (st) sqlite3_reset(st);
 }
 
 void q_end(cct_query *q) {
@@ -132,7 +130,7 @@ void q_end(cct_query *q) {
   q->txn_own = 0;
   sqlite3_stmt *st = q_stmt(q, ST_COMMIT, NULL);
   if (st && !sqlite3_get_autocommit(q->db)) {
-    sqlite3_step(st);
+    cct_step(st, NULL); /* ending a read transaction: nothing to lose */
     sqlite3_reset(st);
   }
 }
@@ -158,23 +156,14 @@ void q_read_ctx(sqlite3_stmt *st, qctx *c) {
   c->nframes = sqlite3_column_int64(st, 17);
 }
 
-static int sql_error(cct_query *q, cct_err *err) {
-  return cct_err_set(err, CCT_ESQL, "query failed: %s", sqlite3_errmsg(q->db));
-}
-
 int q_load_ctx(cct_query *q, int64_t id, qctx *c, cct_err *err) {
   sqlite3_stmt *st = q_stmt(q, ST_CTX, err);
   if (!st) return err ? err->code : CCT_ESQL;
   sqlite3_bind_int64(st, 2, id);
-  int rc = sqlite3_step(st);
-  if (rc == SQLITE_ROW) {
-    q_read_ctx(st, c);
-    sqlite3_reset(st);
-    return CCT_OK;
-  }
+  int rc = cct_step(st, err);
+  if (rc == CCT_STEP_ROW) q_read_ctx(st, c);
   sqlite3_reset(st);
-  if (rc != SQLITE_DONE) return sql_error(q, err);
-  return CCT_ENOTFOUND;
+  return rc == CCT_STEP_ROW ? CCT_OK : rc == CCT_STEP_DONE ? CCT_ENOTFOUND : rc;
 }
 
 int q_values(cct_query *q, int64_t pre, const size_t *vcols, size_t n, double *out, cct_err *err) {
@@ -184,14 +173,13 @@ int q_values(cct_query *q, int64_t pre, const size_t *vcols, size_t n, double *o
     sqlite3_reset(st);
     sqlite3_bind_int64(st, 2, q->cols[vcols[i]].id);
     sqlite3_bind_int64(st, 3, pre);
-    int rc = sqlite3_step(st);
-    if (rc == SQLITE_ROW) {
+    int rc = cct_step(st, err);
+    if (rc == CCT_STEP_ROW) {
       for (int j = 0; j < 3; j++) out[3 * i + j] = sqlite3_column_double(st, j);
-    } else if (rc == SQLITE_DONE) {
+    } else if (rc == CCT_STEP_DONE) {
       out[3 * i] = out[3 * i + 1] = out[3 * i + 2] = 0;
     } else {
-      sqlite3_reset(st);
-      return sql_error(q, err);
+      return rc;
     }
   }
   sqlite3_reset(st);
@@ -249,7 +237,7 @@ int q_values_many(cct_query *q, const int64_t *pres, size_t n, size_t col, doubl
   sqlite3_bind_text(st, 3, json, (int)(p - json), free);
   size_t k = 0;
   int rc;
-  while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+  while ((rc = cct_step(st, err)) == CCT_STEP_ROW) {
     int64_t pre = sqlite3_column_int64(st, 0);
     while (k < n && pres[idx[k]] < pre) k++;
     for (; k < n && pres[idx[k]] == pre; k++)
@@ -258,26 +246,30 @@ int q_values_many(cct_query *q, const int64_t *pres, size_t n, size_t col, doubl
   sqlite3_reset(st);
   sqlite3_clear_bindings(st); /* releases the JSON text */
   free(idx);
-  return rc == SQLITE_DONE ? CCT_OK : sql_error(q, err);
+  return rc;
 }
 
-const fninfo *q_function(cct_query *q, int64_t id, cct_err *err) {
+int q_function(cct_query *q, int64_t id, const fninfo **out, cct_err *err) {
+  *out = NULL;
   int64_t *slot = qmap_get(&q->fnmap, id, 0, 0, 0, 0);
-  if (slot) return &q->fns[*slot];
+  if (slot) {
+    *out = &q->fns[*slot];
+    return CCT_OK;
+  }
   sqlite3_stmt *st = q_stmt(q, ST_FUNCTION_INFO, err);
-  if (!st) return NULL;
+  if (!st) return CCT_ESQL;
   sqlite3_bind_int64(st, 2, id);
-  if (sqlite3_step(st) != SQLITE_ROW) {
+  int rc = cct_step(st, err);
+  if (rc != CCT_STEP_ROW) {
     sqlite3_reset(st);
-    return NULL;
+    return rc; /* CCT_OK (unknown) or the error */
   }
   if (q->nfns == q->fncap) {
     size_t cap = q->fncap ? 2 * q->fncap : 64;
     fninfo *f = realloc(q->fns, cap * sizeof *f);
     if (!f) {
       sqlite3_reset(st);
-      cct_err_set(err, CCT_ENOMEM, "out of memory");
-      return NULL;
+      return cct_err_set(err, CCT_ENOMEM, "out of memory");
     }
     q->fns = f;
     q->fncap = cap;
@@ -289,37 +281,46 @@ const fninfo *q_function(cct_query *q, int64_t id, cct_err *err) {
   f->line = sqlite3_column_type(st, 3) == SQLITE_NULL ? -1 : sqlite3_column_int64(st, 3);
   f->file = q_strdup((const char *)sqlite3_column_text(st, 4));
   f->module = q_strdup((const char *)sqlite3_column_text(st, 5));
+  int lost = !f->name || (!f->file && sqlite3_column_type(st, 4) != SQLITE_NULL) ||
+             (!f->module && sqlite3_column_type(st, 5) != SQLITE_NULL); /* out of memory */
   sqlite3_reset(st);
   int added;
-  if (!f->name || !qmap_put(&q->fnmap, id, 0, 0, 0, 0, (int64_t)q->nfns, &added)) {
+  if (lost || !qmap_put(&q->fnmap, id, 0, 0, 0, 0, (int64_t)q->nfns, &added)) {
     free(f->name);
     free(f->file);
     free(f->module);
-    cct_err_set(err, CCT_ENOMEM, "out of memory");
-    return NULL;
+    return cct_err_set(err, CCT_ENOMEM, "out of memory");
   }
-  return &q->fns[q->nfns++];
+  *out = &q->fns[q->nfns++];
+  return CCT_OK;
 }
 
-const char *q_path(cct_query *q, int kind, int64_t id, cct_err *err) {
-  if (id <= 0) return NULL;
+int q_path(cct_query *q, int kind, int64_t id, const char **out, cct_err *err) {
+  *out = NULL;
+  if (id <= 0) return CCT_OK;
   int64_t *slot = qmap_get(&q->pathmap, kind, id, 0, 0, 0);
-  if (slot) return q->paths[*slot];
-  sqlite3_stmt *st = q_stmt(q, kind ? ST_MODULE_PATH : ST_FILE_PATH, err);
-  if (!st) return NULL;
-  sqlite3_bind_int64(st, 2, id);
-  if (sqlite3_step(st) != SQLITE_ROW) {
-    sqlite3_reset(st);
-    return NULL;
+  if (slot) {
+    *out = q->paths[*slot];
+    return CCT_OK;
   }
-  char *p = q_strdup((const char *)sqlite3_column_text(st, 0));
+  sqlite3_stmt *st = q_stmt(q, kind ? ST_MODULE_PATH : ST_FILE_PATH, err);
+  if (!st) return CCT_ESQL;
+  sqlite3_bind_int64(st, 2, id);
+  int rc = cct_step(st, err);
+  if (rc != CCT_STEP_ROW) {
+    sqlite3_reset(st);
+    return rc; /* CCT_OK (unknown) or the error */
+  }
+  const char *text = (const char *)sqlite3_column_text(st, 0);
+  char *p = q_strdup(text);
   sqlite3_reset(st);
+  if (!text) return CCT_OK;
   if (q->npaths == q->pathcap) {
     size_t cap = q->pathcap ? 2 * q->pathcap : 64;
     char **np = realloc(q->paths, cap * sizeof *np);
     if (!np) {
       free(p);
-      return NULL;
+      return cct_err_set(err, CCT_ENOMEM, "out of memory");
     }
     q->paths = np;
     q->pathcap = cap;
@@ -327,11 +328,11 @@ const char *q_path(cct_query *q, int kind, int64_t id, cct_err *err) {
   int added;
   if (!p || !qmap_put(&q->pathmap, kind, id, 0, 0, 0, (int64_t)q->npaths, &added)) {
     free(p);
-    cct_err_set(err, CCT_ENOMEM, "out of memory");
-    return NULL;
+    return cct_err_set(err, CCT_ENOMEM, "out of memory");
   }
   q->paths[q->npaths++] = p;
-  return p;
+  *out = p;
+  return CCT_OK;
 }
 
 size_t q_view_columns(const cct_query *q, size_t *vcols) {
@@ -442,7 +443,8 @@ static int load_run(cct_query *q, int run, const char *keep, cct_err *err) {
   sqlite3_stmt *st = q_stmt(q, ST_COLUMNS, err);
   if (!st) rc = CCT_ESQL;
   size_t cap = 0;
-  while (!rc && sqlite3_step(st) == SQLITE_ROW) {
+  int step = CCT_STEP_DONE;
+  while (!rc && (step = cct_step(st, err)) == CCT_STEP_ROW) {
     if (q->ncols == cap) {
       cap = cap ? 2 * cap : 8;
       qcolumn *c = realloc(q->cols, cap * sizeof *c);
@@ -456,16 +458,18 @@ static int load_run(cct_query *q, int run, const char *keep, cct_err *err) {
     c->id = sqlite3_column_int64(st, 0);
     c->name = q_strdup((const char *)sqlite3_column_text(st, 1));
     c->stat = q_strdup((const char *)sqlite3_column_text(st, 2));
+    if (!c->name || !c->stat) rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
     if (c->stat && !strcmp(c->stat, "sum")) q->nsum++;
   }
+  if (!rc) rc = step;
   if (st) sqlite3_reset(st);
   /* Without any 'sum' column, every column is a display candidate. */
   if (!rc && !q->nsum) q->nsum = q->ncols;
   if (!rc) {
     st = q_stmt(q, ST_ROOT, err);
     if (!st) rc = CCT_ESQL;
-    else if (sqlite3_step(st) == SQLITE_ROW) q_read_ctx(st, &q->root);
-    else rc = cct_err_set(err, CCT_ECORRUPT, "run %d has no root context", run);
+    else if ((rc = cct_step(st, err)) == CCT_STEP_ROW) rc = CCT_OK, q_read_ctx(st, &q->root);
+    else if (!rc) rc = cct_err_set(err, CCT_ECORRUPT, "run %d has no root context", run);
     if (st) sqlite3_reset(st);
   }
   if (!rc) {
@@ -498,13 +502,15 @@ int cct_query_open(const char *path, cct_query **pq, cct_err *err) {
   static const char *const tune[] = {"mmap", "cache"};
   for (size_t i = 0; i < sizeof tune / sizeof *tune; i++) /* speed only: failures are harmless */
     if (cct_schema_prepare_named(q->db, cct_sql_query, tune[i], &st, NULL) == CCT_OK) {
-      while (sqlite3_step(st) == SQLITE_ROW) {
+      while (cct_step(st, NULL) == CCT_STEP_ROW) {
       }
       sqlite3_finalize(st);
       st = NULL;
     }
   if (cct_schema_prepare_named(q->db, cct_sql_query, "runs", &st, err)) rc = CCT_ESCHEMA;
-  while (!rc && sqlite3_step(st) == SQLITE_ROW) run = sqlite3_column_int(st, 0);
+  int step = CCT_STEP_DONE;
+  while (!rc && (step = cct_step(st, err)) == CCT_STEP_ROW) run = sqlite3_column_int(st, 0);
+  if (!rc) rc = step;
   sqlite3_finalize(st);
   if (!rc && !run) rc = cct_err_set(err, CCT_ESCHEMA, "'%s' holds no run; add one with cctingest", path);
   if (!rc) rc = load_run(q, run, NULL, err);
@@ -535,8 +541,9 @@ static int cct_query_set_run_run(cct_query *q, int run, cct_err *err) {
   sqlite3_stmt *st = q_stmt(q, ST_RUN_EXISTS, err);
   if (!st) return CCT_ESQL;
   sqlite3_bind_int(st, 1, run);
-  int found = sqlite3_step(st) == SQLITE_ROW;
+  int found = cct_step(st, err);
   sqlite3_reset(st);
+  if (found != CCT_STEP_ROW && found != CCT_STEP_DONE) return found;
   if (!found) return cct_err_set(err, CCT_ENOTFOUND, "no run %d in the archive", run);
   char *keep = q->ncols ? q_strdup(q->cols[q->disp].name) : NULL;
   int rc = load_run(q, run, keep, err);
@@ -592,14 +599,14 @@ int cct_query_complete(cct_query *q, int kind, const char *prefix, int (*fn)(voi
   if (kind == 'f') sqlite3_bind_text(st, 2, prefix, -1, SQLITE_TRANSIENT);
   size_t n = strlen(prefix);
   int rc;
-  while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+  while ((rc = cct_step(st, &err)) == CCT_STEP_ROW) {
     const char *name = (const char *)sqlite3_column_text(st, kind == 'F' ? 1 : 0);
     if (!name) continue;
     if (kind != 'f' && strncmp(name, prefix, n) && (kind != 'F' || strncmp(q_basename(name), prefix, n))) continue;
     if (fn(arg, name)) break;
   }
   sqlite3_reset(st);
-  return rc == SQLITE_ROW || rc == SQLITE_DONE ? CCT_OK : CCT_ESQL;
+  return rc == CCT_STEP_ROW || rc == CCT_STEP_DONE ? CCT_OK : rc;
 }
 
 /* cct_query_set_run: the work above inside one read transaction. */

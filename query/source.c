@@ -57,7 +57,8 @@ static int line_figures(cct_query *q, int64_t fid, const size_t *vcols, size_t n
     }
     sqlite3_bind_int64(st, 2, fid);
     sqlite3_bind_int64(st, 3, q->cols[vcols[m]].id);
-    while (sqlite3_step(st) == SQLITE_ROW) {
+    int rc;
+    while ((rc = cct_step(st, err)) == CCT_STEP_ROW) {
       long long line = sqlite3_column_int64(st, 0);
       size_t i = 0;
       while (i < n && v[i].line != line) i++; /* files have few lines with cost per metric */
@@ -79,6 +80,10 @@ static int line_figures(cct_query *q, int64_t fid, const size_t *vcols, size_t n
       v[i].excl[m] = sqlite3_column_double(st, 2);
     }
     sqlite3_reset(st);
+    if (rc) {
+      free(v);
+      return rc;
+    }
   }
   if (n) qsort(v, n, sizeof *v, by_line);
   *out = v;
@@ -86,19 +91,22 @@ static int line_figures(cct_query *q, int64_t fid, const size_t *vcols, size_t n
   return CCT_OK;
 }
 
-/* Lines of file fid marked '>': the center's own lines and the call sites leading into it. */
-static int is_marked(cct_query *q, int64_t fid, long long line) {
-  for (size_t i = 0; i < q->nO; i++) {
+/* Sets *mark when line of file fid is marked '>': the center's own lines and
+ * the call sites leading into it.  Returns CCT_OK or an error. */
+static int is_marked(cct_query *q, int64_t fid, long long line, int *mark, cct_err *err) {
+  *mark = 0;
+  for (size_t i = 0; i < q->nO && !*mark; i++) {
     const qctx *o = &q->O[i];
-    if ((o->kind == K_LINE || o->kind == K_LOOP) && o->file == fid && o->line == line) return 1;
+    if ((o->kind == K_LINE || o->kind == K_LOOP) && o->file == fid && o->line == line) *mark = 1;
     if (o->frame == o->id && o->kind != K_ROOT) {
-      if (o->call_file == fid && o->call_line == line) return 1;
-      cct_err e = CCT_ERR_INIT;
-      const fninfo *f = q_function(q, o->function, &e);
-      if (f && f->file_id == fid && f->line == line) return 1;
+      if (o->call_file == fid && o->call_line == line) *mark = 1;
+      const fninfo *f = NULL;
+      int rc = q_function(q, o->function, &f, err);
+      if (rc) return rc;
+      if (f && f->file_id == fid && f->line == line) *mark = 1;
     }
   }
-  return 0;
+  return CCT_OK;
 }
 
 /* Picks the file for the source view.  Returns CCT_OK with *fid set. */
@@ -119,7 +127,9 @@ static int source_file(cct_query *q, const char *file, int64_t *fid, cct_err *er
     const qctx *o = &q->O[0];
     if (o->frame == o->id) {
       /* a function's own file when its definition line is known, else the file of its call site */
-      const fninfo *f = q_function(q, o->function, err);
+      const fninfo *f = NULL;
+      int rc = q_function(q, o->function, &f, err);
+      if (rc) return rc;
       *fid = f && f->line > 0 ? f->file_id : o->call_file > 0 ? o->call_file : f ? f->file_id : 0;
     } else {
       *fid = o->file;
@@ -130,14 +140,17 @@ static int source_file(cct_query *q, const char *file, int64_t *fid, cct_err *er
   sqlite3_stmt *st = q_stmt(q, ST_FILES, err);
   if (!st) return CCT_ESQL;
   int64_t first = 0;
-  while (sqlite3_step(st) == SQLITE_ROW) {
+  int rc;
+  while ((rc = cct_step(st, err)) == CCT_STEP_ROW) {
     const char *p = (const char *)sqlite3_column_text(st, 1);
     if (p && q_suffix_match(p, file)) {
       first = sqlite3_column_int64(st, 0);
+      rc = CCT_OK;
       break;
     }
   }
   sqlite3_reset(st);
+  if (rc) return rc;
   if (!first) return cct_err_set(err, CCT_ENOTFOUND, "no file '%s' in run %d", file, q->run);
   *fid = first;
   return CCT_OK;
@@ -148,7 +161,8 @@ static int cct_view_source_run(cct_query *q, const char *file, cct_view **out, c
   int64_t fid = 0;
   int rc = source_file(q, file, &fid, err);
   if (rc) return rc;
-  const char *path = q_path(q, 0, fid, err);
+  const char *path = NULL;
+  if ((rc = q_path(q, 0, fid, &path, err))) return rc;
   size_t vcols[CCT_VIEW_MAX_METRICS], nm = q_view_columns(q, vcols);
   lfig *figs = NULL;
   size_t nfigs = 0;
@@ -161,9 +175,19 @@ static int cct_view_source_run(cct_query *q, const char *file, cct_view **out, c
     return CCT_ESQL;
   }
   sqlite3_bind_int64(st, 2, fid);
-  if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_type(st, 1) == SQLITE_BLOB)
+  rc = cct_step(st, err);
+  if (rc == CCT_STEP_ROW && sqlite3_column_type(st, 1) == SQLITE_BLOB) {
     text = unzstd(sqlite3_column_blob(st, 1), (size_t)sqlite3_column_bytes(st, 1), &tn);
+    if (!text) rc = cct_err_set(err, CCT_ECORRUPT, "the stored copy of %s is corrupt", path ? path : "the file");
+    else rc = CCT_OK;
+  } else if (rc == CCT_STEP_ROW) {
+    rc = CCT_OK;
+  }
   sqlite3_reset(st);
+  if (rc) {
+    free(figs);
+    return rc;
+  }
   cct_view *v = q_view_new(q, "source", vcols, nm);
   /* Line count: the text's lines, else the lines with figures. */
   size_t nlines = 0;
@@ -213,10 +237,13 @@ static int cct_view_source_run(cct_query *q, const char *file, cct_view **out, c
     r->path = calloc(1, sizeof *r->path);
     r->inclusive = calloc(nm + 1, sizeof(double));
     r->exclusive = calloc(nm + 1, sizeof(double));
-    r->mark = is_marked(q, fid, line) ? '>' : 0;
+    int mark = 0;
+    rc = is_marked(q, fid, line, &mark, err);
+    r->mark = mark ? '>' : 0;
     r->center = r->mark != 0;
     facts[v->nrows] = (lastrow){CCT_ROW_LINE, NULL, 0, fid, 0, 0, line};
     v->nrows++;
+    if (rc) break;
     if (!r->name || !r->path || !r->inclusive || !r->exclusive || (text && !r->text)) {
       rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
       break;
@@ -304,7 +331,8 @@ static int cct_view_stats_run(cct_query *q, size_t bins, cct_stats **out, cct_er
   sqlite3_stmt *st = q_stmt(q, ST_PROFILES, err);
   size_t cap = 0;
   qmap index = {0};
-  while (st && !rc && sqlite3_step(st) == SQLITE_ROW) {
+  int step = CCT_STEP_DONE;
+  while (st && !rc && (step = cct_step(st, err)) == CCT_STEP_ROW) {
     if (s->count == cap) {
       cap = cap ? 2 * cap : 16;
       struct cct_stats_profile *p = realloc(s->profiles, cap * sizeof *p);
@@ -327,9 +355,10 @@ static int cct_view_stats_run(cct_query *q, size_t bins, cct_stats **out, cct_er
   }
   if (st) sqlite3_reset(st);
   if (!st) rc = CCT_ESQL;
+  if (!rc) rc = step;
   if (!rc && !(st = q_stmt(q, ST_PROFILE_VALUES, err))) rc = CCT_ESQL;
   if (!rc) sqlite3_bind_int64(st, 2, q->cols[q->disp].id);
-  while (!rc && sqlite3_step(st) == SQLITE_ROW) {
+  while (!rc && (step = cct_step(st, err)) == CCT_STEP_ROW) {
     int64_t *slot = qmap_get(&index, sqlite3_column_int64(st, 0), 0, 0, 0, 0);
     if (!slot) continue;
     size_t n = 0;
@@ -346,6 +375,7 @@ static int cct_view_stats_run(cct_query *q, size_t bins, cct_stats **out, cct_er
     s->profiles[*slot].value = sum;
     free(buf);
   }
+  if (!rc) rc = step;
   if (st) sqlite3_reset(st);
   qmap_free(&index);
   free(ids);

@@ -147,11 +147,17 @@ cct_view *q_view_new(cct_query *q, const char *name, const size_t *vcols, size_t
     cct_view_free(v);
     return NULL;
   }
+  int lost = 0; /* out of memory */
   for (size_t i = 0; i < n; i++) {
     v->metrics[i] = q_strdup(q->cols[vcols[i]].name);
     v->total[i] = q->root_incl[vcols[i]];
+    lost |= !v->metrics[i] && q->cols[vcols[i]].name;
   }
-  for (size_t i = 0; i < q->nitems; i++) v->center[i] = q_strdup(q->items[i].text);
+  for (size_t i = 0; i < q->nitems; i++) lost |= !(v->center[i] = q_strdup(q->items[i].text));
+  if (lost) {
+    cct_view_free(v);
+    return NULL;
+  }
   return v;
 }
 
@@ -276,7 +282,9 @@ static int vt_finish(cct_query *q, vtree *t, int rc, cct_view *v, cct_view **out
 
 /* Fills a function row's facts. */
 static int set_function(cct_query *q, vnode *x, int64_t fn, cct_err *err) {
-  const fninfo *f = q_function(q, fn, err);
+  const fninfo *f = NULL;
+  int rc = q_function(q, fn, &f, err);
+  if (rc) return rc;
   x->function = fn;
   if (!f) {
     char buf[32];
@@ -293,13 +301,18 @@ static int set_function(cct_query *q, vnode *x, int64_t fn, cct_err *err) {
   return x->name ? CCT_OK : cct_err_set(err, CCT_ENOMEM, "out of memory");
 }
 
-/* "basename:line" or NULL. */
-static char *loc_label(cct_query *q, const char *prefix, int64_t file, long long line, cct_err *err) {
-  const char *p = file > 0 ? q_path(q, 0, file, err) : NULL;
+/* "PREFIXbasename:line" into *out (malloc'd).  Returns CCT_OK or an error
+ * (out of memory, damaged archive) with *out NULL. */
+static int loc_label(cct_query *q, const char *prefix, int64_t file, long long line, char **out, cct_err *err) {
+  const char *p = NULL;
+  *out = NULL;
+  int rc = q_path(q, 0, file, &p, err);
+  if (rc) return rc;
   char buf[600];
   if (line >= 0) snprintf(buf, sizeof buf, "%s%s:%lld", prefix, p ? q_basename(p) : "?", line);
   else snprintf(buf, sizeof buf, "%s%s", prefix, p ? q_basename(p) : "?");
-  return strdup(buf);
+  *out = strdup(buf);
+  return *out ? CCT_OK : cct_err_set(err, CCT_ENOMEM, "out of memory");
 }
 
 /* Creates the top row (node 0): the center, or the program root without a center. */
@@ -445,10 +458,13 @@ static int td_range(cct_query *q, const qctx *os, const size_t *g, size_t ng, in
   size_t p = 0;
   int rc;
   lrow r;
-  while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+  while ((rc = cct_step(st, err)) == CCT_STEP_ROW) {
     read_lrow(st, line, line ? 13 : 5, &r);
     while (p < ng && os[g[p]].last < r.pre) p++;
-    if (p == ng) break;
+    if (p == ng) {
+      rc = CCT_STEP_DONE; /* past the last subtree: the rest of the range is not needed */
+      break;
+    }
     const qctx *o = &os[g[p]];
     if (r.pre < o->pre || r.id == o->id) continue; /* in a gap, or the occurrence itself */
     int k = r.level - td_base(q, o);
@@ -462,8 +478,7 @@ static int td_range(cct_query *q, const qctx *os, const size_t *g, size_t ng, in
     x->level = k;
   }
   sqlite3_reset(st);
-  if (rc != SQLITE_DONE && rc != SQLITE_ROW) return cct_err_set(err, CCT_ESQL, "query failed: %s", sqlite3_errmsg(q->db));
-  return CCT_OK;
+  return rc;
 }
 
 /* Reads level k of the large subtree of o with a level index into l; *found
@@ -477,7 +492,7 @@ static int td_level(cct_query *q, const qctx *o, int k, lrows *l, int *found, cc
   sqlite3_bind_int64(st, 4, o->last);
   int rc;
   *found = 0;
-  while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+  while ((rc = cct_step(st, err)) == CCT_STEP_ROW) {
     lrow *x = lrows_push(l);
     if (!x) {
       sqlite3_reset(st);
@@ -489,8 +504,7 @@ static int td_level(cct_query *q, const qctx *o, int k, lrows *l, int *found, cc
     else *found = 1;
   }
   sqlite3_reset(st);
-  if (rc != SQLITE_DONE) return cct_err_set(err, CCT_ESQL, "query failed: %s", sqlite3_errmsg(q->db));
-  return CCT_OK;
+  return rc;
 }
 
 /* Adds the rows of one level (sorted by pre) to t.  prev maps the contexts of
@@ -555,9 +569,10 @@ static int td_add(cct_query *q, vtree *t, const lrows *l, int k, const qmap *pre
       if (kind == CCT_ROW_FUNCTION) {
         rc = set_function(q, x, r->function, err);
         x->center = q_center_has_function(q, r->function);
-        if (!rc && line && r->call_line >= 0) x->callsite = loc_label(q, "", r->call_file, r->call_line, err);
+        if (!rc && line && r->call_line >= 0) rc = loc_label(q, "", r->call_file, r->call_line, &x->callsite, err);
       } else if (kind == CCT_ROW_INSTRUCTION) {
-        const char *mp = q_path(q, 1, r->module, err);
+        const char *mp = NULL;
+        if ((rc = q_path(q, 1, r->module, &mp, err))) break;
         char buf[600];
         snprintf(buf, sizeof buf, "%s+0x%llx", mp ? q_basename(mp) : "?", (unsigned long long)r->offset);
         x->name = strdup(buf);
@@ -565,9 +580,9 @@ static int td_add(cct_query *q, vtree *t, const lrows *l, int k, const qmap *pre
         x->modp = mp;
         x->offset = r->offset;
       } else {
-        x->name = loc_label(q, kind == CCT_ROW_LOOP ? "loop at " : "", r->file, r->line, err);
+        rc = loc_label(q, kind == CCT_ROW_LOOP ? "loop at " : "", r->file, r->line, &x->name, err);
         x->file = r->file;
-        x->filep = q_path(q, 0, r->file, err);
+        if (!rc) rc = q_path(q, 0, r->file, &x->filep, err); /* cached by loc_label */
         x->line = r->line;
       }
       if (!rc && !x->name) rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
@@ -691,9 +706,9 @@ static int bu_fetch(cct_query *q, const int64_t *ids, size_t n, bframe **frames,
     return CCT_ESQL;
   }
   sqlite3_bind_text(st, 2, json, (int)(p - json), free);
-  int rc = CCT_OK, src;
+  int rc = CCT_OK, src = CCT_STEP_DONE;
   size_t i = 0;
-  while (!rc && (src = sqlite3_step(st)) == SQLITE_ROW && i < n) {
+  while (!rc && i < n && (src = cct_step(st, err)) == CCT_STEP_ROW) {
     int64_t id = ids[i++];
     if (sqlite3_column_type(st, 0) == SQLITE_NULL) {
       rc = cct_err_set(err, CCT_ECORRUPT, "context %lld of run %d is missing", (long long)id, q->run);
@@ -722,7 +737,8 @@ static int bu_fetch(cct_query *q, const int64_t *ids, size_t n, bframe **frames,
   }
   sqlite3_reset(st);
   sqlite3_clear_bindings(st);
-  if (!rc && i != n) rc = cct_err_set(err, CCT_ESQL, "query failed: %s", sqlite3_errmsg(q->db));
+  if (!rc && src != CCT_STEP_ROW && src != CCT_STEP_DONE) rc = src;
+  if (!rc && i != n) rc = cct_err_set(err, CCT_ECORRUPT, "callers of run %d are missing from the archive", q->run);
   return rc;
 }
 
@@ -808,7 +824,7 @@ static int cct_view_bottomup_run(cct_query *q, int depth, cct_view **out, cct_er
         rc = set_function(q, &t.n[child], f->function, err);
         t.n[child].inlined = f->relation == R_INLINED;
         t.n[child].center = q_center_has_function(q, f->function);
-        if (!rc && line && x->cline >= 0) t.n[child].callsite = loc_label(q, "", x->cfile, x->cline, err);
+        if (!rc && line && x->cline >= 0) rc = loc_label(q, "", x->cfile, x->cline, &t.n[child].callsite, err);
       }
       vt_addval(&t, child, incl, excl);
       x->node = child;
@@ -859,7 +875,8 @@ static int flat_rows(cct_query *q, int s, int n, frow **prows, size_t *pnr, cct_
   sqlite3_bind_int64(st, 3, q->cols[q->disp].id);
   frow *rows = NULL;
   size_t nr = 0, cap = 0;
-  while (sqlite3_step(st) == SQLITE_ROW) {
+  int step;
+  while ((step = cct_step(st, err)) == CCT_STEP_ROW) {
     if (nr == cap) {
       cap = cap ? 2 * cap : 64;
       frow *v = realloc(rows, cap * sizeof *v);
@@ -874,6 +891,10 @@ static int flat_rows(cct_query *q, int s, int n, frow **prows, size_t *pnr, cct_
                         sqlite3_column_double(st, 3), NULL};
   }
   sqlite3_reset(st);
+  if (step) {
+    free(rows);
+    return step;
+  }
   if (nr) qsort(rows, nr, sizeof *rows, by_incl);
   /* Labels for the rows shown and the rows tied with the last one, then the final order. */
   size_t keep = n > 0 && (size_t)n < nr ? (size_t)n : nr;
@@ -881,15 +902,17 @@ static int flat_rows(cct_query *q, int s, int n, frow **prows, size_t *pnr, cct_
   int rc = CCT_OK;
   for (size_t i = 0; i < keep && !rc; i++) {
     if (s == CCT_FLAT_FUNCTIONS) {
-      const fninfo *f = q_function(q, rows[i].key, err);
+      const fninfo *f = NULL;
+      if ((rc = q_function(q, rows[i].key, &f, err))) break;
       rows[i].label = q_strdup(f ? f->name : "?");
     } else if (s == CCT_FLAT_FILES || s == CCT_FLAT_MODULES) {
-      rows[i].label = q_strdup(q_path(q, s == CCT_FLAT_MODULES, rows[i].key, err));
-      if (!rows[i].label) rows[i].label = strdup("?");
+      const char *p = NULL;
+      if ((rc = q_path(q, s == CCT_FLAT_MODULES, rows[i].key, &p, err))) break;
+      rows[i].label = q_strdup(p ? p : "?");
     } else {
-      rows[i].label = loc_label(q, s == CCT_FLAT_LOOPS ? "loop at " : "", rows[i].key, rows[i].line, err);
+      rc = loc_label(q, s == CCT_FLAT_LOOPS ? "loop at " : "", rows[i].key, rows[i].line, &rows[i].label, err);
     }
-    if (!rows[i].label) rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
+    if (!rc && !rows[i].label) rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
   }
   if (keep) qsort(rows, keep, sizeof *rows, by_incl);
   if (n > 0 && keep > (size_t)n) {
@@ -908,18 +931,20 @@ static int center_has_at(const cct_query *q, int kind, int64_t file, long long l
   return 0;
 }
 
-/* Whether an item names file / module id. */
-static int center_has_scope(cct_query *q, int module, int64_t id) {
-  for (size_t i = 0; i < q->nitems; i++) {
+/* Sets *has to whether an item names file / module id.  Returns CCT_OK or an error. */
+static int center_has_scope(cct_query *q, int module, int64_t id, int *has, cct_err *err) {
+  *has = 0;
+  for (size_t i = 0; i < q->nitems && !*has; i++) {
     const citem *it = &q->items[i];
-    if (it->type == (module ? IT_MODULE_ID : IT_FILE_ID) && it->id == id) return 1;
+    if (it->type == (module ? IT_MODULE_ID : IT_FILE_ID) && it->id == id) *has = 1;
     if (it->type == (module ? IT_MODULE : IT_FILE)) {
-      cct_err e = CCT_ERR_INIT;
-      const char *p = q_path(q, module, id, &e);
-      if (p && q_suffix_match(p, it->arg)) return 1;
+      const char *p = NULL;
+      int rc = q_path(q, module, id, &p, err);
+      if (rc) return rc;
+      *has = p && q_suffix_match(p, it->arg);
     }
   }
-  return 0;
+  return CCT_OK;
 }
 
 /* Fills node x (kind s of CCT_FLAT_*) from a flat row; values of other columns by point look-up. */
@@ -936,11 +961,13 @@ static int flat_node(cct_query *q, vtree *t, int node, int s, const frow *r, con
     sqlite3_bind_int64(st, 3, q->cols[vcols[m]].id);
     sqlite3_bind_int64(st, 4, r->key);
     sqlite3_bind_int64(st, 5, r->line);
-    if (sqlite3_step(st) == SQLITE_ROW) {
+    int rc = cct_step(st, err);
+    if (rc == CCT_STEP_ROW) {
       incl[m] = sqlite3_column_double(st, 0);
       excl[m] = sqlite3_column_double(st, 1);
     }
     sqlite3_reset(st);
+    if (rc != CCT_STEP_ROW && rc != CCT_STEP_DONE) return rc;
   }
   vt_addval(t, node, incl, excl);
   x = &t->n[node];
@@ -952,24 +979,25 @@ static int flat_node(cct_query *q, vtree *t, int node, int s, const frow *r, con
     break;
   }
   case CCT_FLAT_LOOPS:
-  case CCT_FLAT_LINES:
+  case CCT_FLAT_LINES: {
     x->name = q_strdup(r->label);
     x->file = r->key;
-    x->filep = q_path(q, 0, r->key, err);
     x->line = r->line;
     x->center = center_has_at(q, s == CCT_FLAT_LOOPS ? K_LOOP : K_LINE, r->key, r->line);
+    int rc = q_path(q, 0, r->key, &x->filep, err);
+    if (rc) return rc;
     break;
+  }
   case CCT_FLAT_FILES:
+  default: {
+    int module = s != CCT_FLAT_FILES;
     x->name = q_strdup(r->label);
-    x->file = r->key;
-    x->filep = q_path(q, 0, r->key, err);
-    x->center = center_has_scope(q, 0, r->key);
-    break;
-  default:
-    x->name = q_strdup(r->label);
-    x->module = r->key;
-    x->modp = q_path(q, 1, r->key, err);
-    x->center = center_has_scope(q, 1, r->key);
+    if (module) x->module = r->key;
+    else x->file = r->key;
+    int rc = q_path(q, module, r->key, module ? &x->modp : &x->filep, err);
+    if (!rc) rc = center_has_scope(q, module, r->key, &x->center, err);
+    if (rc) return rc;
+  }
   }
   return x->name ? CCT_OK : cct_err_set(err, CCT_ENOMEM, "out of memory");
 }
@@ -992,7 +1020,8 @@ static int flat_scopes(cct_query *q, vtree *t, int node, int64_t fn, const size_
     if (!st) return CCT_ESQL;
     sqlite3_bind_int64(st, 2, fn);
     sqlite3_bind_int(st, 3, kind);
-    while (sqlite3_step(st) == SQLITE_ROW) {
+    int step;
+    while ((step = cct_step(st, err)) == CCT_STEP_ROW) {
       if (n == cap) {
         cap = cap ? 2 * cap : 64;
         sc *w = realloc(v, cap * sizeof *w);
@@ -1006,6 +1035,7 @@ static int flat_scopes(cct_query *q, vtree *t, int node, int64_t fn, const size_
                     sqlite3_column_int64(st, 3), sqlite3_column_int64(st, 4),
                     sqlite3_column_type(st, 5) == SQLITE_NULL ? -1 : sqlite3_column_int64(st, 5), kind};
     }
+    if (!rc && step != CCT_STEP_ROW) rc = step;
     sqlite3_reset(st);
   }
   /* sort by pre (insertion into a sorted order via qsort on pre) */
@@ -1033,11 +1063,12 @@ static int flat_scopes(cct_query *q, vtree *t, int node, int64_t fn, const size_
       break;
     }
     if (added) {
-      t->n[r].name = loc_label(q, kind == CCT_ROW_LOOP ? "loop at " : "", x->file, x->line, err);
       t->n[r].file = x->file;
-      t->n[r].filep = q_path(q, 0, x->file, err);
       t->n[r].line = x->line;
       t->n[r].center = center_has_at(q, x->kind, x->file, x->line);
+      rc = loc_label(q, kind == CCT_ROW_LOOP ? "loop at " : "", x->file, x->line, &t->n[r].name, err);
+      if (!rc) rc = q_path(q, 0, x->file, &t->n[r].filep, err);
+      if (rc) break;
     }
     rowof[i] = r;
     double vals[3 * CCT_VIEW_MAX_METRICS], incl[CCT_VIEW_MAX_METRICS], excl[CCT_VIEW_MAX_METRICS];
@@ -1076,15 +1107,16 @@ static int flat_tree(cct_query *q, vtree *t, int n, const size_t *vcols, size_t 
   if (!*roots && !rc) rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
   qmap modrow = {0}, filerow = {0};
   for (size_t i = 0; !rc && i < nmods; i++) {
-    int node = vt_add(t, -1, CCT_ROW_MODULE);
-    if (node < 0 || (rc = flat_node(q, t, node, CCT_FLAT_MODULES, &mods[i], vcols, nm, err))) break;
+    int node = vt_add(t, -1, CCT_ROW_MODULE), added;
+    if (node < 0) rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
+    if (rc || (rc = flat_node(q, t, node, CCT_FLAT_MODULES, &mods[i], vcols, nm, err))) break;
     (*roots)[(*nroots)++] = node;
-    int added;
-    qmap_put(&modrow, mods[i].key, 0, 0, 0, 0, node, &added);
+    if (!qmap_put(&modrow, mods[i].key, 0, 0, 0, 0, node, &added)) rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
   }
   /* file rows under each module holding functions of the file */
   for (size_t i = 0; !rc && i < nfns; i++) {
-    const fninfo *f = q_function(q, fns[i].key, err);
+    const fninfo *f = NULL;
+    if ((rc = q_function(q, fns[i].key, &f, err))) break;
     if (!f) continue;
     int64_t *mrow = qmap_get(&modrow, f->module_id, 0, 0, 0, 0);
     if (!mrow) continue;
@@ -1104,7 +1136,10 @@ static int flat_tree(cct_query *q, vtree *t, int n, const size_t *vcols, size_t 
       }
       frow none = {fid, 0, 0, 0, (char *)"<unknown file>"};
       if ((rc = flat_node(q, t, node, CCT_FLAT_FILES, fr ? fr : &none, vcols, nm, err))) break;
-      qmap_put(&filerow, f->module_id, fid, 0, 0, 0, node, &added);
+      if (!qmap_put(&filerow, f->module_id, fid, 0, 0, 0, node, &added)) {
+        rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
+        break;
+      }
       parent = node;
     } else {
       parent = (int)*frowp;

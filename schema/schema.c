@@ -164,6 +164,24 @@ int cct_schema_prepare_named(sqlite3 *db, const char *script, const char *name, 
   return CCT_OK;
 }
 
+int cct_step(sqlite3_stmt *st, cct_err *err) {
+  int rc = sqlite3_step(st);
+  if (rc == SQLITE_ROW) return CCT_STEP_ROW;
+  if (rc == SQLITE_DONE) return CCT_STEP_DONE;
+  sqlite3 *db = sqlite3_db_handle(st);
+  const char *file = sqlite3_db_filename(db, "main");
+  const char *why = sqlite3_errmsg(db);
+  int code = rc & 0xff;
+  int cct = code == SQLITE_CORRUPT || code == SQLITE_NOTADB ? CCT_ECORRUPT
+            : code == SQLITE_NOMEM                          ? CCT_ENOMEM
+            : code == SQLITE_IOERR                          ? CCT_EIO
+                                                            : CCT_ESQL;
+  if (cct == CCT_ENOMEM) cct_err_set(err, cct, "out of memory");
+  else cct_err_set(err, cct, "'%s': %s", file && *file ? file : "the archive", why ? why : sqlite3_errstr(rc));
+  sqlite3_reset(st); /* after the message is copied: resetting may rewrite it */
+  return cct;
+}
+
 int cct_schema_run_named(sqlite3 *db, const char *script, const char *name, long long arg, cct_err *err) {
   int len = 0;
   const char *sql = cct_schema_named(script, name, &len);
