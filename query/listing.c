@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* schema/listing.sql, embedded by scripts/embed_sql.cmake. */
+/* schema/listing.sql, embedded by scripts/embed.cmake. */
 extern const char cct_sql_listing[];
 
 int cct_query_listing(cct_query *q, int which, sqlite3_stmt **pst, cct_err *err) {

@@ -14,6 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The style sheets and the page script (the .css and .js files of query/picture/), embedded by scripts/embed.cmake. */
+extern const char cct_css_sandwich[], cct_css_page[], cct_css_stats[], cct_js_page[];
+
 /* Geometry (pixels): margin, row pitch, header and caption heights, and the
  * estimated advance of one character of 12px monospace. */
 enum { PM = 10, RH = 18, HEAD = 50, CAP = 18 };
@@ -382,17 +385,6 @@ static int svg_legend(svgctx *c, double y, int write) {
   return (int)(lines * rowh);
 }
 
-static const char svg_style[] =
-    "<style>\n"
-    "text{font-family:'DejaVu Sans Mono',Menlo,Consolas,monospace;font-size:12px;fill:#1d1d1d;pointer-events:none}\n"
-    "text.title{font-family:'DejaVu Sans',Helvetica,Arial,sans-serif;font-size:16px;font-weight:bold}\n"
-    "text.sub,text.cap{font-family:'DejaVu Sans',Helvetica,Arial,sans-serif;font-size:12px;fill:#555}\n"
-    "g.frame rect{stroke:#fffdf8;stroke-width:0.5}\n"
-    "g.frame:hover rect{stroke:#222;stroke-width:1}\n"
-    "g.member rect{stroke:#5e35b1;stroke-width:1.5}\n"
-    "g.match rect{fill:#e056fd}\n"
-    "</style>\n";
-
 /* Computes the views of the picture: topdown always, bottomup with a center. */
 static int picture_views(cct_query *q, int depth, cct_view **td, cct_view **bu, cct_err *err) {
   *td = *bu = NULL;
@@ -450,7 +442,7 @@ static int svg_sandwich(cct_query *q, int depth, const cct_picture_opts *opts, F
   fputs("\" data-metric=\"", out);
   put_xml(out, td->metrics[0], SIZE_MAX, 0);
   fprintf(out, "\" data-run=\"%d\" data-depth=\"%d\" data-min-width=\"%g\">\n", td->run, depth, c.o.min_width);
-  fputs(svg_style, out);
+  fprintf(out, "<style>\n%s</style>\n", cct_css_sandwich);
   fputs("<rect width=\"100%\" height=\"100%\" fill=\"#fffdf8\"/>\n", out);
   /* header */
   fprintf(out, "<text class=\"title\" x=\"%d\" y=\"22\">", PM);
@@ -626,235 +618,6 @@ static int full_tree(cct_query *q, cct_view **out, cct_err *err) {
   return rc;
 }
 
-static const char html_style[] =
-    "body{margin:0;font-family:'DejaVu Sans',Helvetica,Arial,sans-serif;background:#fffdf8;color:#1d1d1d}\n"
-    "#bar{display:flex;gap:12px;align-items:center;padding:8px 10px;border-bottom:1px solid #e5dccb;font-size:13px}\n"
-    "#bar input{font:13px monospace;padding:2px 6px;width:220px}\n"
-    "#bar button{font-size:13px;padding:2px 10px}\n"
-    "#status{color:#777}\n"
-    "#pic svg{display:block}\n"
-    "#pic g.frame{cursor:pointer}\n"
-    "#pic text{font-family:'DejaVu Sans Mono',Menlo,Consolas,monospace;font-size:12px;fill:#1d1d1d;pointer-events:none}\n"
-    "#pic text.title{font-family:'DejaVu Sans',Helvetica,Arial,sans-serif;font-size:16px;font-weight:bold}\n"
-    "#pic text.sub,#pic text.cap{font-family:'DejaVu Sans',Helvetica,Arial,sans-serif;fill:#555}\n"
-    "#pic g.frame rect{stroke:#fffdf8;stroke-width:0.5}\n"
-    "#pic g.frame:hover rect{stroke:#222;stroke-width:1}\n"
-    "#pic g.member rect{stroke:#5e35b1;stroke-width:1.5}\n"
-    "#pic g.match rect{fill:#e056fd}\n";
-
-static const char html_script[] =
-    "(function () {\n"
-    "  'use strict';\n"
-    "  var D = JSON.parse(document.getElementById('cct-data').textContent);\n"
-    "  var F = D.funcs, T = D.tree, n = T.length;\n"
-    "  var KINDS = ['root', 'function', 'loop', 'line', 'instruction', 'center', 'file', 'module'];\n"
-    "  var W = D.width, M = 10, FW = W - 2 * M, RH = 18, HEAD = 50, CAP = 18, CW = 7.3;\n"
-    "  var pic = document.getElementById('pic'), status = document.getElementById('status');\n"
-    "  var search = document.getElementById('search');\n"
-    "  var kids = [];\n"
-    "  for (var i = 0; i < n; i++) kids.push([]);\n"
-    "  for (i = 1; i < n; i++) kids[T[i][0]].push(i);\n"
-    "\n"
-    "  function esc(s) {\n"
-    "    return String(s).replace(/[&<>\"']/g, function (c) {\n"
-    "      return { '&': '&amp;', '<': '&lt;', '>': '&gt;', '\"': '&quot;', \"'\": '&#39;' }[c];\n"
-    "    });\n"
-    "  }\n"
-    "  function fmt(v) {\n"
-    "    if (isFinite(v) && v === Math.floor(v) && Math.abs(v) < 1e15) return v.toFixed(0);\n"
-    "    return String(Number(v.toPrecision(6)));\n"
-    "  }\n"
-    "  function pct(v, t) { return t > 0 ? (100 * v / t).toFixed(1) + '%' : '-'; }\n"
-    "  function cmpStr(a, b) { return a < b ? -1 : a > b ? 1 : 0; }\n"
-    "\n"
-    "  /* A view: rows in pre-order {h, p, d, f, incl, excl, c}; rows[0] is the top row. */\n"
-    "  function fromList(list) {\n"
-    "    if (!list) return null;\n"
-    "    return list.map(function (r, k) {\n"
-    "      return { h: k + 1, p: r[0] + 1, d: 0, f: r[1], incl: r[2], excl: r[3], c: r[4] };\n"
-    "    }).map(function (r, k, a) { r.d = k ? a[r.p - 1].d + 1 : 0; return r; });\n"
-    "  }\n"
-    "\n"
-    "  /* Merged row tree -> rows, siblings by inclusive descending, ties by label; threshold cut. */\n"
-    "  function mk(f) { return { f: f, incl: 0, excl: 0, kids: new Map(), order: [] }; }\n"
-    "  function flatten(top, centerName) {\n"
-    "    var rows = [], cut = D.threshold * D.total;\n"
-    "    function emit(m, p, d) {\n"
-    "      var h = rows.length + 1;\n"
-    "      rows.push({ h: h, p: p, d: d, f: m.f, incl: m.incl, excl: m.excl,\n"
-    "                  c: d === 0 || (m.f >= 0 && F[m.f][0] === centerName) ? 1 : 0 });\n"
-    "      var ks = m.order.slice();\n"
-    "      ks.forEach(function (k, idx) { k.idx = idx; });\n"
-    "      ks.sort(function (a, b) {\n"
-    "        if (a.incl !== b.incl) return a.incl > b.incl ? -1 : 1;\n"
-    "        var c = cmpStr(F[a.f][0], F[b.f][0]);\n"
-    "        return c ? c : a.idx - b.idx;\n"
-    "      });\n"
-    "      ks.forEach(function (k) { if (!(cut > 0 && k.incl < cut)) emit(k, h, d + 1); });\n"
-    "    }\n"
-    "    emit(top, 0, 0);\n"
-    "    return rows;\n"
-    "  }\n"
-    "\n"
-    "  /* Re-centers on every function named name (the library's 'center NAME'):\n"
-    "   * outermost occurrences O*, callee tree = merged children of O*, caller tree\n"
-    "   * = merged caller chains of O*.  Returns a view or null. */\n"
-    "  function recenter(name) {\n"
-    "    var isC = new Uint8Array(n), anc = new Uint8Array(n), outer = [], any = false;\n"
-    "    for (var i = 1; i < n; i++) if (F[T[i][1]][0] === name) { isC[i] = 1; any = true; }\n"
-    "    if (!any) return null;\n"
-    "    for (i = 1; i < n; i++) {\n"
-    "      var p = T[i][0];\n"
-    "      anc[i] = p > 0 && (anc[p] || isC[p]) ? 1 : 0;\n"
-    "      if (isC[i] && !anc[i]) outer.push(i);\n"
-    "    }\n"
-    "    var sub = new Float64Array(n);\n"
-    "    for (i = n - 1; i >= 1; i--) {\n"
-    "      if (isC[i]) sub[i] += T[i][3];\n"
-    "      sub[T[i][0]] += sub[i];\n"
-    "    }\n"
-    "    var depth = D.depth, top = mk(-1), bu = mk(-1);\n"
-    "    for (i = 1; i < n; i++) if (isC[i]) top.excl += T[i][3];\n"
-    "    function add(m, c, d) {\n"
-    "      var f = T[c][1], k = m.kids.get(f);\n"
-    "      if (!k) { k = mk(f); m.kids.set(f, k); m.order.push(k); }\n"
-    "      k.incl += T[c][2];\n"
-    "      k.excl += T[c][3];\n"
-    "      if (d < depth) kids[c].forEach(function (cc) { add(k, cc, d + 1); });\n"
-    "    }\n"
-    "    function step(m, f, incl, excl) {\n"
-    "      var k = m.kids.get(f);\n"
-    "      if (!k) { k = mk(f); m.kids.set(f, k); m.order.push(k); }\n"
-    "      k.incl += incl;\n"
-    "      k.excl += excl;\n"
-    "      return k;\n"
-    "    }\n"
-    "    outer.forEach(function (o) {\n"
-    "      top.incl += T[o][2];\n"
-    "      if (depth > 0) kids[o].forEach(function (c) { add(top, c, 1); });\n"
-    "      var a = T[o][0], node = bu;\n"
-    "      if (depth < 1) return;\n"
-    "      if (a === 0) { step(bu, D.progRoot, T[o][2], sub[o]); return; }\n"
-    "      for (var k = 1; k <= depth; k++) {\n"
-    "        node = step(node, T[a][1], T[o][2], sub[o]);\n"
-    "        if (T[a][0] === 0) break;\n"
-    "        a = T[a][0];\n"
-    "      }\n"
-    "    });\n"
-    "    bu.incl = top.incl;\n"
-    "    bu.excl = top.excl;\n"
-    "    return { label: name, centered: true, callee: flatten(top, name), caller: flatten(bu, name) };\n"
-    "  }\n"
-    "\n"
-    "  function color(r) {\n"
-    "    if (r.d === 0) return D.centered ? '#b39ddb' : '#d9d9d9';\n"
-    "    return F[r.f][6];\n"
-    "  }\n"
-    "\n"
-    "  /* Lays out one half: x and width per row; returns max depth drawn. */\n"
-    "  function layout(rows) {\n"
-    "    var fill = [], scale = rows[0].incl > 0 ? FW / rows[0].incl : 0, skip = -1, maxd = 0;\n"
-    "    rows.forEach(function (r) {\n"
-    "      r.drawn = false;\n"
-    "      if (r.d === 0) { r.x = M; r.w = FW; fill[0] = M; r.drawn = true; return; }\n"
-    "      if (skip >= 0 && r.d > skip) return;\n"
-    "      skip = -1;\n"
-    "      var w = Math.max(0, r.incl) * scale;\n"
-    "      r.x = fill[r.d - 1];\n"
-    "      fill[r.d - 1] += w;\n"
-    "      r.w = w;\n"
-    "      if (w < D.minWidth) { skip = r.d; return; }\n"
-    "      fill[r.d] = r.x;\n"
-    "      r.drawn = true;\n"
-    "      if (r.d > maxd) maxd = r.d;\n"
-    "    });\n"
-    "    return maxd;\n"
-    "  }\n"
-    "\n"
-    "  function label(name, w) {\n"
-    "    var cs = Array.from(name), nfit = Math.floor((w - 6) / CW);\n"
-    "    if (cs.length <= nfit) return name;\n"
-    "    if (nfit < 3) return '';\n"
-    "    return cs.slice(0, nfit - 2).join('') + '..';\n"
-    "  }\n"
-    "\n"
-    "  function frame(out, r, part, y, top) {\n"
-    "    var f = r.f >= 0 ? F[r.f] : [view.label, null, -1, null, 5, 0, '#ccc'];\n"
-    "    var name = r.d === 0 ? view.label : f[0];\n"
-    "    var kind = r.d === 0 ? (view.centered ? 'center' : 'root') : KINDS[f[4]];\n"
-    "    var tip = name;\n"
-    "    if (f[1]) tip += '\\n' + f[1] + (f[2] >= 0 ? ':' + f[2] : '');\n"
-    "    if (f[3]) tip += '\\n[' + f[3] + ']';\n"
-    "    tip += '\\ninclusive ' + fmt(r.incl) + ' (' + pct(r.incl, D.total) + ' of program' +\n"
-    "      (view.centered && r.d > 0 ? ', ' + pct(r.incl, top) + ' of center' : '') + ')';\n"
-    "    tip += '\\nexclusive ' + fmt(r.excl) + ' (' + pct(r.excl, D.total) + ' of program)';\n"
-    "    out.push('<g class=\"frame' + (r.c && r.d > 0 ? ' member' : '') + '\" data-part=\"' + part +\n"
-    "      '\" data-handle=\"' + r.h + '\" data-parent=\"' + r.p + '\" data-depth=\"' + r.d + '\" data-kind=\"' + kind +\n"
-    "      '\" data-name=\"' + esc(name) + '\" data-inclusive=\"' + r.incl + '\" data-exclusive=\"' + r.excl +\n"
-    "      '\" data-fid=\"' + r.f + '\"><title>' + esc(tip) + '</title><rect x=\"' + r.x.toFixed(3) + '\" y=\"' + y +\n"
-    "      '\" width=\"' + r.w.toFixed(3) + '\" height=\"' + (RH - 1) + '\" rx=\"2\" fill=\"' + color(r) + '\"/>');\n"
-    "    var text = r.d === 0 && view.centered ? name + ' \\u2014 ' + pct(r.incl, D.total) + ' of program' : name;\n"
-    "    var t = label(text, r.w);\n"
-    "    if (t) out.push('<text x=\"' + (r.x + 3).toFixed(3) + '\" y=\"' + (y + 12.5) + '\">' + esc(t) + '</text>');\n"
-    "    out.push('</g>');\n"
-    "  }\n"
-    "\n"
-    "  var view = null;\n"
-    "  function render(v) {\n"
-    "    view = v;\n"
-    "    D.centered = v.centered;\n"
-    "    var dc = layout(v.callee), db = v.caller ? layout(v.caller) : 0;\n"
-    "    var ytop = HEAD + CAP, yc = ytop + dc * RH, ybot = yc + RH + db * RH;\n"
-    "    var H = ybot + (v.caller ? CAP : 0) + 10;\n"
-    "    var out = [], top = v.callee[0].incl;\n"
-    "    out.push('<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"' + W + '\" height=\"' + H + '\" viewBox=\"0 0 ' + W +\n"
-    "      ' ' + H + '\" data-frame-width=\"' + FW + '\" data-center=\"' + esc(v.label) + '\">');\n"
-    "    out.push('<rect width=\"100%\" height=\"100%\" fill=\"#fffdf8\"/>');\n"
-    "    out.push('<text class=\"title\" x=\"' + M + '\" y=\"22\">' + esc(v.centered ? 'center ' + v.label : 'top-down: whole program') + '</text>');\n"
-    "    out.push('<text class=\"sub\" x=\"' + M + '\" y=\"40\">' + esc(D.metric + ', run ' + D.run + ', inclusive ' + fmt(top) +\n"
-    "      ' = ' + pct(top, D.total) + ' of the program total ' + fmt(D.total)) + '</text>');\n"
-    "    out.push('<text class=\"cap\" x=\"' + M + '\" y=\"' + (ytop - 5) + '\">' + esc(v.centered ? (dc ? '\\u25b2 callees of ' + v.label + ' (top-down)' : 'no callees: its cost is its own') : '\\u25b2 callees (top-down)') + '</text>');\n"
-    "    v.callee.forEach(function (r) { if (r.drawn) frame(out, r, r.d === 0 ? (v.centered ? 'center' : 'root') : 'callee', yc - r.d * RH, top); });\n"
-    "    if (v.caller) {\n"
-    "      v.caller.forEach(function (r) { if (r.drawn && r.d > 0) frame(out, r, 'caller', yc + r.d * RH, top); });\n"
-    "      out.push('<text class=\"cap\" x=\"' + M + '\" y=\"' + (ybot + 13) + '\">' + esc('\\u25bc callers of ' + v.label + ' (bottom-up)') + '</text>');\n"
-    "    }\n"
-    "    out.push('</svg>');\n"
-    "    pic.innerHTML = out.join('');\n"
-    "    document.getElementById('center').textContent = v.centered ? v.label : '(none)';\n"
-    "    highlight();\n"
-    "  }\n"
-    "\n"
-    "  function highlight() {\n"
-    "    var s = search.value, re = null, count = 0;\n"
-    "    if (s) {\n"
-    "      try { re = new RegExp(s, 'i'); } catch (e) { re = new RegExp(s.replace(/[.*+?^${}()|[\\]\\\\]/g, '\\\\$&'), 'i'); }\n"
-    "    }\n"
-    "    pic.querySelectorAll('g.frame').forEach(function (g) {\n"
-    "      var m = !!re && re.test(g.getAttribute('data-name'));\n"
-    "      g.classList.toggle('match', m);\n"
-    "      if (m) count++;\n"
-    "    });\n"
-    "    status.textContent = s ? count + ' frame(s) match' : (D.truncated ? 'tree truncated to ' + n + ' frames' : '');\n"
-    "  }\n"
-    "\n"
-    "  var initial = { label: D.initial.label, centered: D.initial.centered,\n"
-    "                  callee: fromList(D.initial.callee), caller: fromList(D.initial.caller) };\n"
-    "  pic.addEventListener('click', function (e) {\n"
-    "    var g = e.target.closest ? e.target.closest('g.frame') : null;\n"
-    "    if (!g || g.getAttribute('data-depth') === '0') return;\n"
-    "    var f = +g.getAttribute('data-fid');\n"
-    "    if (!(f >= 0)) return;\n"
-    "    var v = recenter(F[f][0]);\n"
-    "    if (!v) { status.textContent = 'no occurrence of ' + F[f][0] + ' in the embedded tree'; return; }\n"
-    "    render(v);\n"
-    "  });\n"
-    "  document.getElementById('reset').addEventListener('click', function () { render(initial); });\n"
-    "  search.addEventListener('input', highlight);\n"
-    "  window.cctRecenter = function (name) { var v = recenter(name); if (v) render(v); return !!v; };\n"
-    "  render(initial);\n"
-    "})();\n";
-
 /* The interactive page (see cct_picture.h): the views of q for the first picture, the
  * program's function-granularity tree for re-centering.  CCT_OK or an error. */
 static int html_page(cct_query *q, int depth, const cct_picture_opts *opts, FILE *out, cct_err *err) {
@@ -897,7 +660,7 @@ static int html_page(cct_query *q, int depth, const cct_picture_opts *opts, FILE
   const char *label = td->rows[0].name;
   fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>cctq: ", out);
   put_xml(out, bu ? label : "whole program", 200, 0);
-  fprintf(out, "</title>\n<style>\n%s</style>\n</head>\n<body>\n", html_style);
+  fprintf(out, "</title>\n<style>\n%s</style>\n</head>\n<body>\n", cct_css_page);
   fputs("<div id=\"bar\"><button id=\"reset\" type=\"button\">Reset</button>"
         "<label>search <input id=\"search\" type=\"search\" placeholder=\"regex, e.g. ^MPI_\"></label>"
         "<span>center: <b id=\"center\"></b></span><span id=\"status\"></span>"
@@ -937,7 +700,7 @@ static int html_page(cct_query *q, int depth, const cct_picture_opts *opts, FILE
     fprintf(out, ",%d,%d,\"%s\"]", r->kind, r->inlined, frame_color(o.color_by, r));
   }
   fputs("]}\n</script>\n<script>\n", out);
-  fputs(html_script, out);
+  fputs(cct_js_page, out);
   fputs("</script>\n</body>\n</html>\n", out);
   ftab_free(&t);
   free(keep);
@@ -1014,11 +777,7 @@ static int stats_svg(cct_query *q, FILE *out, cct_err *err) {
                "height=\"%d\" viewBox=\"0 0 %d %d\" data-count=\"%zu\" data-center=\"",
           W, H, W, H, s->count);
   put_xml(out, label, SIZE_MAX, 0);
-  fputs("\">\n<style>\ntext{font-family:'DejaVu Sans',Helvetica,Arial,sans-serif;font-size:12px;fill:#333}\n"
-        "text.title{font-size:16px;font-weight:bold}\ntext.sub{fill:#555}\ntext.tick{font-size:11px;fill:#666}\n"
-        "text.axis{font-size:12px;fill:#333}\nrect.bar:hover,rect.bin:hover{fill:#e76f51}\n</style>\n"
-        "<rect width=\"100%\" height=\"100%\" fill=\"#fffdf8\"/>\n",
-        out);
+  fprintf(out, "\">\n<style>\n%s</style>\n<rect width=\"100%%\" height=\"100%%\" fill=\"#fffdf8\"/>\n", cct_css_stats);
   fputs("<text class=\"title\" x=\"10\" y=\"22\">", out);
   put_xml(out, s->metric, SIZE_MAX, 0);
   fputs(" inclusive of ", out);

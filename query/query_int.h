@@ -10,7 +10,7 @@
 
 #include <stdint.h>
 
-/* schema/query.sql, embedded by scripts/embed_sql.cmake. */
+/* schema/query.sql, embedded by scripts/embed.cmake. */
 extern const char cct_sql_query[];
 
 /* Context kinds and relations of base.sql. */
