@@ -40,6 +40,7 @@ typedef struct cct_run_info {
   int run;                 /* run number */
   const char *title, *ingested_at, *format, *path; /* as stored */
   long long contexts, profiles, metrics; /* sizes */
+  long long elided;        /* v4: context ids with values that meta.db does not have */
 } cct_run_info;
 
 /* Calls fn for each run of the archive at path, in run order (strings valid

@@ -17,7 +17,8 @@ int cct_archive_list(const char *path, void (*fn)(void *arg, const cct_run_info 
                       (const char *)sqlite3_column_text(st, 7),
                       sqlite3_column_int64(st, 4),
                       sqlite3_column_int64(st, 5),
-                      sqlite3_column_int64(st, 6)};
+                      sqlite3_column_int64(st, 6),
+                      sqlite3_column_int64(st, 8)};
     fn(arg, &r);
   }
   sqlite3_finalize(st);

@@ -23,6 +23,10 @@ static void print_run(void *arg, const cct_run_info *r) {
                       "profiles", "metrics", "path");
   printf("%-4d %-24s %-20s %-11s %10lld %8lld %7lld  %s\n", r->run, r->title, r->ingested_at, r->format, r->contexts,
          r->profiles, r->metrics, r->path);
+  if (r->elided > 0) /* normal hpcprof output: a note, not a warning */
+    printf("     note: %lld context ids of profile.db are not in meta.db (instructions hpcprof elides); their cost "
+           "is in their ancestors' values\n",
+           r->elided);
 }
 
 int main(int argc, char **argv) {
@@ -73,8 +77,5 @@ int main(int argc, char **argv) {
             "%lld metric columns, %lld profiles in %.2f s\n",
             st.run, st.format, st.contexts, st.by_kind[1], st.by_kind[2], st.by_kind[3], st.by_kind[4], st.metrics,
             st.profiles, st.seconds);
-  if (!quiet && st.elided)
-    fprintf(stderr, "cctingest: %lld context ids in profile.db are not in meta.db (elided instructions); "
-                    "their cost is in their ancestors' values\n", st.elided);
   return 0;
 }

@@ -221,24 +221,69 @@ static void suggest_functions(cct_query *q, const char *name, char *buf, size_t 
   if (e.code) cct_err_set(e_, e.code, "%s", e.msg);
 }
 
-/* Suggests lines with cost near line in the files matching path, or close file names; an error lands in e_. */
-static void suggest_lines(cct_query *q, const char *path, long long line, char *buf, size_t size, cct_err *e_) {
+static char *quote_name(const char *name);
+
+/* Appends to buf (size bytes, NUL-terminated) what is at file:line (file id)
+ * instead of what was asked for (a loop: loop = 1, else a line context): a
+ * source line or call site, a loop header, functions defined there, each with
+ * the center item that names it. */
+static void describe_line(cct_query *q, int64_t file, const char *base, long long line, int loop, char *buf,
+                          size_t size) {
+  cct_err e = CCT_ERR_INIT;
+  size_t len = strlen(buf);
+  sqlite3_stmt *st = q_stmt(q, ST_CONTEXTS_AT, &e);
+  if (st) {
+    sqlite3_bind_int64(st, 2, file);
+    sqlite3_bind_int64(st, 3, line);
+    sqlite3_bind_int(st, 4, loop ? K_LINE : K_LOOP);
+    int callsite = 0, found = 0;
+    while (cct_step(st, &e) == CCT_STEP_ROW) found = 1, callsite |= sqlite3_column_int(st, 8); /* hints only */
+    sqlite3_reset(st);
+    if (found)
+      len += (size_t)snprintf(buf + len, len < size ? size - len : 0, "; %s:%lld is %s (center %s%s:%lld)", base,
+                              line, !loop ? "a loop header" : callsite ? "a call site" : "a source line",
+                              loop ? "" : "loop ", base, line);
+  }
+  st = len < size ? q_stmt(q, ST_FUNCTIONS_AT, &e) : NULL;
+  if (!st) return;
+  sqlite3_bind_int64(st, 2, file);
+  sqlite3_bind_int64(st, 3, line);
+  for (int k = 0; k < 3 && len < size && cct_step(st, &e) == CCT_STEP_ROW; k++) {
+    char *item = quote_name((const char *)sqlite3_column_text(st, 0));
+    if (item)
+      len += (size_t)snprintf(buf + len, len < size ? size - len : 0, "; function %s is defined at %s:%lld (center %s)",
+                              item, base, line, item);
+    free(item);
+  }
+  sqlite3_reset(st);
+}
+
+/* Writes into buf what is at path:line instead of the loop (loop = 1) or line
+ * context asked for (describe_line), then suggests loop headers (or lines)
+ * with cost near line in the files matching path, never line itself, or close
+ * file names when no file matches; an error lands in e_. */
+static void suggest_lines(cct_query *q, const char *path, long long line, int loop, char *buf, size_t size,
+                          cct_err *e_) {
   suggest s = {{0}, {0}};
   cct_err e = CCT_ERR_INIT;
   int64_t *ids = NULL;
   size_t n = 0;
+  char there[400] = "";
   paths_matching(q, 0, path, &ids, &n, &e);
   for (size_t i = 0; i < n; i++) {
     const char *p = NULL;
     q_path(q, 0, ids[i], &p, &e);
-    sqlite3_stmt *st = q_stmt(q, ST_LINE_COSTS, &e);
-    if (!st || !p || !q->ncols) break;
+    if (!p || !q->ncols) break;
+    describe_line(q, ids[i], q_basename(p), line, loop, there, sizeof there);
+    sqlite3_stmt *st = q_stmt(q, loop ? ST_LOOP_COSTS : ST_LINE_COSTS, &e);
+    if (!st) break;
     sqlite3_bind_int64(st, 2, ids[i]);
     sqlite3_bind_int64(st, 3, q->cols[q->disp].id);
     while (cct_step(st, &e) == CCT_STEP_ROW) { /* hints only */
       long long l = sqlite3_column_int64(st, 0);
+      if (l == line) continue; /* the item that was just rejected */
       char name[512];
-      snprintf(name, sizeof name, "%s:%lld", q_basename(p), l);
+      snprintf(name, sizeof name, "%s%s:%lld", loop ? "loop " : "", q_basename(p), l);
       long long d = l > line ? l - line : line - l;
       suggest_offer(&s, name, d > 1000000 ? 1000000 : (int)d);
     }
@@ -255,7 +300,9 @@ static void suggest_lines(cct_query *q, const char *path, long long line, char *
     }
     if (st) sqlite3_reset(st);
   }
-  suggest_format(&s, buf, size);
+  size_t len = (size_t)snprintf(buf, size, "%s", there);
+  if (len < size) suggest_format(&s, buf + len, size - len);
+  else suggest_format(&s, buf, 1);
   if (e.code) cct_err_set(e_, e.code, "%s", e.msg);
 }
 
@@ -476,7 +523,7 @@ static int resolve_item(cct_query *q, citem *it, cct_err *err) {
                                        [IT_LOOP_ID] = "loop at", [IT_INSTR] = "instruction context at"};
     cct_err se = CCT_ERR_INIT; /* reading the hints failed: that error, not 'no such item' */
     if (it->type == IT_NAME) suggest_functions(q, it->arg, sug, sizeof sug, &se);
-    else if (it->type == IT_LINE || it->type == IT_LOOP) suggest_lines(q, it->arg, it->line, sug, sizeof sug, &se);
+    else if (it->type == IT_LINE || it->type == IT_LOOP) suggest_lines(q, it->arg, it->line, it->type == IT_LOOP, sug, sizeof sug, &se);
     if (se.code) {
       free(l.v);
       return cct_err_set(err, se.code, "%s", se.msg);

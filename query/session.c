@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 
 /* ---- hash map ---- */
 
@@ -106,7 +107,7 @@ static const char *const stmt_names[ST_COUNT] = {
     [ST_COMPLETE_FUNCTIONS] = "complete_functions", [ST_COMPLETE_METRICS] = "complete_metrics",
     [ST_RUN_EXISTS] = "run_exists", [ST_COLUMNS] = "columns", [ST_RUNS] = "runs", [ST_BEGIN] = "begin", [ST_COMMIT] = "commit",
     [ST_VALUES] = "values", [ST_TD_FRAMES_RANGE] = "td_frames_range", [ST_TD_LINES_RANGE] = "td_lines_range",
-    [ST_BU_FRAMES] = "bu_frames"};
+    [ST_BU_FRAMES] = "bu_frames", [ST_LOOP_COSTS] = "loop_costs", [ST_FUNCTIONS_AT] = "functions_at"};
 
 sqlite3_stmt *q_stmt(cct_query *q, int i, cct_err *err) {
   if (!q->st[i] && cct_schema_prepare_named(q->db, cct_sql_query, stmt_names[i], &q->st[i], err)) return NULL;
@@ -488,8 +489,53 @@ static int load_run(cct_query *q, int run, const char *keep, cct_err *err) {
   return rc;
 }
 
+/* Whether dir holds a file named name. */
+static int dir_has(const char *dir, const char *name) {
+  char buf[4096];
+  struct stat sb;
+  return snprintf(buf, sizeof buf, "%s/%s", dir, name) < (int)sizeof buf && stat(buf, &sb) == 0;
+}
+
+/* The error for the HPCToolkit database directory dir (len bytes of it): the
+ * cctingest command to run, its archive named after the directory; file: path
+ * is one of the database's files. */
+static int database_dir_error(const char *path, const char *dir, int len, int file, cct_err *err) {
+  while (len > 1 && dir[len - 1] == '/') len--;
+  int b = len;
+  while (b > 0 && dir[b - 1] != '/') b--;
+  int blen = len - b;
+  if (blen > 2 && !strncmp(dir + len - 2, ".d", 2)) blen -= 2; /* hpcprof's 'NAME.d' */
+  if (blen <= 0 || blen > 200 || dir[b] == '.') b = 0, blen = 0;
+  return cct_err_set(err, CCT_EIO,
+                     "'%s' is %s HPCToolkit database, not a cctq archive; ingest it first: "
+                     "cctingest %.*s %.*s.sqlite",
+                     path, file ? "a file of an" : "an", len, dir, blen ? blen : 7, blen ? dir + b : "archive");
+}
+
+/* An error naming what path is when it is not an archive but an HPCToolkit
+ * database (its directory or one of its files) or another directory, with the
+ * cctingest command to run; CCT_OK when path is none of those. */
+static int not_an_archive(const char *path, cct_err *err) {
+  struct stat sb;
+  if (stat(path, &sb)) return CCT_OK; /* the open reports it */
+  if (S_ISDIR(sb.st_mode)) {
+    if (dir_has(path, "meta.db") || dir_has(path, "experiment.xml"))
+      return database_dir_error(path, path, (int)strlen(path), 0, err);
+    return cct_err_set(err, CCT_EIO, "'%s' is a directory, not a cctq archive", path);
+  }
+  static const char *const files[] = {"meta.db", "profile.db", "cct.db", "trace.db", "experiment.xml"};
+  const char *base = q_basename(path);
+  size_t n = strlen(base);
+  int hpc = n > 10 && !strcmp(base + n - 10, ".metric-db");
+  for (size_t i = 0; i < sizeof files / sizeof *files; i++) hpc |= !strcmp(base, files[i]);
+  if (!hpc) return CCT_OK;
+  if (base == path) return database_dir_error(path, ".", 1, 1, err);
+  return database_dir_error(path, path, (int)(base - path - 1), 1, err);
+}
+
 int cct_query_open(const char *path, cct_query **pq, cct_err *err) {
   *pq = NULL;
+  if (not_an_archive(path, err)) return CCT_EIO;
   cct_query *q = calloc(1, sizeof *q);
   if (!q) return cct_err_set(err, CCT_ENOMEM, "out of memory");
   int rc = cct_schema_open(path, CCT_OPEN_READONLY, &q->db, err);

@@ -65,7 +65,7 @@ DELETE FROM run WHERE run = ?1;
 
 -- @list_runs  -> the runs of an archive, for cctingest --list
 SELECT run, title, ingested_at, format, contexts, profiles,
-       (SELECT count(*) FROM metric m WHERE m.run = r.run AND m.stat = 'sum') AS metrics, path
+       (SELECT count(*) FROM metric m WHERE m.run = r.run AND m.stat = 'sum') AS metrics, path, elided
 FROM run r ORDER BY run;
 
 -- @has_run  (run) -> 1 when the archive holds that run

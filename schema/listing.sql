@@ -4,9 +4,12 @@
 -- and is prepared by that name (cct_schema_prepare_named).  Parameters are
 -- positional.
 
--- @runs  (?1 current run) -> the 'runs' listing, the current run marked
-SELECT run, run = ?1 AS current, title, format, contexts, profiles, ingested_at, path
-FROM runs ORDER BY run;
+-- @runs  (?1 current run) -> the 'runs' listing, the current run marked; the note says
+-- how many context ids of a v4 profile.db meta.db does not have (hpcprof elides
+-- instruction contexts; their cost is in their ancestors), from the table run
+SELECT r.run, r.run = ?1 AS current, r.title, r.format, r.contexts, r.profiles, r.ingested_at, r.path,
+       CASE WHEN b.elided > 0 THEN b.elided || ' elided context ids' END AS note
+FROM runs r JOIN run b ON b.run = r.run ORDER BY r.run;
 
 -- @metrics  (?1 run, ?2 display metric name) -> the 'metrics' listing
 SELECT metric, name = ?2 AS current, name, unit, description

@@ -114,6 +114,14 @@ SELECT id, pre, last, frame, file, line FROM context WHERE run = ?1 AND function
 SELECT line, inclusive, exclusive FROM scope_total
 WHERE run = ?1 AND kind = 'line' AND metric = ?3 AND key = ?2 ORDER BY line;
 
+-- @loop_costs  (?1 run, ?2 file, ?3 metric) -> loop header lines of a file with cost (suggestions)
+SELECT line, inclusive, exclusive FROM scope_total
+WHERE run = ?1 AND kind = 'loop' AND metric = ?3 AND key = ?2 ORDER BY line;
+
+-- @functions_at  (?1 run, ?2 file, ?3 line) -> names of the functions defined at file:line
+-- (error messages only: a scan of the run's functions)
+SELECT DISTINCT name FROM function WHERE run = ?1 AND file = ?2 AND line = ?3 ORDER BY name;
+
 -- @td_frames  (?1 run, ?2 fdepth, ?3 pre lo, ?4 pre hi) -> frames of a subtree at one function level:
 -- id, function, fparent, relation, pre
 -- (INDEXED BY: on a small run the planner may prefer the table's own pre range,

@@ -1302,7 +1302,14 @@ int cct_out_stats_to(cct_shell *p, const cct_stats *s, FILE *f, int mode) {
   out_text(o, s->metric ? s->metric : "?");
   fputs(" inclusive of ", o);
   if (!nc) fputs("the program", o);
-  for (size_t i = 0; i < nc; i++) fputs(i ? ", '" : "'", o), out_text(o, cct_center_item(p->q, i)), fputc('\'', o);
+  for (size_t i = 0; i < nc; i++) { /* items as typed: quoted ones keep their own quotes */
+    const char *item = cct_center_item(p->q, i);
+    int quoted = item[0] == '\'' || item[0] == '"';
+    fputs(i ? ", " : "", o);
+    if (!quoted) fputc('\'', o);
+    out_text(o, item);
+    if (!quoted) fputc('\'', o);
+  }
   fprintf(o, " over %zu profile%s\n", s->count, s->count == 1 ? "" : "s");
   char b[40];
   fprintf(o, "  sum        %s\n", human_text(b, sizeof b, s->sum));
