@@ -33,8 +33,11 @@ typedef struct column {
 /* One open CCT element. */
 typedef struct open_elem {
   int loop;         /* 1 for <L> */
+  int frame;        /* 1 for <PF>, 2 for <Pr> (inlined) */
+  int any_minus;    /* minus holds a non-zero value */
   double *loopsum;  /* per metric: function-scope exclusive of nested loops (L only) */
-  double *excl_lex; /* per metric: this element's lex-aware exclusive (L only) */
+  double *excl_lex; /* per metric: this element's lex-aware exclusive, as read (L, PF, Pr) */
+  double *minus;    /* per metric: exclusive of inlined frames (Pr) directly inside (L, PF, Pr) */
 } open_elem;
 
 typedef struct reader {
@@ -197,7 +200,7 @@ static int add_table_entry(reader *r, const char *tag, const attrs *a, const cha
   return CCT_OK;
 }
 
-static int push(reader *r, int loop) {
+static int push(reader *r, int loop, int frame) {
   if (r->depth == r->stack_cap) {
     int cap = r->stack_cap ? r->stack_cap * 2 : 64;
     open_elem *s = realloc(r->stack, (size_t)cap * sizeof *s);
@@ -208,27 +211,53 @@ static int push(reader *r, int loop) {
   }
   open_elem *e = &r->stack[r->depth++];
   e->loop = loop;
-  if (loop && r->nmetrics) {
-    if (!e->loopsum) e->loopsum = malloc((size_t)r->nmetrics * sizeof(double));
-    if (!e->excl_lex) e->excl_lex = malloc((size_t)r->nmetrics * sizeof(double));
-    if (!e->loopsum || !e->excl_lex) return cct_err_set(r->err, CCT_ENOMEM, "out of memory");
-    memset(e->loopsum, 0, (size_t)r->nmetrics * sizeof(double));
-    memset(e->excl_lex, 0, (size_t)r->nmetrics * sizeof(double));
+  e->frame = frame;
+  e->any_minus = 0;
+  if ((loop || frame) && r->nmetrics) {
+    size_t n = (size_t)r->nmetrics * sizeof(double);
+    if (!e->loopsum) e->loopsum = malloc(n);
+    if (!e->excl_lex) e->excl_lex = malloc(n);
+    if (!e->minus) e->minus = malloc(n);
+    if (!e->loopsum || !e->excl_lex || !e->minus) return cct_err_set(r->err, CCT_ENOMEM, "out of memory");
+    memset(e->loopsum, 0, n);
+    memset(e->excl_lex, 0, n);
+    memset(e->minus, 0, n);
   }
   return CCT_OK;
 }
 
-/* Closes the innermost CCT element: a loop's function-scope exclusive is its
- * own lex-aware exclusive plus that of the loops directly nested in it. */
+/* Whether writer metric m is a sum (other statistics do not add up). */
+static int additive(const reader *r, int m) {
+  const char *t = strchr(r->metric_keys[m], '\t');
+  return t && !strcmp(t + 1, "sum");
+}
+
+/* Closes the innermost CCT element and sets its function-scope exclusive.
+ * hpcprof's classic exclusive of a frame (t="exclusive") holds the inlined
+ * code (<Pr>) lexically inside it, whose cost is also the <Pr>'s own
+ * exclusive (gauss: main's PF i=2 has 515965000 = its statements 515826783 +
+ * its three <Pr> 137909); loops do not hold it.  The function scope (SPEC
+ * section 3) holds neither calls nor inlined code, so an inlined frame's
+ * exclusive as read is taken off its enclosing frame.  A loop's function-scope
+ * exclusive is its own plus that of the loops directly nested in it.
+ * Lex-aware values stay as hpcprof wrote them (hpcviewer shows them). */
 static int pop(reader *r) {
   open_elem *e = &r->stack[--r->depth];
-  if (e->loop) {
+  for (int d = r->depth - 1; e->frame == 2 && r->nmetrics && d >= 0; d--) {
+    open_elem *p = &r->stack[d];
+    if (!p->frame) continue;
+    for (int m = 0; m < r->nmetrics; m++)
+      if (additive(r, m)) p->minus[m] += e->excl_lex[m];
+    p->any_minus = 1;
+    break;
+  }
+  if (e->loop || (e->frame && e->any_minus)) {
     open_elem *p = r->depth ? &r->stack[r->depth - 1] : NULL;
     for (int m = 0; m < r->nmetrics; m++) {
-      double fx = e->excl_lex[m] + e->loopsum[m];
+      double fx = e->excl_lex[m] - e->minus[m] + e->loopsum[m];
       if (cct_writer_value(r->w, m, CCT_EXCLUSIVE, fx) || cct_writer_value(r->w, m, CCT_EXCLUSIVE_LEX, e->excl_lex[m]))
         return cct_writer_err(r->w)->code;
-      if (p && p->loop) p->loopsum[m] += fx;
+      if (e->loop && p && p->loop) p->loopsum[m] += fx;
     }
   }
   return cct_writer_exit(r->w);
@@ -262,9 +291,10 @@ static int cct_start(reader *r, const char *tag, const attrs *a) {
   if (parse_int(a->i, &c.id)) return fail(r, CCT_ECORRUPT, "context element without a numeric id (i)");
   if (a->l && parse_int(a->l, &c.line)) return fail(r, CCT_ECORRUPT, "bad l attribute");
   if (c.line == 0) c.line = CCT_NONE;
-  int loop = 0;
+  int loop = 0, frame = 0;
   if (!strcmp(tag, "PF") || !strcmp(tag, "Pr")) {
     c.kind = CCT_KIND_FUNCTION;
+    frame = tag[1] == 'F' ? 1 : 2;
     c.relation = tag[1] == 'F' ? CCT_REL_CALL : CCT_REL_INLINED;
     int rc = function_for(r, a, &c.function);
     if (rc) return rc;
@@ -278,7 +308,7 @@ static int cct_start(reader *r, const char *tag, const attrs *a) {
   }
   int rc = cct_writer_enter(r->w, &c);
   if (rc) return fail(r, rc, cct_writer_err(r->w)->msg);
-  return push(r, loop);
+  return push(r, loop, frame);
 }
 
 /* <M n v>: a value of the innermost open context. */
@@ -293,7 +323,7 @@ static int metric_value(reader *r, const attrs *a) {
   const column *c = &r->cols[*idx];
   if (c->is_min && v > 0 && v < 2.3e-308) v = 0; /* DBL_MIN: Min never set */
   if (cct_writer_value(r->w, c->metric, c->which, v)) return fail(r, CCT_EUSAGE, cct_writer_err(r->w)->msg);
-  if (c->which == CCT_EXCLUSIVE_LEX && r->depth && r->stack[r->depth - 1].loop)
+  if (c->which == CCT_EXCLUSIVE_LEX && r->depth && (r->stack[r->depth - 1].loop || r->stack[r->depth - 1].frame))
     r->stack[r->depth - 1].excl_lex[c->metric] = v;
   return CCT_OK;
 }
@@ -330,7 +360,7 @@ static int element_start(reader *r, const char *tag, const char *db_dir) {
     int rc = cct_writer_enter(r->w, &root);
     if (rc) return fail(r, rc, cct_writer_err(r->w)->msg);
     r->root_open = 1;
-    return push(r, 0);
+    return push(r, 0, 0);
   }
   if (!strcmp(tag, "SecFlatProfileData")) return fail(r, CCT_EFORMAT, "flat profiles (SecFlatProfile) are not supported");
   return CCT_OK;
@@ -599,6 +629,7 @@ static void reader_release(reader *r) {
   for (int i = 0; i < r->stack_cap; i++) {
     free(r->stack[i].loopsum);
     free(r->stack[i].excl_lex);
+    free(r->stack[i].minus);
   }
   free(r->stack);
   free(r->cols);

@@ -75,6 +75,9 @@ typedef struct open_ctx {
   unsigned char *set;        /* which of vals were given */
   int64_t slot[NSCOPES];     /* static-scope slot of this context, -1 = none */
   int outer[NSCOPES];        /* 1 when no ancestor is in the same scope */
+  int counted[NSCOPES];      /* 1 when its exclusive counts for the scope (O' rule, see cct_writer_enter) */
+  int saved_open[NSCOPES];   /* the slot's innermost open depth before this context */
+  int frame_depth;           /* stack depth of the nearest frame (self for frames) */
 } open_ctx;
 
 struct cct_writer {
@@ -102,6 +105,7 @@ struct cct_writer {
   int root_done;             /* the root has been closed */
   cct_idmap scopes;          /* (scope kind << 48 | key, line) -> slot */
   int *active;               /* per slot: open contexts in the scope */
+  int *open_at;              /* per slot: stack depth of its innermost open context, -1 = none */
   double *scope_incl, *scope_excl; /* per slot x metric */
   int64_t *scope_key;        /* per slot: kind, key, line (3 entries) */
   size_t nslots, slot_cap;
@@ -662,16 +666,19 @@ static int64_t scope_slot(cct_writer *w, int kind, int64_t key, int64_t line) {
       size_t ncap = cap ? cap * 2 : 256;
       int *a = realloc(w->active, ncap * sizeof *a);
       if (a) w->active = a;
+      int *oa = realloc(w->open_at, ncap * sizeof *oa);
+      if (oa) w->open_at = oa;
       double *i = realloc(w->scope_incl, ncap * nm * sizeof *i);
       if (i) w->scope_incl = i;
       double *e = realloc(w->scope_excl, ncap * nm * sizeof *e);
       if (e) w->scope_excl = e;
       int64_t *k = realloc(w->scope_key, ncap * 3 * sizeof *k);
       if (k) w->scope_key = k;
-      if (!a || !i || !e || !k) return -2;
+      if (!a || !oa || !i || !e || !k) return -2;
       w->slot_cap = ncap;
     }
     w->active[n] = 0;
+    w->open_at[n] = -1;
     memset(w->scope_incl + n * nm, 0, nm * sizeof(double));
     memset(w->scope_excl + n * nm, 0, nm * sizeof(double));
     w->scope_key[3 * n] = kind;
@@ -784,9 +791,19 @@ int cct_writer_enter(cct_writer *w, const cct_context *c) {
   } else if (c->kind == CCT_KIND_LINE && file) {
     o->slot[SCOPE_LINE] = scope_slot(w, SCOPE_LINE, file, o->line);
   }
+  /* Exclusive values follow the O' rule of SPEC section 4: every frame counts for
+   * its function, file and module; a loop or line counts for its scope unless a
+   * context of the same scope encloses it within its frame (a loop nested in a
+   * loop with the same header is already in that loop's function-scope exclusive). */
+  o->frame_depth = frame || !p ? w->depth : p->frame_depth;
   for (int s = 0; s < NSCOPES; s++) {
-    if (o->slot[s] < -1) return oom(w);
-    if (o->slot[s] >= 0) o->outer[s] = w->active[o->slot[s]]++ == 0;
+    int64_t slot = o->slot[s];
+    if (slot < -1) return oom(w);
+    if (slot < 0) continue;
+    o->outer[s] = w->active[slot]++ == 0;
+    o->saved_open[s] = w->open_at[slot];
+    o->counted[s] = (s != SCOPE_LOOP && s != SCOPE_LINE) || w->open_at[slot] < o->frame_depth;
+    w->open_at[slot] = w->depth;
   }
   w->by_kind[c->kind]++;
   w->depth++;
@@ -854,9 +871,10 @@ int cct_writer_exit(cct_writer *w) {
     if (slot < 0) continue;
     for (size_t m = 0; m < nm; m++) {
       if (o->outer[s]) w->scope_incl[(size_t)slot * nm + m] += o->vals[3 * m + CCT_INCLUSIVE];
-      w->scope_excl[(size_t)slot * nm + m] += o->vals[3 * m + CCT_EXCLUSIVE];
+      if (o->counted[s]) w->scope_excl[(size_t)slot * nm + m] += o->vals[3 * m + CCT_EXCLUSIVE];
     }
     w->active[slot]--;
+    w->open_at[slot] = o->saved_open[s];
   }
   if (!w->depth) w->root_done = 1;
   return CCT_OK;
@@ -1066,6 +1084,7 @@ void cct_writer_abort(cct_writer *w) {
   free(w->fn_file);
   free(w->fn_module);
   free(w->active);
+  free(w->open_at);
   free(w->scope_incl);
   free(w->scope_excl);
   free(w->scope_key);

@@ -1,16 +1,17 @@
 /* invariants.c: checks the invariants of SPEC section 5 for the current
  * center, at the session's granularity (threshold ignored):
- *   1. topdown top row == bottomup top row (inclusive; exclusive too when the
- *      center is one function item: bottomup's function scope equals topdown's
- *      lex_aware scope for a frame, both are its whole exclusive cost);
- *   2. for a single-function center, both == that function's flat row;
+ *   1. topdown top row == bottomup top row (inclusive and exclusive: both count
+ *      the function-scope exclusive over O', SPEC section 4);
+ *   2. for a center of one function, one loop header or one source line, both ==
+ *      that scope's flat row (inclusive and exclusive);
+ *   2b. exclusive <= inclusive on both top rows and on every flat row of every kind;
  *   3. sum of the bottomup level-1 rows == bottomup top row (both columns);
  *   4. every row's inclusive <= its parent's, in both views;
  *   5. center total <= program total;
  *   6. topdown / bottomup at depth D agree with depth D+3 on their first D levels
  *      (rows compared by their path of row identities, values compared).
  * Values are compared with a relative tolerance of 1e-9 plus 1e-9 of the
- * program total. */
+ * program total (exclusive <= inclusive: 1e-5, see exceeds()). */
 #include "query_int.h"
 
 #include <math.h>
@@ -22,6 +23,13 @@ enum { INV_DEPTH = 3, INV_EXTRA = 3 };
 
 static int close_to(double a, double b, double total) {
   return fabs(a - b) <= 1e-9 * fmax(fabs(a), fabs(b)) + 1e-9 * fabs(total) + 1e-12;
+}
+
+/* Whether exclusive x exceeds inclusive i beyond rounding: classic XML prints
+ * values with 6 significant digits, so a sum of exclusives can pass its
+ * inclusive by a few units of the 6th digit (cpi: 3998245 against 3998240). */
+static int exceeds(double x, double i, double total) {
+  return x > i + 1e-5 * fabs(i) + 1e-9 * fabs(total) + 1e-12;
 }
 
 /* Row identity within its view: kind, name, call site and location, joined over the path. */
@@ -151,11 +159,16 @@ static int cct_check_invariants_run(cct_query *q, cct_err *err) {
     if (!rc) rc = check_depths(q, 1, err);
     const cct_row *t = &td->rows[0];
     const cct_row *b = bu ? &bu->rows[0] : NULL;
-    int one_function = q->nitems == 1 && (q->items[0].type == IT_NAME || q->items[0].type == IT_FUNCTION_ID);
+    int type = q->nitems == 1 ? q->items[0].type : -1;
+    int one_function = type == IT_NAME || type == IT_FUNCTION_ID;
+    int one_scope = type == IT_LOOP || type == IT_LOOP_ID || type == IT_LINE || type == IT_LINE_ID;
     if (!rc && !close_to(t->inclusive[0], b->inclusive[0], total))
       rc = cct_err_set(err, CCT_ECORRUPT, "topdown top row inclusive %g != bottomup top row %g", t->inclusive[0],
                        b->inclusive[0]);
-    if (!rc && one_function && !close_to(t->exclusive[0], b->exclusive[0], total))
+    if (!rc && exceeds(t->exclusive[0], t->inclusive[0], total))
+      rc = cct_err_set(err, CCT_ECORRUPT, "top row exclusive %g exceeds its inclusive %g", t->exclusive[0],
+                       t->inclusive[0]);
+    if (!rc && !close_to(t->exclusive[0], b->exclusive[0], total))
       rc = cct_err_set(err, CCT_ECORRUPT, "topdown top row exclusive %g != bottomup top row %g", t->exclusive[0],
                        b->exclusive[0]);
     if (!rc && t->inclusive[0] > total && !close_to(t->inclusive[0], total, total))
@@ -192,6 +205,36 @@ static int cct_check_invariants_run(cct_query *q, cct_err *err) {
           rc = cct_err_set(err, CCT_ECORRUPT, "flat row (%g, %g) != bottomup top row (%g, %g)", f->inclusive[0],
                            f->exclusive[0], b->inclusive[0], b->exclusive[0]);
       }
+    }
+    /* Invariant 2 for one loop header or one source line (all occurrences at one file:line). */
+    int same = one_scope && q->nO > 0;
+    for (size_t i = 1; same && i < q->nO; i++) same = q->O[i].file == q->O[0].file && q->O[i].line == q->O[0].line;
+    if (!rc && same) {
+      int loop = type == IT_LOOP || type == IT_LOOP_ID;
+      cct_view_free(fl);
+      fl = NULL;
+      rc = cct_view_flat(q, loop ? CCT_FLAT_LOOPS : CCT_FLAT_LINES, 0, &fl, err);
+      const cct_row *f = NULL;
+      for (size_t i = 0; !rc && i < q->nlast; i++)
+        if (q->last[i].file == q->O[0].file && q->last[i].line == q->O[0].line) f = &fl->rows[i];
+      if (!rc && !f && !close_to(t->inclusive[0], 0, total))
+        rc = cct_err_set(err, CCT_ECORRUPT, "%s of the center has no flat row", loop ? "loop" : "line");
+      if (!rc && f && (!close_to(f->inclusive[0], t->inclusive[0], total) ||
+                       !close_to(f->exclusive[0], t->exclusive[0], total)))
+        rc = cct_err_set(err, CCT_ECORRUPT, "flat %s row %s (%g, %g) != top row (%g, %g)", loop ? "loops" : "lines",
+                         f->name, f->inclusive[0], f->exclusive[0], t->inclusive[0], t->exclusive[0]);
+    }
+  }
+  /* Invariant 2b on the flat rows of every kind. */
+  for (int kind = CCT_FLAT_FUNCTIONS; !rc && td && td->nmetrics && kind <= CCT_FLAT_MODULES; kind++) {
+    cct_view_free(fl);
+    fl = NULL;
+    rc = cct_view_flat(q, kind, 0, &fl, err);
+    for (size_t i = 0; !rc && i < fl->nrows; i++) {
+      const cct_row *f = &fl->rows[i];
+      if (exceeds(f->exclusive[0], f->inclusive[0], total))
+        rc = cct_err_set(err, CCT_ECORRUPT, "flat row %s: exclusive %g exceeds inclusive %g", f->name, f->exclusive[0],
+                         f->inclusive[0]);
     }
   }
   cct_view_free(td);

@@ -627,7 +627,7 @@ static int topdown(cct_query *q, int depth, cct_view **out, cct_err *err) {
   int nlv = depth < 64 ? depth : 64;
   lrows *lv = calloc((size_t)nlv + 1, sizeof *lv);
   qmap prev = {0}, cur = {0};
-  int rc = os && how && g && lv ? top_row(q, &t, vcols, nm, 1, err) : cct_err_set(err, CCT_ENOMEM, "out of memory");
+  int rc = os && how && g && lv ? top_row(q, &t, vcols, nm, 0, err) : cct_err_set(err, CCT_ENOMEM, "out of memory");
   int64_t small = (int64_t)TD_SMALL * (depth < 8 ? depth : 8);
   for (size_t i = 0; !rc && i < no && depth > 0; i++)
     if (td_has_below(q, &os[i])) how[i] = os[i].last - os[i].pre <= small && depth <= nlv ? 1 : 2;

@@ -129,7 +129,9 @@ CREATE TABLE IF NOT EXISTS value(
 
 -- Static-scope totals, precomputed at ingest because they do not depend on the
 -- center: inclusive follows the outermost rule (a context counts only if no
--- proper ancestor belongs to the same scope), exclusive sums the 'function' scope.
+-- proper ancestor belongs to the same scope), exclusive sums the 'function' scope
+-- over the O' rule of SPEC section 4 (a loop or line counts unless a context of
+-- the same scope encloses it within its frame; every frame counts).
 --   kind 'function' key=function.id, 'file' key=file.id, 'module' key=module.id,
 --   'loop' and 'line' key=file.id with line set.
 CREATE TABLE IF NOT EXISTS scope_total(

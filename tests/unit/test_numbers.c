@@ -121,6 +121,73 @@ static void test_identity(void **state) {
   cct_query_close(q);
 }
 
+/* ---- 2. the exclusive rule O' for loops and lines ---- */
+
+/* Fails unless every flat row of every kind of q has exclusive <= inclusive
+ * (within the 6th significant digit, as classic XML rounds). */
+static void flat_excl_le_incl(cct_query *q, const char *sample) {
+  for (int kind = CCT_FLAT_FUNCTIONS; kind <= CCT_FLAT_MODULES; kind++) {
+    cct_view *v = view(q, "flat", kind, 0);
+    for (size_t i = 0; i < v->nrows && v->nmetrics; i++) {
+      const cct_row *r = &v->rows[i];
+      if (r->exclusive[0] > r->inclusive[0] * (1 + 1e-5) + 1e-9)
+        fail_msg("%s: flat row %s: exclusive %g > inclusive %g", sample, r->name, r->exclusive[0], r->inclusive[0]);
+    }
+    cct_view_free(v);
+  }
+}
+
+static void test_exclusive_rule(void **state) {
+  (void)state;
+  /* SPEC section 4's worked example: classic-callflow-lulesh, loop lulesh.cc:2059 (12 <L>
+   * elements, nested ones with the same header): inclusive 566,163 (the outermost), exclusive
+   * 566,163 in topdown, bottomup and flat (was 0 / 566,163 / 1,132,326). */
+  cct_query *q = open_sample("classic-callflow-lulesh");
+  center(q, CCT_CENTER_SET, "loop lulesh.cc:2059");
+  assert_int_equal(cct_center_occurrences(q, 0), 12);
+  const char *views[] = {"topdown", "bottomup"};
+  for (int i = 0; i < 2; i++) {
+    cct_view *v = view(q, views[i], 0, 0);
+    if (fabs(v->rows[0].inclusive[0] - 566163) > 1e-6 || fabs(v->rows[0].exclusive[0] - 566163) > 1e-6)
+      fail_msg("%s top row (%g, %g), expected (566163, 566163)", views[i], v->rows[0].inclusive[0],
+               v->rows[0].exclusive[0]);
+    cct_view_free(v);
+  }
+  cct_view *v = view(q, "flat", CCT_FLAT_LOOPS, 0);
+  const cct_row *r = NULL;
+  assert_int_equal(rows_named(v, 0, "loop at lulesh.cc:2059", &r), 1);
+  if (fabs(r->inclusive[0] - 566163) > 1e-6 || fabs(r->exclusive[0] - 566163) > 1e-6)
+    fail_msg("flat loops row (%g, %g), expected (566163, 566163)", r->inclusive[0], r->exclusive[0]);
+  assert_int_equal(r->center, 1);
+  cct_view_free(v);
+  flat_excl_le_incl(q, "classic-callflow-lulesh");
+  cct_query_close(q);
+  /* flat loops had exclusive > inclusive in every database with nested loops of one header
+   * (lmp-openmp compute_temp.cpp:91, inline.meta.db inline_f.c:14, gauss); and gauss'
+   * frames held their inlined code's cost twice (main's PF i=2 E 515965000 includes its
+   * three <Pr>, 137909), so 'glob *' had an exclusive above the program total. */
+  static const char *const samples[] = {"v4-hpcviewer-lmp-openmp", "v4-hpcviewer-inline.meta.db",
+                                        "classic-hpcviewer-gauss"};
+  for (size_t i = 0; i < sizeof samples / sizeof *samples; i++) {
+    q = open_sample(samples[i]);
+    flat_excl_le_incl(q, samples[i]);
+    center(q, CCT_CENTER_SET, "glob *");
+    v = view(q, "topdown", 0, 0);
+    if (v->rows[0].exclusive[0] > v->rows[0].inclusive[0] * (1 + 1e-5))
+      fail_msg("%s: glob * exclusive %g > inclusive %g", samples[i], v->rows[0].exclusive[0], v->rows[0].inclusive[0]);
+    cct_view_free(v);
+    cct_query_close(q);
+  }
+  /* gauss main (PF i=2): function-scope exclusive = its statements, 515826783 (summed from
+   * the <S> and <C> of its frame in experiment.xml), to the XML's 6 digits */
+  q = open_sample("classic-hpcviewer-gauss");
+  v = view(q, "flat", CCT_FLAT_FUNCTIONS, 1);
+  assert_string_equal(v->rows[0].name, "main");
+  if (fabs(v->rows[0].exclusive[0] - 515826783) > 1e-5 * 515826783) fail_msg("main exclusive %g", v->rows[0].exclusive[0]);
+  cct_view_free(v);
+  cct_query_close(q);
+}
+
 int main(void) {
   if (!getenv("CCTINGEST") || !getenv("CCT_DATA")) {
     fprintf(stderr, "test_numbers: set CCTINGEST and CCT_DATA (ctest does)\n");
@@ -128,6 +195,7 @@ int main(void) {
   }
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_identity),
+      cmocka_unit_test(test_exclusive_rule),
   };
   return cmocka_run_group_tests(tests, NULL, test_tmpdir_remove);
 }
