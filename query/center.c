@@ -706,6 +706,24 @@ const char *q_center_label(const cct_query *q) {
 
 int q_center_has_function(const cct_query *q, int64_t fn) { return qmap_get(&q->cfuncs, fn, 0, 0, 0, 0) != NULL; }
 
+int q_center_copy_items(cct_query *dst, const cct_query *src, cct_err *err) {
+  q_center_clear(dst);
+  if (!src->nitems) return CCT_OK;
+  dst->items = calloc(src->nitems, sizeof *dst->items);
+  if (!dst->items) return cct_err_set(err, CCT_ENOMEM, "out of memory");
+  for (size_t i = 0; i < src->nitems; i++) {
+    const citem *a = &src->items[i];
+    citem *b = &dst->items[dst->nitems++];
+    *b = *a;
+    b->occ = NULL;
+    b->nocc = 0;
+    b->text = q_strdup(a->text);
+    b->arg = q_strdup(a->arg);
+    if ((a->text && !b->text) || (a->arg && !b->arg)) return cct_err_set(err, CCT_ENOMEM, "out of memory");
+  }
+  return CCT_OK;
+}
+
 int q_center_reresolve(cct_query *q, cct_err *err) {
   size_t k = 0;
   for (size_t i = 0; i < q->nitems; i++) {

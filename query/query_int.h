@@ -179,6 +179,9 @@ int q_center_rebuild(cct_query *q, cct_err *err);
 /* Re-resolves every item in the current run (after a run change); items that
  * match nothing are dropped. */
 int q_center_reresolve(cct_query *q, cct_err *err);
+/* Replaces dst's items by copies of src's (text, type, argument; no
+ * occurrences: q_center_reresolve finds them).  Returns CCT_OK or CCT_ENOMEM. */
+int q_center_copy_items(cct_query *dst, const cct_query *src, cct_err *err);
 /* Frees the items and derived arrays. */
 void q_center_clear(cct_query *q);
 /* Top-row values of the center for view columns vcols: inclusive over O*, and

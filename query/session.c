@@ -568,13 +568,19 @@ int cct_query_open(const char *path, cct_query **pq, cct_err *err) {
   return CCT_OK;
 }
 
-void cct_query_close(cct_query *q) {
-  if (!q) return;
+/* Frees everything q owns except its connection. */
+static void free_state(cct_query *q) {
   q_center_clear(q);
   free_columns(q);
   free_caches(q);
   free_last(q);
   for (int i = 0; i < ST_COUNT; i++) sqlite3_finalize(q->st[i]);
+  memset(q->st, 0, sizeof q->st);
+}
+
+void cct_query_close(cct_query *q) {
+  if (!q) return;
+  free_state(q);
   sqlite3_close(q->db);
   free(q);
 }
@@ -583,7 +589,9 @@ sqlite3 *cct_query_db(cct_query *q) { return q->db; }
 
 int cct_query_run(const cct_query *q) { return q->run; }
 
-static int cct_query_set_run_run(cct_query *q, int run, cct_err *err) {
+/* Builds in n (empty, on q's connection) the state of q switched to run:
+ * columns, root, totals, the metric kept by name and the center re-resolved. */
+static int switch_run(cct_query *q, cct_query *n, int run, cct_err *err) {
   sqlite3_stmt *st = q_stmt(q, ST_RUN_EXISTS, err);
   if (!st) return CCT_ESQL;
   sqlite3_bind_int(st, 1, run);
@@ -591,10 +599,9 @@ static int cct_query_set_run_run(cct_query *q, int run, cct_err *err) {
   sqlite3_reset(st);
   if (found != CCT_STEP_ROW && found != CCT_STEP_DONE) return found;
   if (!found) return cct_err_set(err, CCT_ENOTFOUND, "no run %d in the archive", run);
-  char *keep = q->ncols ? q_strdup(q->cols[q->disp].name) : NULL;
-  int rc = load_run(q, run, keep, err);
-  free(keep);
-  if (!rc) rc = q_center_reresolve(q, err);
+  int rc = load_run(n, run, cct_query_metric(q), err);
+  if (!rc) rc = q_center_copy_items(n, q, err);
+  if (!rc) rc = q_center_reresolve(n, err);
   return rc;
 }
 
@@ -655,10 +662,27 @@ int cct_query_complete(cct_query *q, int kind, const char *prefix, int (*fn)(voi
   return rc == CCT_STEP_ROW || rc == CCT_STEP_DONE ? CCT_OK : rc;
 }
 
-/* cct_query_set_run: the work above inside one read transaction. */
+/* The new state is built aside, in a second session structure on the same
+ * connection, and swapped in only when complete: a failed switch (no such run,
+ * a run without a root context, a damaged archive) leaves q as it was. */
 int cct_query_set_run(cct_query *q, int run, cct_err *err) {
+  cct_query *n = calloc(1, sizeof *n);
+  if (!n) return cct_err_set(err, CCT_ENOMEM, "out of memory");
+  n->db = q->db;
+  n->gran = q->gran;
+  n->threshold = q->threshold;
   q_begin(q);
-  int rc = cct_query_set_run_run(q, run, err);
+  int rc = switch_run(q, n, run, err);
   q_end(q);
-  return rc;
+  if (rc) {
+    free_state(n);
+    free(n);
+    return rc;
+  }
+  n->txn = q->txn; /* a caller's transaction, if any, goes on */
+  n->txn_own = q->txn_own;
+  free_state(q);
+  *q = *n;
+  free(n);
+  return CCT_OK;
 }
