@@ -652,12 +652,23 @@ int cct_query_complete(cct_query *q, int kind, const char *prefix, int (*fn)(voi
   if (kind == 'f') sqlite3_bind_text(st, 2, prefix, -1, SQLITE_TRANSIENT);
   size_t n = strlen(prefix);
   int rc;
+  char *prev = NULL; /* function names: the last one offered */
   while ((rc = cct_step(st, &err)) == CCT_STEP_ROW) {
     const char *name = (const char *)sqlite3_column_text(st, kind == 'F' ? 1 : 0);
     if (!name) continue;
     if (kind != 'f' && strncmp(name, prefix, n) && (kind != 'F' || strncmp(q_basename(name), prefix, n))) continue;
+    if (kind == 'f') { /* offer 'NAME' for 'NAME [module]' (a center item covers both), once */
+      size_t len = strlen(name);
+      const char *deco = len && name[len - 1] == ']' ? strstr(name, " [") : NULL;
+      if (deco && (size_t)(deco - name) >= n) len = (size_t)(deco - name);
+      if (prev && strlen(prev) == len && !strncmp(prev, name, len)) continue;
+      free(prev);
+      if (!(prev = strndup(name, len))) break;
+      name = prev;
+    }
     if (fn(arg, name)) break;
   }
+  free(prev);
   sqlite3_reset(st);
   return rc == CCT_STEP_ROW || rc == CCT_STEP_DONE ? CCT_OK : rc;
 }

@@ -61,8 +61,14 @@ SELECT path FROM file WHERE run = ?1 AND id = ?2;
 -- @module_path  (?1 run, ?2 module) -> path
 SELECT path FROM module WHERE run = ?1 AND id = ?2;
 
--- @functions_by_name  (?1 run, ?2 name) -> function ids with exactly that name
-SELECT id FROM function WHERE run = ?1 AND name = ?2;
+-- @functions_by_name  (?1 run, ?2 name) -> function ids named NAME, with or without
+-- hpcprof's ' [module]' decoration of names from binaries without source information
+-- ('_int_free' covers '_int_free [libc-2.28.so]', SPEC section 4): the decorated names
+-- are the index range from 'NAME [' up to 'NAME \' ('\' follows '[' in ASCII).
+SELECT id FROM function WHERE run = ?1 AND name = ?2
+UNION ALL
+SELECT id FROM function
+WHERE run = ?1 AND name > ?2 || ' [' AND name < ?2 || ' \' AND substr(name, -1) = ']';
 
 -- @functions_by_glob  (?1 run, ?2 pattern) -> function ids whose name matches the GLOB
 SELECT id FROM function WHERE run = ?1 AND name GLOB ?2;
@@ -169,6 +175,7 @@ SELECT id, node, rank, thread, gpucontext, gpustream FROM profile WHERE run = ?1
 SELECT profile, data FROM profile_value WHERE run = ?1 AND metric = ?2;
 
 -- @complete_functions  (?1 run, ?2 prefix) -> distinct function names starting with prefix
+-- (in order, so a name comes right before its ' [module]'-decorated forms)
 SELECT DISTINCT name FROM function
 WHERE run = ?1 AND name >= ?2 AND name < ?2 || char(1114111) ORDER BY name;
 

@@ -188,6 +188,49 @@ static void test_exclusive_rule(void **state) {
   cct_query_close(q);
 }
 
+/* ---- 3. names with hpcprof's ' [module]' decoration ---- */
+
+typedef struct names {
+  int n, plain, decorated;
+} names;
+
+static int count_name(void *arg, const char *name) {
+  names *c = arg;
+  c->n++;
+  c->plain += !strcmp(name, "_int_free");
+  c->decorated += !strcmp(name, "_int_free [libc-2.28.so]");
+  return 0;
+}
+
+static void test_module_decoration(void **state) {
+  (void)state;
+  /* v4-hpcviewer-lmp-openmp names libc's function '_int_free [libc-2.28.so]' (meta.db) */
+  cct_query *q = open_sample("v4-hpcviewer-lmp-openmp");
+  long long want = sql_int(q, "SELECT count(*) FROM contexts WHERE run = ?1 AND kind = 'function' AND "
+                              "name IN ('_int_free', '_int_free [libc-2.28.so]')");
+  assert_true(want >= 1);
+  center(q, CCT_CENTER_SET, "_int_free");
+  assert_int_equal(cct_center_occurrences(q, 0), want);
+  cct_view *v = view(q, "topdown", 0, 0);
+  assert_string_equal(v->rows[0].name, "_int_free");
+  cct_view_free(v);
+  /* a prefix of a decorated name completes to the name a user can type, once */
+  names c = {0, 0, 0};
+  assert_int_equal(cct_query_complete(q, 'f', "_int_fr", count_name, &c), CCT_OK);
+  assert_int_equal(c.plain, 1);
+  assert_int_equal(c.decorated, 0);
+  /* typing into the decoration completes the decorated name */
+  c = (names){0, 0, 0};
+  assert_int_equal(cct_query_complete(q, 'f', "_int_free [", count_name, &c), CCT_OK);
+  assert_int_equal(c.decorated, 1);
+  /* the full decorated name still works, and a name is not a prefix match ('_int' is not '_int_free') */
+  center(q, CCT_CENTER_SET, "'_int_free [libc-2.28.so]'");
+  assert_int_equal(cct_center_occurrences(q, 0), want);
+  cct_err e = CCT_ERR_INIT;
+  assert_int_equal(cct_center_apply(q, CCT_CENTER_SET, "_int", &e), CCT_ENOTFOUND);
+  cct_query_close(q);
+}
+
 int main(void) {
   if (!getenv("CCTINGEST") || !getenv("CCT_DATA")) {
     fprintf(stderr, "test_numbers: set CCTINGEST and CCT_DATA (ctest does)\n");
@@ -196,6 +239,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_identity),
       cmocka_unit_test(test_exclusive_rule),
+      cmocka_unit_test(test_module_decoration),
   };
   return cmocka_run_group_tests(tests, NULL, test_tmpdir_remove);
 }
