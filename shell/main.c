@@ -2,7 +2,7 @@
  * input source (readline on a terminal, -c CMDS, -f FILE, commands on stdin)
  * goes through the same loop, feeding lines to cct_shell_exec (shell.c); a line
  * that ends inside a quote continues on the next one.  This is the only file
- * that uses readline: line editing, history ($CCTQ_HISTORY or ~/.cctq_history),
+ * that uses readline (tui.c has the terminal for --tui): line editing, history ($CCTQ_HISTORY or ~/.cctq_history),
  * completion (kinds from cct_shell_complete_kind) and Ctrl-C, which cancels
  * the line being typed or interrupts the running command, never the shell.
  *
@@ -29,6 +29,7 @@ static const char usage[] =
     "  -c CMDS      run CMDS (';' or newline separated), then exit; may be repeated\n"
     "  -f FILE      run the commands in FILE ('-' for stdin), then exit; may be repeated\n"
     "  --bail       stop at the first failing command\n"
+    "  --tui        full-screen panes around the center (after the -c / -f commands)\n"
     "  -h, --help   this text; 'cctq -c help' lists the commands\n"
     "  --version    print the version\n"
     "Exit status: 0 ok, 1 a command failed, 2 usage error (bad option, file or archive).\n";
@@ -314,6 +315,7 @@ int main(int argc, char **argv) {
   source *src = calloc((size_t)argc, sizeof *src);
   int nsrc = 0, status = 0;
   const char *archive = NULL;
+  int tui = 0;
   if (!src) return fputs("cctq: error: out of memory\n", stderr), 1;
   cct_shell_init(&shell, stdout, stderr);
   for (int i = 1; i < argc; i++) {
@@ -323,6 +325,8 @@ int main(int argc, char **argv) {
       src[nsrc++].text = argv[++i];
     } else if (!strcmp(a, "--bail")) {
       shell.bail = 1;
+    } else if (!strcmp(a, "--tui")) {
+      tui = 1;
     } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
       fputs(usage, stdout);
       goto done;
@@ -341,6 +345,11 @@ int main(int argc, char **argv) {
       status = 2;
       goto done;
     }
+  }
+  if (tui && !archive) {
+    fprintf(stderr, "cctq: error: --tui needs an ARCHIVE\n%s", usage);
+    status = 2;
+    goto done;
   }
   for (int i = 0; i < nsrc; i++) /* check the scripts before running anything */
     if (src[i].is_file && strcmp(src[i].text, "-") && access(src[i].text, R_OK)) {
@@ -378,6 +387,11 @@ int main(int argc, char **argv) {
       if (rc == CCT_CMD_ERROR) worst = CCT_CMD_ERROR;
       if (rc == CCT_CMD_QUIT || (rc == CCT_CMD_ERROR && shell.bail)) break;
     }
+  }
+  if (tui) { /* after the commands, which may set the center */
+    if (!(worst == CCT_CMD_ERROR && shell.bail) && cct_tui_run(&shell) != CCT_CMD_OK) worst = CCT_CMD_ERROR;
+  } else if (nsrc) {
+    /* done */
   } else if (isatty(STDIN_FILENO)) {
     shell.interactive = 1;
     if (isatty(STDOUT_FILENO))

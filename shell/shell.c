@@ -65,6 +65,7 @@ static int cmd_diff(cct_shell *p, cct_words *w);
 static int cmd_export(cct_shell *p, cct_words *w);
 static int cmd_help(cct_shell *p, cct_words *w);
 static int cmd_quit(cct_shell *p, cct_words *w);
+static int cmd_tui(cct_shell *p, cct_words *w);
 
 static const cct_cmd commands[] = {
     {"open", cmd_open, 0, "open FILE", "open another cctq archive (its last run)", NULL},
@@ -141,6 +142,8 @@ static const cct_cmd commands[] = {
      "  .svg   a picture of the center: callees as a flame graph above, callers below\n"
      "         (after 'stats': the distribution over profiles)   .html  the same, interactive\n"
      "The view is computed again with the current settings; FILE is replaced."},
+    {"tui", cmd_tui, CMD_NEEDS_DB, "tui",
+     "full-screen panes (flat, tree, source) around the center; 'q' returns here with the TUI's center", NULL},
     {"help", cmd_help, 0, "help [COMMAND]", "list the commands, or describe one", NULL},
     {"quit", cmd_quit, 0, "quit", "leave the shell (also Ctrl-D)", NULL},
     {"exit", cmd_quit, CMD_HIDDEN, "exit", "leave the shell", NULL},
@@ -851,6 +854,15 @@ static int cmd_export(cct_shell *p, cct_words *w) {
   }
   if (p->interactive) fprintf(p->out, "wrote %s\n", path);
   return CCT_CMD_OK;
+}
+
+/* The full-screen interface (tui.c) on this session; '@N' handles of the
+ * shell's last view are gone afterwards (the TUI computed other views). */
+static int cmd_tui(cct_shell *p, cct_words *w) {
+  if (w->argc > 1) return usage_error(p, cmd_of(w), "unexpected argument", w->argv[1]);
+  int rc = cct_tui_run(p);
+  forget_handles(p);
+  return rc;
 }
 
 static int cmd_help(cct_shell *p, cct_words *w) {

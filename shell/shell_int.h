@@ -197,4 +197,12 @@ int cct_out_fit(FILE *f, const char *s, int width, int pad);
 /* Display width of s in columns (UTF-8 code points). */
 int cct_out_width(const char *s);
 
+/* ---- Full-screen interface (tui.c) ---- */
+
+/* Runs the full-screen interface on p's session until 'q' (the terminal is
+ * restored; the session keeps the center, metric and granularity chosen
+ * there).  Needs an open archive and a terminal on stdin and stdout.
+ * Returns CCT_CMD_OK, or CCT_CMD_ERROR (message printed) when it cannot start. */
+int cct_tui_run(cct_shell *p);
+
 #endif

@@ -1,0 +1,1368 @@
+/* tui.c: the full-screen interface of cctq ('cctq --tui ARCHIVE', 'tui' in
+ * the shell), with ncurses (wide-character build).  Three panes around one
+ * center: the flat view on top, the tree (top-down or bottom-up of the
+ * center) below it, and the source of the selected row's file (shown when the
+ * terminal is tall enough, or asked for with 's'), then a status line and a
+ * line for help, messages and prompts.
+ *
+ * Every pane is a view of the query library (cct_view_flat, cct_view_topdown /
+ * cct_view_bottomup, cct_view_source) computed from the session's settings
+ * (center, metric, granularity, threshold), so the numbers are the shell's.
+ * A pane keeps its own copy of its rows (a cct_view).  Views are computed
+ * lazily: the flat pane asks for a few hundred rows and more when the cursor
+ * gets near the end; the tree is computed two levels below its deepest
+ * expanded row and again, deeper, when a row at the edge is expanded; the
+ * source view only when the file shown changes.
+ *
+ * Centering on a row goes through the library's '@N' item: the row's view is
+ * made the session's last view (computed again if another view came after
+ * it), then 'center @N' applies, exactly as 'flat; center @3' in the shell.
+ * The center history (for 'u') is the list of those steps since the start,
+ * replayed after a reset. */
+#include "shell_int.h"
+
+#include "cct_picture.h"
+
+#define NCURSES_WIDECHAR 1
+#include <curses.h>
+#include <errno.h>
+#include <locale.h>
+#include <math.h>
+#include <regex.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <wchar.h>
+#include <wctype.h>
+
+/* ------------------------------------------------------------ settings */
+
+enum { P_FLAT = 0, P_TREE = 1, P_SOURCE = 2, P_COUNT = 3 };
+enum { V_FLAT = 0, V_TOPDOWN, V_BOTTOMUP, V_SOURCE };
+
+/* How a pane's view is computed (also the recipe of a center step). */
+typedef struct vspec {
+  int view;   /* V_* */
+  int arg;    /* flat: CCT_FLAT_* kind; tree: depth */
+  int n;      /* flat: row count */
+  char *file; /* source: file path (owned), NULL for the center's file */
+} vspec;
+
+/* One change of the center: 'center [+|-] @handle' of the view spec computed
+ * with metric and granularity, or a text item (the center the TUI started
+ * with), or a reset. */
+typedef struct cstep {
+  int op;       /* CCT_CENTER_SET / _ADD / _REMOVE, or -1 for a reset */
+  vspec spec;   /* the view whose row was taken (handle > 0) */
+  int handle;   /* row handle, 0 when item is used */
+  char *item;   /* text item (owned), or NULL */
+  char *metric; /* display metric when the step was taken (owned) */
+  int gran;     /* granularity then */
+} cstep;
+
+/* One pane: its view, which rows are open (tree) and shown, the cursor. */
+typedef struct pane {
+  vspec spec;           /* how v was computed */
+  cct_view *v;          /* the rows (owned), NULL when the view failed */
+  char *note;           /* why there are no rows, or the view's note (owned) */
+  unsigned char *open;  /* tree: per row of v, 1 when expanded */
+  int *parent;          /* per row: index of the parent row, -1 for top rows */
+  int *nkids;           /* per row: children in v */
+  unsigned char *dup;   /* per row: 1 when the label needs the row's place (see find_dups) */
+  size_t *vis;          /* rows shown, in order (indexes into v->rows) */
+  size_t nvis;
+  long sel, top;        /* cursor and first shown entry of vis */
+  int y, h;             /* screen: title line at y, rows y+1 .. y+h-1 (h == 0: hidden) */
+  int numw, pctw;       /* value column widths */
+  int integral, big;    /* number format of the display metric (as the shell's) */
+} pane;
+
+typedef struct tui {
+  cct_shell *p;
+  cct_query *q;
+  pane pn[P_COUNT];
+  int focus;          /* P_* of the pane with the cursor */
+  int bottomup;       /* 1: the tree pane shows the bottom-up view */
+  int flat_kind;      /* CCT_FLAT_* */
+  int src_on;         /* source pane: -1 automatic (tall terminals), 0 hidden, 1 shown */
+  int last_pane;      /* pane whose view is the session's last one (for '@N'), -1 none */
+  int color;          /* colours in use */
+  int utf8;           /* the terminal's encoding is UTF-8 (tree markers) */
+  cstep *log;         /* center steps from the start */
+  size_t nlog, caplog;
+  size_t *undo;       /* log lengths before each center change */
+  size_t nundo, capundo;
+  char msg[512];      /* message for the bottom line ("" shows the key help) */
+  int msg_err;        /* the message is an error */
+  regex_t re;         /* last search */
+  int have_re;
+  MEVENT last_click;  /* for double clicks the terminal reports as two clicks */
+} tui;
+
+enum { C_CENTER = 1, C_ERROR, C_MARK, C_TITLE };
+
+static volatile sig_atomic_t tui_sigint;
+static sqlite3 *volatile tui_db;
+
+static void on_sigint(int sig) {
+  (void)sig;
+  tui_sigint = 1;
+  if (tui_db) sqlite3_interrupt(tui_db);
+}
+
+#if defined(__GNUC__)
+__attribute__((format(printf, 3, 4)))
+#endif
+static void say(tui *t, int err, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(t->msg, sizeof t->msg, fmt, ap);
+  va_end(ap);
+  t->msg_err = err;
+}
+
+static void spec_release(vspec *s) {
+  free(s->file);
+  s->file = NULL;
+}
+
+static int spec_copy(vspec *dst, const vspec *src) {
+  *dst = *src;
+  dst->file = src->file ? strdup(src->file) : NULL;
+  return src->file && !dst->file ? -1 : 0;
+}
+
+/* Computes the view of spec s for the session.  Returns CCT_OK with *out set,
+ * or the library's error (message in err). */
+static int compute(tui *t, const vspec *s, cct_view **out, cct_err *err) {
+  int rc;
+  tui_sigint = 0;
+  tui_db = cct_query_db(t->q);
+  switch (s->view) {
+  case V_FLAT: rc = cct_view_flat(t->q, s->arg, s->n, out, err); break;
+  case V_TOPDOWN: rc = cct_view_topdown(t->q, s->arg, out, err); break;
+  case V_BOTTOMUP: rc = cct_view_bottomup(t->q, s->arg, out, err); break;
+  default: rc = cct_view_source(t->q, s->file, out, err); break;
+  }
+  tui_db = NULL;
+  t->last_pane = -1;
+  return rc;
+}
+
+/* ------------------------------------------------------------ text */
+
+/* Wide text of s for the screen: control characters, bytes that are not
+ * valid in the locale's encoding and characters that cannot be printed are
+ * shown escaped (\n, \t, \xNN, \u{NNNN}) so that names never move the
+ * cursor; with tabs set, tabs expand to the next multiple of 8 instead.
+ * Returns a malloc'ed string (NULL when out of memory). */
+static wchar_t *widen(const char *s, int tabs) {
+  size_t n = strlen(s), cap = n * 4 + 16, k = 0, col = 0;
+  wchar_t *w = malloc(cap * sizeof *w);
+  if (!w) return NULL;
+  mbstate_t st;
+  memset(&st, 0, sizeof st);
+  while (*s) {
+    if (k + 16 >= cap) {
+      cap *= 2;
+      wchar_t *nw = realloc(w, cap * sizeof *nw);
+      if (!nw) return free(w), NULL;
+      w = nw;
+    }
+    wchar_t wc;
+    size_t r = mbrtowc(&wc, s, strlen(s), &st);
+    char esc[24] = "";
+    if (r == (size_t)-1 || r == (size_t)-2) {
+      snprintf(esc, sizeof esc, "\\x%02X", (unsigned char)*s);
+      memset(&st, 0, sizeof st);
+      r = 1;
+    } else if (wc == L'\t' && tabs) {
+      do w[k++] = L' ', col++;
+      while (col % 8 && k + 1 < cap);
+      s += r;
+      continue;
+    } else if (wc == L'\n' || wc == L'\t' || wc == L'\r') {
+      snprintf(esc, sizeof esc, "\\%c", wc == L'\n' ? 'n' : wc == L'\t' ? 't' : 'r');
+    } else if (wc < 0x20 || wc == 0x7f) {
+      snprintf(esc, sizeof esc, "\\x%02X", (unsigned)wc);
+    } else if (!iswprint((wint_t)wc) || wcwidth(wc) < 0) {
+      snprintf(esc, sizeof esc, "\\u{%04X}", (unsigned)wc);
+    }
+    if (esc[0]) {
+      for (char *e = esc; *e; e++) w[k++] = (wchar_t)*e, col++;
+    } else {
+      w[k++] = wc;
+      col += (size_t)wcwidth(wc);
+    }
+    s += r;
+  }
+  w[k] = 0;
+  return w;
+}
+
+static int wwidth(const wchar_t *w) {
+  int n = 0;
+  for (; *w; w++) n += wcwidth(*w) > 0 ? wcwidth(*w) : 0;
+  return n;
+}
+
+/* Number of leading characters of w that fit in cols columns. */
+static size_t wfit(const wchar_t *w, int cols) {
+  size_t i = 0;
+  int c = 0;
+  for (; w[i]; i++) {
+    int cw = wcwidth(w[i]) > 0 ? wcwidth(w[i]) : 0;
+    if (c + cw > cols) break;
+    c += cw;
+  }
+  return i;
+}
+
+/* Draws s at (y, x) in at most width columns, cutting the middle out with
+ * '...' when it is wider (cut_end: cut the end instead).  Returns the columns drawn. */
+static int put(int y, int x, const char *s, int width, int tabs, int cut_end) {
+  if (width <= 0 || !s) return 0;
+  wchar_t *w = widen(s, tabs);
+  if (!w) return 0;
+  int ww = wwidth(w), drawn;
+  if (ww <= width) {
+    mvaddwstr(y, x, w);
+    drawn = ww;
+  } else if (cut_end || width < 8) {
+    size_t n = wfit(w, width);
+    mvaddnwstr(y, x, w, (int)n);
+    drawn = width;
+  } else {
+    int head = (width - 3 + 1) / 2, tail = width - 3 - head;
+    size_t hn = wfit(w, head);
+    size_t len = wcslen(w), ts = len;
+    int tc = 0;
+    while (ts > 0) {
+      int cw = wcwidth(w[ts - 1]) > 0 ? wcwidth(w[ts - 1]) : 0;
+      if (tc + cw > tail) break;
+      tc += cw;
+      ts--;
+    }
+    mvaddnwstr(y, x, w, (int)hn);
+    addstr("...");
+    addwstr(w + ts);
+    drawn = width;
+  }
+  free(w);
+  return drawn;
+}
+
+/* --------------------------------------------------------- numbers */
+
+/* The shell's number format (shell_output.c): whole numbers when every value
+ * of the column is one, else 3 decimals (exponent form from 1e6 up). */
+static void fmt_value(const pane *pn, double d, char *buf, size_t n) {
+  if (!isfinite(d)) snprintf(buf, n, "-");
+  else if (pn->integral) snprintf(buf, n, "%.0f", d);
+  else if (pn->big) snprintf(buf, n, "%.3e", d);
+  else snprintf(buf, n, "%.3f", d);
+}
+
+static void fmt_percent(double d, double total, char *buf, size_t n) {
+  if (!(total > 0) || !isfinite(d)) snprintf(buf, n, "-");
+  else snprintf(buf, n, "%.1f%%", 100.0 * d / total);
+}
+
+/* Sets the number format and column widths of pn from its rows. */
+static void measure(pane *pn) {
+  pn->integral = 1;
+  pn->big = 0;
+  pn->numw = 9; /* 'inclusive' */
+  pn->pctw = 6; /* '100.0%' */
+  if (!pn->v || !pn->v->nmetrics) return;
+  for (size_t i = 0; i < pn->v->nrows; i++)
+    for (int e = 0; e < 2; e++) {
+      double d = e ? pn->v->rows[i].exclusive[0] : pn->v->rows[i].inclusive[0];
+      if (!isfinite(d)) continue;
+      if (fabs(d) >= 1e15 || d != floor(d)) pn->integral = 0;
+      if (fabs(d) >= 1e6) pn->big = 1;
+    }
+  char buf[64];
+  for (size_t i = 0; i < pn->v->nrows; i++)
+    for (int e = 0; e < 2; e++) {
+      fmt_value(pn, e ? pn->v->rows[i].exclusive[0] : pn->v->rows[i].inclusive[0], buf, sizeof buf);
+      if ((int)strlen(buf) > pn->numw) pn->numw = (int)strlen(buf);
+    }
+}
+
+/* ------------------------------------------------------------ labels */
+
+/* Row label as the shell prints it: name, ' @ callsite', ' [inlined]', and
+ * where the function is when another function row of the view has its name
+ * (dup: ' (file:line)'). */
+static void row_label(const cct_row *r, int dup, char *buf, size_t n) {
+  char loc[512] = "";
+  const char *f = r->file ? strrchr(r->file, '/') : NULL, *m = r->module ? strrchr(r->module, '/') : NULL;
+  f = f && f[1] ? f + 1 : r->file;
+  m = m && m[1] ? m + 1 : r->module;
+  if (dup && f && r->line >= 0) snprintf(loc, sizeof loc, " (%s:%lld)", f, r->line);
+  else if (dup && f) snprintf(loc, sizeof loc, " (%s)", f);
+  else if (dup && m) snprintf(loc, sizeof loc, " (%s)", m);
+  snprintf(buf, n, "%s%s%s%s%s", r->name ? r->name : "?", r->callsite ? " @ " : "", r->callsite ? r->callsite : "",
+           r->inlined ? " [inlined]" : "", loc);
+}
+
+static const cct_row *dup_rows; /* qsort has no context argument */
+static int by_name(const void *a, const void *b) {
+  const cct_row *x = &dup_rows[*(const size_t *)a], *y = &dup_rows[*(const size_t *)b];
+  return strcmp(x->name, y->name);
+}
+
+static int same_place(const cct_row *a, const cct_row *b) {
+  return (a->file ? b->file && !strcmp(a->file, b->file) : !b->file) && a->line == b->line &&
+         (a->module ? b->module && !strcmp(a->module, b->module) : !b->module);
+}
+
+/* Marks the function rows of pn whose name another function row of the view
+ * has in another place (pn->dup[i] = 1), as the shell does. */
+static void find_dups(pane *pn) {
+  size_t n = pn->v ? pn->v->nrows : 0, k = 0;
+  size_t *idx = malloc((n + 1) * sizeof *idx);
+  if (!idx || !pn->dup || !n) return free(idx);
+  for (size_t i = 0; i < n; i++)
+    if (pn->v->rows[i].kind == CCT_ROW_FUNCTION && pn->v->rows[i].name) idx[k++] = i;
+  dup_rows = pn->v->rows;
+  qsort(idx, k, sizeof *idx, by_name);
+  for (size_t i = 1; i < k; i++) {
+    const cct_row *a = &pn->v->rows[idx[i - 1]], *b = &pn->v->rows[idx[i]];
+    if (!strcmp(a->name, b->name) && !same_place(a, b)) pn->dup[idx[i - 1]] = pn->dup[idx[i]] = 1;
+  }
+  free(idx);
+}
+
+/* ------------------------------------------------------------ panes */
+
+static void pane_clear(pane *pn) {
+  cct_view_free(pn->v);
+  pn->v = NULL;
+  free(pn->note);
+  free(pn->open);
+  free(pn->parent);
+  free(pn->nkids);
+  free(pn->dup);
+  free(pn->vis);
+  pn->note = NULL;
+  pn->open = NULL;
+  pn->parent = pn->nkids = NULL;
+  pn->dup = NULL;
+  pn->vis = NULL;
+  pn->nvis = 0;
+}
+
+/* Rebuilds the list of shown rows: every row of a flat or source pane; for the
+ * tree, the rows whose ancestors are all open.  Keeps the cursor on row keep
+ * (an index into v->rows) when it is shown, else on its nearest shown ancestor. */
+static void pane_relist(pane *pn, long keep) {
+  pn->nvis = 0;
+  if (!pn->v) return;
+  size_t n = pn->v->nrows;
+  for (size_t i = 0; i < n;) {
+    pn->vis[pn->nvis++] = i;
+    if (pn->open && !pn->open[i]) { /* skip the subtree */
+      int d = pn->v->rows[i].depth;
+      size_t j = i + 1;
+      while (j < n && pn->v->rows[j].depth > d) j++;
+      i = j;
+    } else {
+      i++;
+    }
+  }
+  pn->sel = 0;
+  while (keep >= 0) {
+    for (size_t k = 0; k < pn->nvis; k++)
+      if ((long)pn->vis[k] == keep) {
+        pn->sel = (long)k;
+        return;
+      }
+    keep = pn->parent ? pn->parent[keep] : -1;
+  }
+}
+
+/* Installs view v (owned) in pn, with note when v is NULL; allocates the per-row arrays. */
+static int pane_set(pane *pn, cct_view *v, const char *note) {
+  pane_clear(pn);
+  pn->v = v;
+  if (note || (v && v->note)) pn->note = strdup(note ? note : v->note);
+  size_t n = v ? v->nrows : 0;
+  pn->vis = calloc(n + 1, sizeof *pn->vis);
+  pn->parent = calloc(n + 1, sizeof *pn->parent);
+  pn->nkids = calloc(n + 1, sizeof *pn->nkids);
+  pn->dup = calloc(n + 1, 1);
+  if (!pn->vis || !pn->parent || !pn->nkids || !pn->dup) return -1;
+  int *stack = calloc(n + 2, sizeof *stack);
+  if (!stack) return -1;
+  for (size_t i = 0; i < n; i++) { /* parents from depths (pre-order) */
+    int d = v->rows[i].depth < 0 ? 0 : v->rows[i].depth;
+    pn->parent[i] = d > 0 ? stack[d - 1] : -1;
+    if (pn->parent[i] >= 0) pn->nkids[pn->parent[i]]++;
+    if ((size_t)d <= n) stack[d] = (int)i;
+  }
+  free(stack);
+  find_dups(pn);
+  measure(pn);
+  return 0;
+}
+
+/* The row under the cursor of pn, or NULL. */
+static const cct_row *pane_row(const pane *pn) {
+  if (!pn->v || pn->sel < 0 || (size_t)pn->sel >= pn->nvis) return NULL;
+  return &pn->v->rows[pn->vis[pn->sel]];
+}
+
+static long pane_row_index(const pane *pn) {
+  return pn->v && pn->sel >= 0 && (size_t)pn->sel < pn->nvis ? (long)pn->vis[pn->sel] : -1;
+}
+
+/* Deepest open row of the tree pane (-1 when none). */
+static int open_depth(const pane *pn) {
+  int d = -1;
+  for (size_t i = 0; pn->v && pn->open && i < pn->v->nrows; i++)
+    if (pn->open[i] && pn->v->rows[i].depth > d) d = pn->v->rows[i].depth;
+  return d;
+}
+
+/* Opens the default rows of a new tree: the top row, and below an open row
+ * its only child (chains of single calls unfold at once, as '<program root>'
+ * > main).  Returns 1 when a row at the edge of the computed levels opened. */
+static int auto_open(pane *pn) {
+  int edge = 0;
+  for (size_t i = 0; pn->v && i < pn->v->nrows; i++) {
+    int par = pn->parent[i];
+    if (pn->nkids[i] && (par < 0 || (pn->open[par] && pn->nkids[par] == 1))) {
+      pn->open[i] = 1;
+      if (pn->v->rows[i].depth >= pn->spec.arg - 1) edge = 1;
+    }
+  }
+  return edge;
+}
+
+/* Computes the tree pane again with depth levels, keeping what was open and
+ * the cursor (rows of depth <= the old depth come in the same order in both
+ * views).  fresh: open the default rows instead.  Returns 0 or -1 (message set). */
+static int tree_compute(tui *t, int depth, int fresh) {
+  pane *pn = &t->pn[P_TREE];
+  vspec s = {t->bottomup ? V_BOTTOMUP : V_TOPDOWN, depth, 0, NULL};
+  if (t->bottomup && cct_center_count(t->q) == 0) {
+    pane_set(pn, NULL, "no center: bottom-up shows the callers of a center ('c' on a row)");
+    pn->spec = s;
+    return 0;
+  }
+  cct_view *v = NULL;
+  cct_err err = CCT_ERR_INIT;
+  int rc = compute(t, &s, &v, &err);
+  if (rc) {
+    say(t, 1, "%s", err.msg[0] ? err.msg : cct_errstr(rc));
+    pane_set(pn, NULL, err.msg[0] ? err.msg : cct_errstr(rc));
+    return -1;
+  }
+  t->last_pane = P_TREE;
+  unsigned char *old_open = pn->open;
+  long old_sel = pane_row_index(pn);
+  int old_depth = pn->spec.arg;
+  cct_view *old = pn->v; /* kept for the mapping below */
+  pn->open = NULL;
+  pn->v = NULL;
+  if (pane_set(pn, v, NULL) || !(pn->open = calloc(v->nrows + 1, 1))) {
+    free(old_open);
+    cct_view_free(old);
+    say(t, 1, "out of memory");
+    return -1;
+  }
+  pn->spec = s;
+  long new_sel = 0;
+  if (!fresh && old && old_open) {
+    size_t j = 0;
+    for (size_t i = 0; i < v->nrows && j < old->nrows; i++) {
+      if (v->rows[i].depth > old_depth) continue;
+      if (strcmp(v->rows[i].name ? v->rows[i].name : "", old->rows[j].name ? old->rows[j].name : "")) break;
+      pn->open[i] = old_open[j];
+      if ((long)j == old_sel) new_sel = (long)i;
+      j++;
+    }
+  }
+  free(old_open);
+  cct_view_free(old);
+  if (fresh) auto_open(pn);
+  pane_relist(pn, new_sel);
+  return 0;
+}
+
+/* A new tree for the current settings: three levels, deeper while chains
+ * of single calls open to the edge (at most 12 levels at once). */
+static void tree_new(tui *t) {
+  if (tree_compute(t, 3, 1)) return;
+  pane *pn = &t->pn[P_TREE];
+  for (int k = 0; k < 3 && pn->v && open_depth(pn) >= pn->spec.arg - 1 && pn->spec.arg < 12; k++) {
+    if (tree_compute(t, pn->spec.arg + 3, 0)) return;
+    if (!auto_open(pn)) break;
+  }
+  pane_relist(pn, 0);
+}
+
+/* Makes the tree deep enough for its open rows (two levels below the deepest),
+ * computing it again when needed. */
+static void tree_deepen(tui *t) {
+  pane *pn = &t->pn[P_TREE];
+  if (!pn->v) return;
+  int need = open_depth(pn) + 2;
+  if (need > pn->spec.arg) tree_compute(t, need, 0);
+}
+
+/* Computes the flat pane with n rows, keeping the cursor when more rows come. */
+static void flat_compute(tui *t, int n, int keep) {
+  pane *pn = &t->pn[P_FLAT];
+  vspec s = {V_FLAT, t->flat_kind, n, NULL};
+  cct_view *v = NULL;
+  cct_err err = CCT_ERR_INIT;
+  long sel = keep ? pn->sel : 0, top = keep ? pn->top : 0;
+  int rc = compute(t, &s, &v, &err);
+  pn->spec = s;
+  if (rc) {
+    pane_set(pn, NULL, err.msg[0] ? err.msg : cct_errstr(rc));
+    return;
+  }
+  t->last_pane = P_FLAT;
+  pane_set(pn, v, NULL);
+  pn->spec = s;
+  pane_relist(pn, -1);
+  pn->sel = sel < (long)pn->nvis ? sel : 0;
+  pn->top = top;
+}
+
+/* Shows file (NULL: the center's file) in the source pane, cursor on line
+ * (-1: the first marked line).  Keeps the view when the file is the same. */
+static void source_show(tui *t, const char *file, long long line) {
+  pane *pn = &t->pn[P_SOURCE];
+  int same = pn->v && file && pn->spec.file && !strcmp(file, pn->spec.file);
+  if (!same) {
+    vspec s = {V_SOURCE, 0, 0, file ? strdup(file) : NULL};
+    cct_view *v = NULL;
+    cct_err err = CCT_ERR_INIT;
+    int rc = compute(t, &s, &v, &err);
+    spec_release(&pn->spec);
+    pn->spec = s;
+    if (rc) {
+      pane_set(pn, NULL, err.msg[0] ? err.msg : cct_errstr(rc));
+      return;
+    }
+    t->last_pane = P_SOURCE;
+    pane_set(pn, v, NULL);
+    pane_relist(pn, -1);
+    if (!pn->spec.file && v->nrows && v->rows[0].file) pn->spec.file = strdup(v->rows[0].file);
+  }
+  if (!pn->v) return;
+  long best = -1;
+  for (size_t i = 0; i < pn->nvis; i++) {
+    const cct_row *r = &pn->v->rows[pn->vis[i]];
+    if (line >= 0 ? r->line == line : r->mark != 0) {
+      best = (long)i;
+      break;
+    }
+    if (line >= 0 && r->line > line && best < 0) best = (long)i;
+  }
+  if (best >= 0) {
+    pn->sel = best;
+    pn->top = best - (pn->h > 2 ? (pn->h - 1) / 3 : 0);
+    if (pn->top < 0) pn->top = 0;
+  }
+}
+
+static int src_visible(const tui *t) { return t->src_on == 1 || (t->src_on < 0 && LINES >= 40); }
+
+/* Computes every pane again for the current settings (after a change of the
+ * center, metric or granularity): the tree from its default open rows; the
+ * flat cursor stays where it was with keep_flat (a new center does not
+ * change the flat rows, only their marks). */
+static void refresh_all(tui *t, int keep_flat) {
+  flat_compute(t, t->pn[P_FLAT].spec.n > 0 ? t->pn[P_FLAT].spec.n : 200, keep_flat);
+  tree_new(t);
+  pane *sp = &t->pn[P_SOURCE];
+  char *file = sp->spec.file ? strdup(sp->spec.file) : NULL;
+  long long line = pane_row(sp) ? pane_row(sp)->line : -1;
+  pane_clear(sp);
+  if (file || cct_center_count(t->q)) source_show(t, file, file ? line : -1);
+  else pane_set(sp, NULL, "no file yet: 's' on a row shows its source");
+  free(file);
+}
+
+/* The source file of a row: NULL when it has none ('<unknown file>'). */
+static const char *row_file(const cct_row *r) {
+  return r && r->file && r->file[0] != '<' ? r->file : NULL;
+}
+
+/* The source pane follows the cursor of the flat and tree panes. */
+static void follow(tui *t) {
+  if (t->focus == P_SOURCE || !src_visible(t)) return;
+  const cct_row *r = pane_row(&t->pn[t->focus]);
+  if (row_file(r)) source_show(t, r->file, r->line);
+}
+
+/* ------------------------------------------------------------ center */
+
+static void step_release(cstep *s) {
+  spec_release(&s->spec);
+  free(s->item);
+  free(s->metric);
+}
+
+/* Applies step s to the session.  Returns CCT_OK or the library's error. */
+static int step_apply(tui *t, const cstep *s, cct_err *err) {
+  if (s->op < 0) {
+    cct_center_reset(t->q);
+    return CCT_OK;
+  }
+  if (s->item) return cct_center_apply(t->q, s->op, s->item, err);
+  char h[32];
+  snprintf(h, sizeof h, "@%d", s->handle);
+  return cct_center_apply(t->q, s->op, h, err);
+}
+
+/* Records and applies a center change: op of the row under the cursor of
+ * pane pi (or a reset when pi < 0).  Every pane is computed again. */
+static void center_change(tui *t, int pi, int op) {
+  cstep s = {op, {0, 0, 0, NULL}, 0, NULL, NULL, cct_query_granularity(t->q)};
+  if (pi >= 0) {
+    pane *pn = &t->pn[pi];
+    const cct_row *r = pane_row(pn);
+    if (!r) return say(t, 1, "no row here to center on");
+    if (r->kind == CCT_ROW_ROOT) return say(t, 1, "'%s' is the whole program: 'r' resets the center", r->name);
+    if (spec_copy(&s.spec, &pn->spec)) return say(t, 1, "out of memory");
+    s.handle = r->handle;
+    s.metric = strdup(cct_query_metric(t->q) ? cct_query_metric(t->q) : "");
+    if (t->last_pane != pi) { /* make the pane's view the session's last view again */
+      cct_view *v = NULL;
+      cct_err err = CCT_ERR_INIT;
+      int rc = compute(t, &pn->spec, &v, &err);
+      cct_view_free(v);
+      if (rc) {
+        step_release(&s);
+        return say(t, 1, "%s", err.msg[0] ? err.msg : cct_errstr(rc));
+      }
+      t->last_pane = pi;
+    }
+  } else if (!cct_center_count(t->q)) {
+    return say(t, 0, "no center to reset");
+  }
+  size_t before = cct_center_count(t->q);
+  cct_err err = CCT_ERR_INIT;
+  int rc = step_apply(t, &s, &err);
+  if (rc) {
+    step_release(&s);
+    return say(t, 1, "%s", err.msg[0] ? err.msg : cct_errstr(rc));
+  }
+  (void)before;
+  if (t->nundo == t->capundo) {
+    size_t c = t->capundo ? 2 * t->capundo : 16;
+    size_t *u = realloc(t->undo, c * sizeof *u);
+    if (u) t->undo = u, t->capundo = c;
+  }
+  if (t->nlog == t->caplog) {
+    size_t c = t->caplog ? 2 * t->caplog : 16;
+    cstep *l = realloc(t->log, c * sizeof *l);
+    if (l) t->log = l, t->caplog = c;
+  }
+  if (t->nundo < t->capundo && t->nlog < t->caplog) {
+    t->undo[t->nundo++] = t->nlog;
+    t->log[t->nlog++] = s;
+  } else {
+    step_release(&s);
+  }
+  t->msg[0] = 0;
+  refresh_all(t, 1);
+}
+
+/* Undoes the last center change: resets and replays the steps before it
+ * (each with the metric and granularity it was taken with). */
+static void center_undo(tui *t) {
+  if (!t->nundo) return say(t, 0, "nothing to undo");
+  size_t keep = t->undo[--t->nundo];
+  char *metric = strdup(cct_query_metric(t->q) ? cct_query_metric(t->q) : "");
+  int gran = cct_query_granularity(t->q);
+  size_t from = 0;
+  for (size_t i = 0; i < keep; i++)
+    if (t->log[i].op < 0) from = i;
+  cct_center_reset(t->q);
+  int bad = 0;
+  for (size_t i = from; i < keep && !bad; i++) {
+    cstep *s = &t->log[i];
+    cct_err err = CCT_ERR_INIT;
+    if (s->handle) {
+      if (s->metric && *s->metric) cct_query_set_metric(t->q, s->metric, &err);
+      cct_query_set_granularity(t->q, s->gran);
+      cct_view *v = NULL;
+      if (compute(t, &s->spec, &v, &err)) bad = 1;
+      cct_view_free(v);
+    }
+    if (!bad && step_apply(t, s, &err)) bad = 1;
+    if (bad) say(t, 1, "undo: %s", err.msg[0] ? err.msg : "failed");
+  }
+  for (size_t i = keep; i < t->nlog; i++) step_release(&t->log[i]);
+  t->nlog = keep;
+  cct_err err = CCT_ERR_INIT;
+  if (metric && *metric) cct_query_set_metric(t->q, metric, &err);
+  cct_query_set_granularity(t->q, gran);
+  free(metric);
+  if (!bad) t->msg[0] = 0;
+  refresh_all(t, 1);
+}
+
+/* The center as the status line shows it: label and occurrences. */
+static void center_text(tui *t, char *buf, size_t n) {
+  size_t c = cct_center_count(t->q);
+  if (!c) {
+    snprintf(buf, n, "no center (program root)");
+    return;
+  }
+  long long occ = 0;
+  for (size_t i = 0; i < c; i++) occ += cct_center_occurrences(t->q, i);
+  if (c == 1) snprintf(buf, n, "center %s (%lld occurrence%s)", cct_center_item(t->q, 0), occ, occ == 1 ? "" : "s");
+  else snprintf(buf, n, "center %zu items: %s, ... (%lld occurrences)", c, cct_center_item(t->q, 0), occ);
+}
+
+/* ------------------------------------------------------------ drawing */
+
+static const char *const flat_names[] = {"functions", "loops", "lines", "files", "modules"};
+
+/* Lays the panes out for the screen size: flat, tree and (when shown) source
+ * stacked, the status and message lines at the bottom. */
+static void layout(tui *t) {
+  int avail = LINES - 2, src = src_visible(t);
+  if (avail < 6) avail = 6;
+  int hf, ht, hs = 0;
+  if (src) {
+    hf = avail * 3 / 10;
+    hs = avail * 3 / 10;
+    if (hf < 3) hf = 3;
+    if (hs < 3) hs = 3;
+    ht = avail - hf - hs;
+  } else {
+    hf = avail * 2 / 5;
+    if (hf < 3) hf = 3;
+    ht = avail - hf;
+  }
+  t->pn[P_FLAT].y = 0;
+  t->pn[P_FLAT].h = hf;
+  t->pn[P_TREE].y = hf;
+  t->pn[P_TREE].h = ht;
+  t->pn[P_SOURCE].y = hf + ht;
+  t->pn[P_SOURCE].h = hs;
+  if (!src && t->focus == P_SOURCE) t->focus = P_TREE;
+}
+
+/* Keeps the cursor of pn inside its rows and on the screen. */
+static void scroll_into_view(pane *pn) {
+  long rows = pn->h - 1;
+  if (pn->sel >= (long)pn->nvis) pn->sel = (long)pn->nvis - 1;
+  if (pn->sel < 0) pn->sel = 0;
+  if (rows < 1) return;
+  if (pn->sel < pn->top) pn->top = pn->sel;
+  if (pn->sel >= pn->top + rows) pn->top = pn->sel - rows + 1;
+  if (pn->top > (long)pn->nvis - rows) pn->top = (long)pn->nvis - rows;
+  if (pn->top < 0) pn->top = 0;
+}
+
+static void bar(int y, int focused) {
+  attrset(A_REVERSE | (focused ? A_BOLD : 0));
+  mvhline(y, 0, ' ', COLS);
+}
+
+/* Column layout of a pane: x of the value columns and of the name. */
+static int names_x(const pane *pn, int source) {
+  int x = 1 + (source ? 7 : 0);
+  return x + pn->numw + 1 + pn->pctw + 2 + pn->numw + 1 + pn->pctw + 3;
+}
+
+static void draw_pane(tui *t, int pi) {
+  pane *pn = &t->pn[pi];
+  if (pn->h <= 0) return;
+  int focused = t->focus == pi, src = pi == P_SOURCE;
+  scroll_into_view(pn);
+  int x0 = 1 + (src ? 7 : 0), nx = names_x(pn, src);
+  /* Title: the column headings, then what the pane shows. */
+  bar(pn->y, focused);
+  if (src) mvaddstr(pn->y, 1, "  line");
+  mvprintw(pn->y, x0, "%*s %*s  %*s %*s", pn->numw, "inclusive", pn->pctw, "%", pn->numw, "exclusive", pn->pctw, "%");
+  char title[1024], cl[600];
+  if (pi == P_FLAT) {
+    snprintf(title, sizeof title, "%s Flat %s%s", focused ? ">" : " ", flat_names[t->flat_kind],
+             pn->v && pn->spec.n && pn->v->nrows == (size_t)pn->spec.n ? " (more below)" : "");
+  } else if (pi == P_TREE) {
+    center_text(t, cl, sizeof cl);
+    snprintf(title, sizeof title, "%s %s of %s", focused ? ">" : " ", t->bottomup ? "Bottom-up" : "Top-down",
+             cct_center_count(t->q) ? cct_center_item(t->q, 0) : "the program");
+  } else {
+    snprintf(title, sizeof title, "%s Source %s%s", focused ? ">" : " ", pn->spec.file ? pn->spec.file : "",
+             pn->v && pn->v->nrows && !pn->v->rows[0].text ? " (no stored copy: figures only)" : "");
+  }
+  put(pn->y, nx - 2, title, COLS - nx + 1, 0, 0);
+  attrset(A_NORMAL);
+  int rows = pn->h - 1;
+  if (!pn->v || !pn->nvis) {
+    if (pn->note) put(pn->y + 1, 2, pn->note, COLS - 3, 0, 1);
+    else if (pn->v) put(pn->y + 1, 2, "(no rows)", COLS - 3, 0, 1);
+    return;
+  }
+  double total = pn->v->total ? pn->v->total[0] : 0;
+  for (int k = 0; k < rows; k++) {
+    long vi = pn->top + k;
+    if (vi >= (long)pn->nvis) break;
+    size_t ri = pn->vis[vi];
+    const cct_row *r = &pn->v->rows[ri];
+    int y = pn->y + 1 + k, sel = vi == pn->sel;
+    attr_t a = A_NORMAL;
+    if (r->center) a |= A_BOLD | (t->color ? COLOR_PAIR(src ? C_MARK : C_CENTER) : 0);
+    if (sel) a |= focused ? A_REVERSE : A_UNDERLINE;
+    attrset(a);
+    mvhline(y, 0, ' ', COLS);
+    char iv[64], ip[16], ev[64], ep[16];
+    fmt_value(pn, r->inclusive[0], iv, sizeof iv);
+    fmt_percent(r->inclusive[0], total, ip, sizeof ip);
+    fmt_value(pn, r->exclusive[0], ev, sizeof ev);
+    fmt_percent(r->exclusive[0], total, ep, sizeof ep);
+    if (src) mvprintw(y, 1, "%c%5lld", r->mark ? r->mark : ' ', r->line);
+    int empty = src && r->inclusive[0] == 0 && r->exclusive[0] == 0;
+    if (!empty) mvprintw(y, x0, "%*s %*s  %*s %*s", pn->numw, iv, pn->pctw, ip, pn->numw, ev, pn->pctw, ep);
+    if (!src) mvaddstr(y, nx - 2, r->center ? "*" : " ");
+    int x = nx;
+    if (pi == P_TREE) {
+      int d = r->depth;
+      int indent = 2 * d;
+      if (indent > (COLS - nx) / 2) indent = (COLS - nx) / 2;
+      x += indent;
+      const char *mk = pn->nkids[ri] ? (pn->open[ri] ? (t->utf8 ? "\u25be " : "- ") : (t->utf8 ? "\u25b8 " : "+ "))
+                       : r->depth >= pn->spec.arg ? (t->utf8 ? "\u25b8 " : "+ ") : "  ";
+      put(y, x, mk, 2, 0, 1);
+      x += 2;
+    }
+    char label[2048];
+    if (src) snprintf(label, sizeof label, "%s", r->text ? r->text : "");
+    else row_label(r, pn->dup[ri], label, sizeof label);
+    put(y, x, label, COLS - x, src, src);
+  }
+  attrset(A_NORMAL);
+}
+
+static const char help_line[] =
+    "?:keys q:quit Tab:pane c:center +/-:add/del r:reset u:undo t/b:tree s:source /:find m:metric "
+    "g:gran f:flat e:export";
+
+static void draw(tui *t) {
+  layout(t);
+  erase();
+  for (int i = 0; i < P_COUNT; i++) draw_pane(t, i);
+  /* Status line: run, center, metric, granularity, tree view. */
+  char cl[600], st[1200];
+  center_text(t, cl, sizeof cl);
+  snprintf(st, sizeof st, " run %d | %s | %s | %s | %s", cct_query_run(t->q),
+           cct_query_metric(t->q) ? cct_query_metric(t->q) : "-",
+           cct_query_granularity(t->q) == CCT_GRAN_LINE ? "line" : "function", t->bottomup ? "bottom-up" : "top-down",
+           cl);
+  attrset(A_REVERSE);
+  mvhline(LINES - 2, 0, ' ', COLS);
+  put(LINES - 2, 0, st, COLS, 0, 1);
+  attrset(t->msg[0] && t->msg_err && t->color ? COLOR_PAIR(C_ERROR) | A_BOLD : A_NORMAL);
+  put(LINES - 1, 0, t->msg[0] ? t->msg : help_line, COLS - 1, 0, 1);
+  attrset(A_NORMAL);
+  refresh();
+}
+
+/* Asks for a line of text on the bottom line.  Returns a malloc'ed string
+ * (empty when only Enter), or NULL when cancelled with Esc or Ctrl-C. */
+static char *prompt(tui *t, const char *question) {
+  wchar_t buf[1024];
+  size_t n = 0;
+  curs_set(1);
+  for (;;) {
+    buf[n] = 0;
+    attrset(A_NORMAL);
+    mvhline(LINES - 1, 0, ' ', COLS);
+    int qw = put(LINES - 1, 0, question, COLS / 2, 0, 1);
+    int room = COLS - qw - 2;
+    size_t first = 0;
+    while (first < n && wwidth(buf + first) > room) first++;
+    mvaddwstr(LINES - 1, qw, buf + first);
+    refresh();
+    wint_t c;
+    int k = get_wch(&c);
+    if (k == ERR) {
+      if (tui_sigint) break;
+      continue;
+    }
+    if (k == KEY_CODE_YES) {
+      if (c == KEY_BACKSPACE && n) n--;
+      else if (c == KEY_ENTER) goto done;
+      else if (c == KEY_RESIZE) draw(t);
+      continue;
+    }
+    if (c == 27 || c == 3 || c == 7) break; /* Esc, Ctrl-C, Ctrl-G */
+    if (c == L'\n' || c == L'\r') goto done;
+    if ((c == 127 || c == 8) && n) n--;
+    else if (c == 21) n = 0; /* Ctrl-U */
+    else if (c >= 0x20 && c != 127 && n + 1 < sizeof buf / sizeof *buf) buf[n++] = (wchar_t)c;
+  }
+  curs_set(0);
+  return NULL;
+done:
+  curs_set(0);
+  buf[n] = 0;
+  size_t len = wcstombs(NULL, buf, 0);
+  if (len == (size_t)-1) return NULL;
+  char *s = malloc(len + 1);
+  if (s) wcstombs(s, buf, len + 1);
+  return s;
+}
+
+/* Shows a list of choices in a box; returns the index chosen or -1. */
+static int choose(tui *t, const char *title, char **items, size_t n, size_t cur) {
+  long sel = (long)cur;
+  for (;;) {
+    draw(t);
+    int w = (int)strlen(title) + 4;
+    for (size_t i = 0; i < n; i++)
+      if ((int)strlen(items[i]) + 6 > w) w = (int)strlen(items[i]) + 6;
+    if (w > COLS - 2) w = COLS - 2;
+    int h = (int)n + 2;
+    if (h > LINES - 4) h = LINES - 4;
+    int y0 = (LINES - h) / 2, x0 = (COLS - w) / 2, rows = h - 2;
+    long top = sel >= rows ? sel - rows + 1 : 0;
+    attrset(A_REVERSE);
+    for (int y = 0; y < h; y++) mvhline(y0 + y, x0, ' ', w);
+    put(y0, x0 + 2, title, w - 4, 0, 1);
+    for (int k = 0; k < rows && top + k < (long)n; k++) {
+      attrset(top + k == sel ? A_NORMAL | A_BOLD : A_REVERSE);
+      mvhline(y0 + 1 + k, x0 + 1, ' ', w - 2);
+      put(y0 + 1 + k, x0 + 2, items[top + k], w - 4, 0, 0);
+    }
+    attrset(A_NORMAL);
+    refresh();
+    wint_t c;
+    int k = get_wch(&c);
+    if (k == ERR) {
+      if (tui_sigint) return -1;
+      continue;
+    }
+    if (k == KEY_CODE_YES) {
+      if (c == KEY_UP && sel > 0) sel--;
+      else if (c == KEY_DOWN && sel + 1 < (long)n) sel++;
+      else if (c == KEY_ENTER) return (int)sel;
+      continue;
+    }
+    if (c == L'k' && sel > 0) sel--;
+    else if (c == L'j' && sel + 1 < (long)n) sel++;
+    else if (c == L'\n' || c == L'\r') return (int)sel;
+    else if (c == 27 || c == L'q' || c == 3) return -1;
+  }
+}
+
+static const char *const key_help[] = {
+    "Up/Down, j/k     move          PgUp/PgDn, Home/End   page, first/last",
+    "Enter, Right     expand a tree row      Left   collapse (or go to the parent)",
+    "Tab              next pane (flat, tree, source)",
+    "c                center on the selected row (any pane; a source line: that line)",
+    "+ / -            add the selected row to / remove it from the center",
+    "r                reset the center      u   undo the last center change",
+    "t / b            tree pane: top-down / bottom-up of the center",
+    "s                source of the selected row (in the source pane: hide it)",
+    "/ n N            find (regular expression), next, previous",
+    "m                choose the metric     g   toggle granularity (function / line)",
+    "f                next flat kind (functions, loops, lines, files, modules)",
+    "e                export the picture (FILE.svg or FILE.html)",
+    "q                quit",
+    "Mouse: click selects, double-click centers.",
+};
+
+static void show_help(tui *t) {
+  size_t n = sizeof key_help / sizeof *key_help;
+  char **items = malloc(n * sizeof *items);
+  if (!items) return;
+  for (size_t i = 0; i < n; i++) items[i] = (char *)key_help[i];
+  choose(t, "Keys (Esc or q closes)", items, n, 0);
+  free(items);
+}
+
+/* ------------------------------------------------------------ actions */
+
+typedef struct names {
+  char **v;
+  size_t n, cap;
+} names;
+
+static int add_name(void *arg, const char *name) {
+  names *m = arg;
+  if (m->n == m->cap) {
+    size_t c = m->cap ? 2 * m->cap : 16;
+    char **v = realloc(m->v, c * sizeof *v);
+    if (!v) return 1;
+    m->v = v;
+    m->cap = c;
+  }
+  if (!(m->v[m->n] = strdup(name))) return 1;
+  m->n++;
+  return 0;
+}
+
+static void choose_metric(tui *t) {
+  names m = {0};
+  cct_query_complete(t->q, 'm', "", add_name, &m);
+  size_t cur = 0;
+  for (size_t i = 0; i < m.n; i++)
+    if (cct_query_metric(t->q) && !strcmp(m.v[i], cct_query_metric(t->q))) cur = i;
+  int k = m.n ? choose(t, "Metric (Enter chooses, Esc cancels)", m.v, m.n, cur) : -1;
+  if (!m.n) say(t, 1, "this run has no metrics");
+  if (k >= 0) {
+    cct_err err = CCT_ERR_INIT;
+    if (cct_query_set_metric(t->q, m.v[k], &err)) say(t, 1, "%s", err.msg);
+    else refresh_all(t, 0);
+  }
+  for (size_t i = 0; i < m.n; i++) free(m.v[i]);
+  free(m.v);
+}
+
+/* Writes the picture of the current center (cct_picture_svg / _html) to a file named by the user. */
+static void export_picture(tui *t) {
+  char *path = prompt(t, "export the picture to (FILE.svg or FILE.html): ");
+  if (!path || !*path) {
+    free(path);
+    return say(t, 0, "export cancelled");
+  }
+  const char *dot = strrchr(path, '.');
+  int svg = dot && !strcasecmp(dot, ".svg"), html = dot && !strcasecmp(dot, ".html");
+  if (!svg && !html) {
+    say(t, 1, "export: name a FILE ending in .svg or .html ('%s')", path);
+    free(path);
+    return;
+  }
+  FILE *f = fopen(path, "w");
+  if (!f) {
+    say(t, 1, "cannot write '%s': %s", path, strerror(errno));
+    free(path);
+    return;
+  }
+  cct_err err = CCT_ERR_INIT;
+  int depth = t->pn[P_TREE].spec.arg > 3 ? t->pn[P_TREE].spec.arg : 3;
+  int rc = svg ? cct_picture_svg(t->q, depth, f, &err) : cct_picture_html(t->q, depth, f, &err);
+  t->last_pane = -1;
+  int bad = ferror(f);
+  if (fclose(f) || bad) {
+    if (!rc) rc = CCT_EIO, snprintf(err.msg, sizeof err.msg, "cannot write '%s'", path);
+  }
+  if (rc) {
+    remove(path);
+    say(t, 1, "%s", err.msg[0] ? err.msg : cct_errstr(rc));
+  } else {
+    say(t, 0, "wrote %s", path);
+  }
+  free(path);
+}
+
+/* Finds the next row (dir 1) or previous (-1) of the focused pane whose label
+ * matches the last search, from the cursor on; opens tree rows to show it. */
+static void find_next(tui *t, int dir) {
+  if (!t->have_re) return say(t, 0, "no search yet: '/' finds");
+  pane *pn = &t->pn[t->focus];
+  if (!pn->v || !pn->v->nrows) return say(t, 1, "nothing to search in this pane");
+  long n = (long)pn->v->nrows, start = pane_row_index(pn);
+  for (long k = 1; k <= n; k++) {
+    long i = ((start + dir * k) % n + n) % n;
+    const cct_row *r = &pn->v->rows[i];
+    char label[2048];
+    if (t->focus == P_SOURCE) snprintf(label, sizeof label, "%s", r->text ? r->text : "");
+    else row_label(r, pn->dup[i], label, sizeof label);
+    if (regexec(&t->re, label, 0, NULL, 0)) continue;
+    if (pn->open)
+      for (int a = pn->parent[i]; a >= 0; a = pn->parent[a]) pn->open[a] = 1;
+    pane_relist(pn, i);
+    pn->top = pn->sel - (pn->h - 1) / 2;
+    if (pn->top < 0) pn->top = 0;
+    t->msg[0] = 0;
+    if (t->focus == P_TREE) tree_deepen(t);
+    return;
+  }
+  say(t, 1, "not found in the %s pane%s", t->focus == P_FLAT ? "flat" : t->focus == P_TREE ? "tree" : "source",
+      t->focus == P_TREE ? " (only the levels computed so far are searched)" : "");
+}
+
+static void find(tui *t) {
+  char *s = prompt(t, "find (regular expression): ");
+  if (!s || !*s) {
+    free(s);
+    return;
+  }
+  regex_t re;
+  int rc = regcomp(&re, s, REG_EXTENDED | REG_NOSUB | REG_ICASE);
+  if (rc) {
+    char e[200];
+    regerror(rc, &re, e, sizeof e);
+    say(t, 1, "bad regular expression '%s': %s", s, e);
+    free(s);
+    return;
+  }
+  if (t->have_re) regfree(&t->re);
+  t->re = re;
+  t->have_re = 1;
+  free(s);
+  find_next(t, 1);
+}
+
+/* Expands (open 1) or collapses (0) the tree row under the cursor. */
+static void tree_open(tui *t, int open) {
+  pane *pn = &t->pn[P_TREE];
+  long i = pane_row_index(pn);
+  if (i < 0 || !pn->open) return;
+  if (open) {
+    if (!pn->nkids[i] && pn->v->rows[i].depth < pn->spec.arg) return;
+    if (pn->open[i] && pn->nkids[i]) { /* already open: go to the first child */
+      pn->sel++;
+      return;
+    }
+    pn->open[i] = 1;
+    tree_deepen(t);
+    pn = &t->pn[P_TREE];
+    i = pane_row_index(pn);
+    if (i >= 0 && !pn->nkids[i]) pn->open[i] = 0, say(t, 0, "no callees below this row");
+  } else if (pn->open[i]) {
+    pn->open[i] = 0;
+  } else if (pn->parent[i] >= 0) {
+    i = pn->parent[i];
+  }
+  pane_relist(pn, i);
+}
+
+static void go(tui *t, long by) {
+  pane *pn = &t->pn[t->focus];
+  pn->sel += by;
+  if (pn->sel < 0) pn->sel = 0;
+  if (pn->sel >= (long)pn->nvis) pn->sel = (long)pn->nvis - 1;
+  /* The flat pane asks for more rows near its end. */
+  if (t->focus == P_FLAT && pn->v && pn->spec.n && pn->v->nrows == (size_t)pn->spec.n &&
+      pn->sel + pn->h >= (long)pn->nvis)
+    flat_compute(t, pn->spec.n * 2, 1);
+  follow(t);
+}
+
+/* Which pane holds screen line y (-1 for none). */
+static int pane_at(tui *t, int y) {
+  for (int i = 0; i < P_COUNT; i++)
+    if (t->pn[i].h > 0 && y >= t->pn[i].y && y < t->pn[i].y + t->pn[i].h) return i;
+  return -1;
+}
+
+static void mouse(tui *t) {
+  MEVENT e;
+  if (getmouse(&e) != OK) return;
+  int pi = pane_at(t, e.y);
+  if (pi < 0) return;
+  pane *pn = &t->pn[pi];
+  if (e.bstate & BUTTON4_PRESSED) {
+    t->focus = pi;
+    return go(t, -3);
+  }
+#ifdef BUTTON5_PRESSED
+  if (e.bstate & BUTTON5_PRESSED) {
+    t->focus = pi;
+    return go(t, 3);
+  }
+#endif
+  if (!(e.bstate & (BUTTON1_CLICKED | BUTTON1_DOUBLE_CLICKED | BUTTON1_PRESSED | BUTTON1_RELEASED))) return;
+  if (e.bstate & BUTTON1_RELEASED && !(e.bstate & BUTTON1_CLICKED)) return;
+  t->focus = pi;
+  long row = pn->top + (e.y - pn->y - 1);
+  if (e.y > pn->y && row < (long)pn->nvis) pn->sel = row;
+  follow(t);
+  if (e.bstate & BUTTON1_DOUBLE_CLICKED && e.y > pn->y) center_change(t, pi, CCT_CENTER_SET);
+}
+
+/* Handles one key; returns 1 to quit. */
+static int key(tui *t, int k, wint_t c) {
+  pane *pn = &t->pn[t->focus];
+  int page = pn->h > 2 ? pn->h - 2 : 1;
+  if (k == KEY_CODE_YES) {
+    switch (c) {
+    case KEY_UP: go(t, -1); break;
+    case KEY_DOWN: go(t, 1); break;
+    case KEY_PPAGE: go(t, -page); break;
+    case KEY_NPAGE: go(t, page); break;
+    case KEY_HOME: go(t, -(long)pn->nvis); break;
+    case KEY_END: go(t, (long)pn->nvis); break;
+    case KEY_RIGHT:
+    case KEY_ENTER:
+      if (t->focus == P_TREE) tree_open(t, 1);
+      break;
+    case KEY_LEFT:
+      if (t->focus == P_TREE) tree_open(t, 0);
+      break;
+    case KEY_BTAB: t->focus = (t->focus + P_COUNT - 1) % P_COUNT; if (t->focus == P_SOURCE && !src_visible(t)) t->focus = P_TREE; break;
+    case KEY_MOUSE: mouse(t); break;
+    case KEY_RESIZE: break;
+    }
+    return 0;
+  }
+  t->msg[0] = 0;
+  switch (c) {
+  case L'q': return 1;
+  case L'k': go(t, -1); break;
+  case L'j': go(t, 1); break;
+  case L'\n':
+  case L'\r':
+    if (t->focus == P_TREE) tree_open(t, 1);
+    break;
+  case L'\t':
+    t->focus = (t->focus + 1) % P_COUNT;
+    if (t->focus == P_SOURCE && !src_visible(t)) t->focus = P_FLAT;
+    follow(t);
+    break;
+  case L'c': center_change(t, t->focus, CCT_CENTER_SET); break;
+  case L'+': center_change(t, t->focus, CCT_CENTER_ADD); break;
+  case L'-': center_change(t, t->focus, CCT_CENTER_REMOVE); break;
+  case L'r': center_change(t, -1, -1); break;
+  case L'u': center_undo(t); break;
+  case L't':
+  case L'b':
+    if (t->bottomup != (c == L'b')) {
+      t->bottomup = c == L'b';
+      tree_new(t);
+    }
+    t->focus = P_TREE;
+    break;
+  case L's':
+    if (t->focus == P_SOURCE) {
+      t->src_on = 0;
+      t->focus = P_TREE;
+    } else {
+      const cct_row *r = pane_row(pn);
+      if (!row_file(r)) {
+        say(t, 1, "this row has no source file");
+        break;
+      }
+      char *file = strdup(r->file);
+      long long line = r->line;
+      t->src_on = 1;
+      layout(t);
+      if (file) source_show(t, file, line);
+      free(file);
+      t->focus = P_SOURCE;
+    }
+    break;
+  case L'/': find(t); break;
+  case L'n': find_next(t, 1); break;
+  case L'N': find_next(t, -1); break;
+  case L'm': choose_metric(t); break;
+  case L'g':
+    cct_query_set_granularity(t->q, cct_query_granularity(t->q) == CCT_GRAN_LINE ? CCT_GRAN_FUNCTION : CCT_GRAN_LINE);
+    refresh_all(t, 0);
+    break;
+  case L'f':
+    t->flat_kind = (t->flat_kind + 1) % 5;
+    flat_compute(t, 200, 0);
+    t->focus = P_FLAT;
+    break;
+  case L'e': export_picture(t); break;
+  case L'?': show_help(t); break;
+  case 12: clearok(stdscr, TRUE); break; /* Ctrl-L */
+  default: break;
+  }
+  return 0;
+}
+
+/* ------------------------------------------------------------ entry */
+
+int cct_tui_run(cct_shell *p) {
+  if (!p->q) return cct_shell_error(p, "no archive open (use 'open FILE')");
+  if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) return cct_shell_error(p, "tui needs a terminal");
+  char *old_ctype = setlocale(LC_CTYPE, NULL);
+  old_ctype = old_ctype ? strdup(old_ctype) : NULL;
+  setlocale(LC_CTYPE, "");
+  /* ncurses installs its SIGWINCH handler only over the default one. */
+  struct sigaction old_winch, old_int, sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = SIG_DFL;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGWINCH, &sa, &old_winch);
+  sa.sa_handler = on_sigint;
+  sigaction(SIGINT, &sa, &old_int);
+  fflush(stdout);
+  SCREEN *scr = newterm(NULL, stdout, stdin);
+  if (!scr) {
+    sigaction(SIGWINCH, &old_winch, NULL);
+    sigaction(SIGINT, &old_int, NULL);
+    if (old_ctype) setlocale(LC_CTYPE, old_ctype);
+    free(old_ctype);
+    const char *term = getenv("TERM");
+    return cct_shell_error(p, "cannot start the full-screen interface on terminal type '%s'", term ? term : "");
+  }
+  set_term(scr);
+  cbreak();
+  noecho();
+  nonl();
+  keypad(stdscr, TRUE);
+  set_escdelay(25);
+  curs_set(0);
+  tui t;
+  memset(&t, 0, sizeof t);
+  t.p = p;
+  t.q = p->q;
+  t.src_on = -1;
+  t.last_pane = -1;
+  t.flat_kind = CCT_FLAT_FUNCTIONS;
+  const char *cs = setlocale(LC_CTYPE, NULL);
+  t.utf8 = cs && (strstr(cs, "UTF-8") || strstr(cs, "utf8") || strstr(cs, "UTF8"));
+  t.color = has_colors() && !(getenv("NO_COLOR") && *getenv("NO_COLOR"));
+  if (t.color && start_color() == OK) {
+    use_default_colors();
+    init_pair(C_CENTER, COLOR_MAGENTA, -1);
+    init_pair(C_ERROR, COLOR_RED, -1);
+    init_pair(C_MARK, COLOR_MAGENTA, -1);
+  } else {
+    t.color = 0;
+  }
+  mousemask(BUTTON1_CLICKED | BUTTON1_DOUBLE_CLICKED | BUTTON4_PRESSED
+#ifdef BUTTON5_PRESSED
+                | BUTTON5_PRESSED
+#endif
+            ,
+            NULL);
+  mouseinterval(300);
+  /* The center the session already has is the first step (as text items). */
+  for (size_t i = 0; i < cct_center_count(t.q); i++) {
+    cstep s = {i ? CCT_CENTER_ADD : CCT_CENTER_SET, {0, 0, 0, NULL}, 0, strdup(cct_center_item(t.q, i)), NULL, 0};
+    if (t.nlog == t.caplog) {
+      size_t c = t.caplog ? 2 * t.caplog : 16;
+      cstep *l = realloc(t.log, c * sizeof *l);
+      if (!l) break;
+      t.log = l;
+      t.caplog = c;
+    }
+    t.log[t.nlog++] = s;
+  }
+  t.pn[P_FLAT].spec.n = 200;
+  layout(&t);
+  refresh_all(&t, 0);
+  for (;;) {
+    draw(&t);
+    wint_t c;
+    int k = get_wch(&c);
+    if (k == ERR) continue; /* a signal (Ctrl-C interrupts a long view, not the interface) */
+    if (key(&t, k, c)) break;
+  }
+  endwin();
+  delscreen(scr);
+  sigaction(SIGWINCH, &old_winch, NULL);
+  sigaction(SIGINT, &old_int, NULL);
+  if (old_ctype) setlocale(LC_CTYPE, old_ctype);
+  free(old_ctype);
+  for (int i = 0; i < P_COUNT; i++) {
+    pane_clear(&t.pn[i]);
+    spec_release(&t.pn[i].spec);
+  }
+  for (size_t i = 0; i < t.nlog; i++) step_release(&t.log[i]);
+  free(t.log);
+  free(t.undo);
+  if (t.have_re) regfree(&t.re);
+  return CCT_CMD_OK;
+}
