@@ -143,7 +143,7 @@ static const cct_cmd commands[] = {
      "         (after 'stats': the distribution over profiles)   .html  the same, interactive\n"
      "The view is computed again with the current settings; FILE is replaced."},
     {"tui", cmd_tui, CMD_NEEDS_DB, "tui",
-     "full-screen panes (flat, tree, source) around the center; 'q' returns here with the TUI's center", NULL},
+     "full-screen panes (flat, tree, source) around the center; 'q' comes back here", NULL},
     {"help", cmd_help, 0, "help [COMMAND]", "list the commands, or describe one", NULL},
     {"quit", cmd_quit, 0, "quit", "leave the shell (also Ctrl-D)", NULL},
     {"exit", cmd_quit, CMD_HIDDEN, "exit", "leave the shell", NULL},

@@ -219,9 +219,13 @@ static size_t wfit(const wchar_t *w, int cols) {
   return i;
 }
 
-/* Draws s at (y, x) in at most width columns, cutting the middle out with
- * '...' when it is wider (cut_end: cut the end instead).  Returns the columns drawn. */
-static int put(int y, int x, const char *s, int width, int tabs, int cut_end) {
+/* How put() shortens text: the middle ('a...z'), the end, or the start
+ * ('...path/file.c', for paths). */
+enum { CUT_MIDDLE = 0, CUT_END = 1, CUT_START = 2 };
+
+/* Draws s at (y, x) in at most width columns, shortened with '...' (cut:
+ * CUT_*) when it is wider.  Returns the columns drawn. */
+static int put(int y, int x, const char *s, int width, int tabs, int cut) {
   if (width <= 0 || !s) return 0;
   wchar_t *w = widen(s, tabs);
   if (!w) return 0;
@@ -229,12 +233,12 @@ static int put(int y, int x, const char *s, int width, int tabs, int cut_end) {
   if (ww <= width) {
     mvaddwstr(y, x, w);
     drawn = ww;
-  } else if (cut_end || width < 8) {
+  } else if (cut == CUT_END || width < 8) {
     size_t n = wfit(w, width);
     mvaddnwstr(y, x, w, (int)n);
     drawn = width;
   } else {
-    int head = (width - 3 + 1) / 2, tail = width - 3 - head;
+    int head = cut == CUT_START ? 0 : (width - 3 + 1) / 2, tail = width - 3 - head;
     size_t hn = wfit(w, head);
     size_t len = wcslen(w), ts = len;
     int tc = 0;
@@ -772,10 +776,14 @@ static void bar(int y, int focused) {
   mvhline(y, 0, ' ', COLS);
 }
 
-/* Column layout of a pane: x of the value columns and of the name. */
+/* Narrow terminals (under 100 columns) show the exclusive value as a
+ * percentage only, to leave room for the names. */
+static int narrow(void) { return COLS < 100; }
+
+/* Column layout of a pane: x of the name column. */
 static int names_x(const pane *pn, int source) {
   int x = 1 + (source ? 7 : 0);
-  return x + pn->numw + 1 + pn->pctw + 2 + pn->numw + 1 + pn->pctw + 3;
+  return x + pn->numw + 1 + pn->pctw + 2 + (narrow() ? 0 : pn->numw + 1) + pn->pctw + 3;
 }
 
 static void draw_pane(tui *t, int pi) {
@@ -787,7 +795,8 @@ static void draw_pane(tui *t, int pi) {
   /* Title: the column headings, then what the pane shows. */
   bar(pn->y, focused);
   if (src) mvaddstr(pn->y, 1, "  line");
-  mvprintw(pn->y, x0, "%*s %*s  %*s %*s", pn->numw, "inclusive", pn->pctw, "%", pn->numw, "exclusive", pn->pctw, "%");
+  if (narrow()) mvprintw(pn->y, x0, "%*s %*s  %*s", pn->numw, "inclusive", pn->pctw, "%", pn->pctw, "excl%");
+  else mvprintw(pn->y, x0, "%*s %*s  %*s %*s", pn->numw, "inclusive", pn->pctw, "%", pn->numw, "exclusive", pn->pctw, "%");
   char title[1024], cl[600];
   if (pi == P_FLAT) {
     snprintf(title, sizeof title, "%s Flat %s%s", focused ? ">" : " ", flat_names[t->flat_kind],
@@ -797,15 +806,19 @@ static void draw_pane(tui *t, int pi) {
     snprintf(title, sizeof title, "%s %s of %s", focused ? ">" : " ", t->bottomup ? "Bottom-up" : "Top-down",
              cct_center_count(t->q) ? cct_center_item(t->q, 0) : "the program");
   } else {
-    snprintf(title, sizeof title, "%s Source %s%s", focused ? ">" : " ", pn->spec.file ? pn->spec.file : "",
-             pn->v && pn->v->nrows && !pn->v->rows[0].text ? " (no stored copy: figures only)" : "");
+    const char *note = pn->v && pn->v->nrows && !pn->v->rows[0].text ? " (no stored copy: figures only)" : "";
+    int room = COLS - nx + 1, w = put(pn->y, nx - 2, focused ? "> Source " : "  Source ", room, 0, CUT_END);
+    int nw = (int)strlen(note) < (room - w) / 2 ? (int)strlen(note) : 0;
+    w += put(pn->y, nx - 2 + w, pn->spec.file ? pn->spec.file : "", room - w - nw, 0, CUT_START);
+    if (nw) put(pn->y, nx - 2 + w, note, nw, 0, CUT_END);
+    title[0] = 0;
   }
-  put(pn->y, nx - 2, title, COLS - nx + 1, 0, 0);
+  if (title[0]) put(pn->y, nx - 2, title, COLS - nx + 1, 0, CUT_MIDDLE);
   attrset(A_NORMAL);
   int rows = pn->h - 1;
   if (!pn->v || !pn->nvis) {
-    if (pn->note) put(pn->y + 1, 2, pn->note, COLS - 3, 0, 1);
-    else if (pn->v) put(pn->y + 1, 2, "(no rows)", COLS - 3, 0, 1);
+    if (pn->note) put(pn->y + 1, 2, pn->note, COLS - 3, 0, CUT_END);
+    else if (pn->v) put(pn->y + 1, 2, "(no rows)", COLS - 3, 0, CUT_END);
     return;
   }
   double total = pn->v->total ? pn->v->total[0] : 0;
@@ -827,7 +840,12 @@ static void draw_pane(tui *t, int pi) {
     fmt_percent(r->exclusive[0], total, ep, sizeof ep);
     if (src) mvprintw(y, 1, "%c%5lld", r->mark ? r->mark : ' ', r->line);
     int empty = src && r->inclusive[0] == 0 && r->exclusive[0] == 0;
-    if (!empty) mvprintw(y, x0, "%*s %*s  %*s %*s", pn->numw, iv, pn->pctw, ip, pn->numw, ev, pn->pctw, ep);
+    if (empty) {
+    } else if (narrow()) {
+      mvprintw(y, x0, "%*s %*s  %*s", pn->numw, iv, pn->pctw, ip, pn->pctw, ep);
+    } else {
+      mvprintw(y, x0, "%*s %*s  %*s %*s", pn->numw, iv, pn->pctw, ip, pn->numw, ev, pn->pctw, ep);
+    }
     if (!src) mvaddstr(y, nx - 2, r->center ? "*" : " ");
     int x = nx;
     if (pi == P_TREE) {
@@ -837,37 +855,51 @@ static void draw_pane(tui *t, int pi) {
       x += indent;
       const char *mk = pn->nkids[ri] ? (pn->open[ri] ? (t->utf8 ? "\u25be " : "- ") : (t->utf8 ? "\u25b8 " : "+ "))
                        : r->depth >= pn->spec.arg ? (t->utf8 ? "\u25b8 " : "+ ") : "  ";
-      put(y, x, mk, 2, 0, 1);
+      put(y, x, mk, 2, 0, CUT_END);
       x += 2;
     }
     char label[2048];
     if (src) snprintf(label, sizeof label, "%s", r->text ? r->text : "");
     else row_label(r, pn->dup[ri], label, sizeof label);
-    put(y, x, label, COLS - x, src, src);
+    put(y, x, label, COLS - x, src, src ? CUT_END : CUT_MIDDLE);
   }
   attrset(A_NORMAL);
 }
 
-static const char help_line[] =
-    "?:keys q:quit Tab:pane c:center +/-:add/del r:reset u:undo t/b:tree s:source /:find m:metric "
-    "g:gran f:flat e:export";
+/* The key help of the bottom line, as many items as fit. */
+static const char *const help_items[] = {"?:keys", "q:quit", "Tab:pane", "c:center", "r:reset", "t/b:tree",
+                                         "s:source", "/:find", "u:undo", "+/-:add/del", "m:metric", "g:gran",
+                                         "f:flat", "e:export", NULL};
 
 static void draw(tui *t) {
   layout(t);
   erase();
   for (int i = 0; i < P_COUNT; i++) draw_pane(t, i);
-  /* Status line: run, center, metric, granularity, tree view. */
-  char cl[600], st[1200];
+  /* Status line: the center on the left, metric, granularity, tree view and
+   * run on the right; the center's label gives way when the line is full. */
+  char cl[600], right[3][400];
   center_text(t, cl, sizeof cl);
-  snprintf(st, sizeof st, " run %d | %s | %s | %s | %s", cct_query_run(t->q),
-           cct_query_metric(t->q) ? cct_query_metric(t->q) : "-",
+  const char *metric = cct_query_metric(t->q) ? cct_query_metric(t->q) : "-";
+  snprintf(right[0], sizeof right[0], " %s | %s | %s | run %d ", metric,
            cct_query_granularity(t->q) == CCT_GRAN_LINE ? "line" : "function", t->bottomup ? "bottom-up" : "top-down",
-           cl);
+           cct_query_run(t->q));
+  snprintf(right[1], sizeof right[1], " %s | %s ", metric, cct_query_granularity(t->q) == CCT_GRAN_LINE ? "line" : "function");
+  snprintf(right[2], sizeof right[2], " %s ", metric);
+  int k = 0, cw = (int)strlen(cl) + 2; /* the fullest right part that leaves the center whole */
+  while (k < 2 && cw + (int)strlen(right[k]) > COLS) k++;
+  int rw = (int)strlen(right[k]) <= COLS - 30 ? (int)strlen(right[k]) : 0;
   attrset(A_REVERSE);
   mvhline(LINES - 2, 0, ' ', COLS);
-  put(LINES - 2, 0, st, COLS, 0, 1);
+  if (rw) put(LINES - 2, COLS - rw, right[k], rw, 0, CUT_END);
+  put(LINES - 2, 1, cl, COLS - rw - 2, 0, CUT_MIDDLE);
   attrset(t->msg[0] && t->msg_err && t->color ? COLOR_PAIR(C_ERROR) | A_BOLD : A_NORMAL);
-  put(LINES - 1, 0, t->msg[0] ? t->msg : help_line, COLS - 1, 0, 1);
+  if (t->msg[0]) {
+    put(LINES - 1, 0, t->msg, COLS - 1, 0, CUT_END);
+  } else {
+    int x = 0;
+    for (int i = 0; help_items[i] && x + (int)strlen(help_items[i]) < COLS; i++)
+      x += put(LINES - 1, x, help_items[i], COLS - x, 0, CUT_END) + 1;
+  }
   attrset(A_NORMAL);
   refresh();
 }
@@ -882,7 +914,7 @@ static char *prompt(tui *t, const char *question) {
     buf[n] = 0;
     attrset(A_NORMAL);
     mvhline(LINES - 1, 0, ' ', COLS);
-    int qw = put(LINES - 1, 0, question, COLS / 2, 0, 1);
+    int qw = put(LINES - 1, 0, question, COLS / 2, 0, CUT_END);
     int room = COLS - qw - 2;
     size_t first = 0;
     while (first < n && wwidth(buf + first) > room) first++;
@@ -933,11 +965,11 @@ static int choose(tui *t, const char *title, char **items, size_t n, size_t cur)
     long top = sel >= rows ? sel - rows + 1 : 0;
     attrset(A_REVERSE);
     for (int y = 0; y < h; y++) mvhline(y0 + y, x0, ' ', w);
-    put(y0, x0 + 2, title, w - 4, 0, 1);
+    put(y0, x0 + 2, title, w - 4, 0, CUT_END);
     for (int k = 0; k < rows && top + k < (long)n; k++) {
       attrset(top + k == sel ? A_NORMAL | A_BOLD : A_REVERSE);
       mvhline(y0 + 1 + k, x0 + 1, ' ', w - 2);
-      put(y0 + 1 + k, x0 + 2, items[top + k], w - 4, 0, 0);
+      put(y0 + 1 + k, x0 + 2, items[top + k], w - 4, 0, CUT_MIDDLE);
     }
     attrset(A_NORMAL);
     refresh();
@@ -1061,31 +1093,38 @@ static void export_picture(tui *t) {
   free(path);
 }
 
+/* How deep a search of the tree pane looks. */
+#define FIND_DEPTH 24
+
 /* Finds the next row (dir 1) or previous (-1) of the focused pane whose label
  * matches the last search, from the cursor on; opens tree rows to show it. */
 static void find_next(tui *t, int dir) {
   if (!t->have_re) return say(t, 0, "no search yet: '/' finds");
   pane *pn = &t->pn[t->focus];
   if (!pn->v || !pn->v->nrows) return say(t, 1, "nothing to search in this pane");
-  long n = (long)pn->v->nrows, start = pane_row_index(pn);
-  for (long k = 1; k <= n; k++) {
-    long i = ((start + dir * k) % n + n) % n;
-    const cct_row *r = &pn->v->rows[i];
-    char label[2048];
-    if (t->focus == P_SOURCE) snprintf(label, sizeof label, "%s", r->text ? r->text : "");
-    else row_label(r, pn->dup[i], label, sizeof label);
-    if (regexec(&t->re, label, 0, NULL, 0)) continue;
-    if (pn->open)
-      for (int a = pn->parent[i]; a >= 0; a = pn->parent[a]) pn->open[a] = 1;
-    pane_relist(pn, i);
-    pn->top = pn->sel - (pn->h - 1) / 2;
-    if (pn->top < 0) pn->top = 0;
-    t->msg[0] = 0;
-    if (t->focus == P_TREE) tree_deepen(t);
-    return;
+  for (;;) {
+    long n = (long)pn->v->nrows, start = pane_row_index(pn);
+    for (long k = 1; k <= n; k++) {
+      long i = ((start + dir * k) % n + n) % n;
+      const cct_row *r = &pn->v->rows[i];
+      char label[2048];
+      if (t->focus == P_SOURCE) snprintf(label, sizeof label, "%s", r->text ? r->text : "");
+      else row_label(r, pn->dup[i], label, sizeof label);
+      if (regexec(&t->re, label, 0, NULL, 0)) continue;
+      if (pn->open)
+        for (int a = pn->parent[i]; a >= 0; a = pn->parent[a]) pn->open[a] = 1;
+      pane_relist(pn, i);
+      pn->top = pn->sel - (pn->h - 1) / 2;
+      if (pn->top < 0) pn->top = 0;
+      t->msg[0] = 0;
+      if (t->focus == P_TREE) tree_deepen(t);
+      return;
+    }
+    /* Not in the levels computed so far: the tree looks deeper (to 24 levels). */
+    if (t->focus != P_TREE || pn->spec.arg >= FIND_DEPTH || tree_compute(t, FIND_DEPTH, 0)) break;
   }
   say(t, 1, "not found in the %s pane%s", t->focus == P_FLAT ? "flat" : t->focus == P_TREE ? "tree" : "source",
-      t->focus == P_TREE ? " (only the levels computed so far are searched)" : "");
+      t->focus == P_TREE ? " (searched 24 levels deep)" : t->focus == P_FLAT ? " (rows computed so far)" : "");
 }
 
 static void find(tui *t) {
@@ -1236,6 +1275,13 @@ static int key(tui *t, int k, wint_t c) {
       t->focus = P_TREE;
     } else {
       const cct_row *r = pane_row(pn);
+      if (r && r->kind == CCT_ROW_CENTER && !row_file(r)) { /* the center's own file */
+        t->src_on = 1;
+        layout(t);
+        source_show(t, NULL, -1);
+        t->focus = P_SOURCE;
+        break;
+      }
       if (!row_file(r)) {
         say(t, 1, "this row has no source file");
         break;

@@ -1,0 +1,204 @@
+#!/bin/sh
+# cctq --tui on a real terminal: a detached tmux session (private server) runs
+# the TUI on real samples; keys go in with send-keys, the screen comes back
+# with capture-pane.  Every pane is checked by tests/cli/tui_check.py against
+# the shell's JSON output of the same view ('cctq -c "mode json; center X;
+# topdown 30"'), so the TUI's numbers are the shell's:
+#   - start (120x40): flat, tree and source panes, the status line, no center;
+#   - 'c' on a flat row (found with '/'), on a tree row and on a source line
+#     (lulesh without source text, cpi with it) each re-center every pane;
+#   - 'b' / 't' toggle bottom-up / top-down; 'r' resets; 'u' undoes; '/' that
+#     finds nothing says so;
+#   - resized to 80x24 (source hidden until 's') and 250x70 the panes still check;
+#   - 'q' leaves the alternate screen with the terminal modes restored;
+#   - 'tui' in the shell returns to the prompt, the TUI's center kept;
+#   - NO_COLOR: no colour escapes; without it the center rows are coloured.
+set -eu
+if ! command -v tmux >/dev/null 2>&1; then echo "skip: tmux is not installed"; exit 0; fi
+t=$(mktemp -d)
+sock="cctq-tui-$$"
+cleanup() { tmux -L "$sock" kill-server 2>/dev/null || true; rm -rf "$t"; }
+trap cleanup EXIT
+"$CCTINGEST" --quiet "$CCT_DATA/classic-callflow-lulesh" "$t/lulesh.sqlite"
+"$CCTINGEST" --quiet "$CCT_DATA/handmade-src" "$t/cpi.sqlite"
+check="python3 $CCT_SRC/tests/cli/tui_check.py"
+
+# run ARGS...: the program under test in the session, then the terminal modes.
+cat >"$t/run" <<SH
+#!/bin/sh
+cd "$t"
+export TERM=xterm-256color LANG=C.UTF-8 HOME="$t" CCTQ_HISTORY="$t/history" INPUTRC=/dev/null
+unset NO_COLOR
+[ -n "\${TUI_NO_COLOR:-}" ] && export NO_COLOR=1
+stty -g >"$t/stty.before"
+"$CCTQ" "\$@"
+echo "exit status \$?"
+stty -g >"$t/stty.after"
+echo EXITED
+sleep 600
+SH
+chmod +x "$t/run"
+
+start() { # start W H ARGS... (TUI_NO_COLOR=1 start ...: with NO_COLOR)
+  w=$1 h=$2
+  shift 2
+  tmux -L "$sock" kill-server 2>/dev/null || true
+  sleep 0.2
+  tmux -L "$sock" -f /dev/null new-session -d -s tui -x "$w" -y "$h" "TUI_NO_COLOR=${TUI_NO_COLOR:-} $t/run $*"
+}
+screen() { tmux -L "$sock" capture-pane -p -t tui; }
+keys() { tmux -L "$sock" send-keys -t tui "$@"; }
+# Waits until the screen matches the extended regex $1 (10 s), else fails with $2.
+wait_for() {
+  i=0
+  while ! screen | grep -Eq -- "$1"; do
+    i=$((i + 1))
+    if [ $i -gt 200 ]; then echo "FAIL: $2"; echo "--- screen:"; screen; exit 1; fi
+    sleep 0.05
+  done
+}
+# The shell's JSON of 'CMDS' on archive $1 into $t/view.json.
+shell_json() { "$CCTQ" -c "mode json; $2" "$t/$1" >"$t/view.json"; }
+# pane KIND ARCHIVE CMDS: the pane on screen matches the shell's view.
+pane() {
+  shell_json "$2" "$3"
+  screen >"$t/screen.txt"
+  $check "$1" "$t/screen.txt" "$t/view.json" || { echo "FAIL: $1 pane vs '$3'"; cat "$t/screen.txt"; exit 1; }
+}
+# every_pane ARCHIVE CENTER-CMDS: flat, tree (top-down) and source panes of the center.
+every_pane() {
+  pane flat "$1" "$2 flat 200"
+  pane tree "$1" "$2 topdown 30"
+  f=$(screen | sed -n 's/.*excl.*% [> ] Source \([^ ]*\).*/\1/p')
+  case $f in
+  '' | *...*) ;; # no file shown, or its name shortened
+  *) pane source "$1" "$2 source '$f'" ;;
+  esac
+}
+status() { screen | grep -E '\| run [0-9]+$' || true; }
+# An item of the status line as the shell takes it: 'center ITEM (N occurrence...'.
+status_item() { status | sed -n 's/^ center \(.*\) (\([0-9]*\) occurrences*)  *CPUTIME.*/\1/p'; }
+
+# ---- lulesh: no stored source copies; the flat and tree centers.
+start 120 40 --tui lulesh.sqlite
+wait_for 'Top-down of the program' "no tree pane at start"
+wait_for '^ no center \(program root\) +CPUTIME \(usec\) \| function \| top-down \| run 1$' "no status line"
+screen | grep -q 'Flat functions' || { echo "FAIL: no flat pane"; screen; exit 1; }
+screen | grep -Eq ' Source( |$)' || { echo "FAIL: no source pane on a 40-line terminal"; screen; exit 1; }
+[ "$(tmux -L "$sock" display -p -t tui '#{alternate_on}')" = 1 ] || { echo "FAIL: not on the alternate screen"; exit 1; }
+every_pane lulesh.sqlite ""
+
+# 'c' on a flat row (found by '/').
+keys / '^LagrangeNodal' Enter
+keys c
+wait_for 'Top-down of LagrangeNodal\(Domain&\)' "'c' on the flat row did not re-center the tree"
+wait_for '^ center LagrangeNodal\(Domain&\) \(1 occurrence\) ' "status line after 'c' on the flat row"
+every_pane lulesh.sqlite "center 'LagrangeNodal(Domain&)';"
+
+# 'c' on a tree row.
+keys Tab / '^CalcForceForNodes' Enter
+keys c
+wait_for 'Top-down of CalcForceForNodes\(Domain&\)' "'c' on the tree row did not re-center"
+every_pane lulesh.sqlite "center 'CalcForceForNodes(Domain&)';"
+
+# 'b' / 't'.
+keys b
+wait_for 'Bottom-up of CalcForceForNodes\(Domain&\)' "'b' did not show the bottom-up view"
+pane tree lulesh.sqlite "center 'CalcForceForNodes(Domain&)'; bottomup 30"
+keys t
+wait_for 'Top-down of CalcForceForNodes\(Domain&\)' "'t' did not show the top-down view again"
+pane tree lulesh.sqlite "center 'CalcForceForNodes(Domain&)'; topdown 30"
+
+# '/' that finds nothing.
+keys / 'no_such_function_zz' Enter
+wait_for 'not found in the tree pane' "a search that finds nothing"
+
+# 'c' on a source line: 's' on a callee row, then 'c' on the line shown.
+keys Down s
+wait_for '> Source .*/lulesh\.cc' "'s' did not focus the source of the row"
+keys c
+wait_for '^ center lulesh\.cc:[0-9]+ \([0-9]+ occurrences?\) ' "'c' on a source line"
+item=$(status_item)
+every_pane lulesh.sqlite "center $item;"
+
+# 'r' and 'u'.
+keys r
+wait_for '^ no center \(program root\) ' "'r' did not reset the center"
+wait_for 'Top-down of the program' "'r' did not reset the tree"
+every_pane lulesh.sqlite ""
+keys u
+wait_for "^ center $item \\(" "'u' did not restore the center"
+keys u
+wait_for 'Top-down of CalcForceForNodes\(Domain&\)' "a second 'u' did not restore the tree row's center"
+every_pane lulesh.sqlite "center 'CalcForceForNodes(Domain&)';"
+
+keys q
+wait_for '^EXITED$' "'q' did not end cctq --tui"
+screen | grep -q '^exit status 0$' || { echo "FAIL: cctq --tui did not exit 0"; screen; exit 1; }
+[ "$(tmux -L "$sock" display -p -t tui '#{alternate_on}')" = 0 ] || { echo "FAIL: still on the alternate screen"; exit 1; }
+cmp -s "$t/stty.before" "$t/stty.after" || { echo "FAIL: terminal modes not restored"; exit 1; }
+
+# ---- resizing: 80x24 stacks flat and tree, the source hidden until asked.
+start 120 40 --tui lulesh.sqlite
+wait_for 'Top-down of the program' "no tree pane at start"
+tmux -L "$sock" resize-window -t tui -x 80 -y 24
+sleep 0.5
+[ "$(screen | wc -l)" -eq 24 ] || { echo "FAIL: the screen is not 24 lines"; exit 1; }
+screen | sed -n 23p | grep -Eq '\| run 1$' || { echo "FAIL: no status line on line 23 at 80x24"; screen; exit 1; }
+screen | grep -Eq ' Source( |$)' && { echo "FAIL: source pane shown at 80x24 before 's'"; screen; exit 1; }
+screen | python3 -c 'import sys; sys.exit(any(len(l) > 80 for l in sys.stdin.read().split("\n")))' || { echo "FAIL: a line wider than 80 columns"; exit 1; }
+pane flat lulesh.sqlite "flat 200"
+pane tree lulesh.sqlite "topdown 30"
+keys Tab Down Down Down s
+wait_for '> Source ' "'s' did not show the source pane at 80x24"
+pane flat lulesh.sqlite "flat 200"
+pane tree lulesh.sqlite "topdown 30"
+# 250x70: three panes, more rows.
+tmux -L "$sock" resize-window -t tui -x 250 -y 70
+wait_for '\| run 1$' "no status line at 250x70"
+sleep 0.3
+screen | sed -n 69p | grep -Eq '\| run 1$' || { echo "FAIL: no status line on line 69 at 250x70"; screen; exit 1; }
+pane flat lulesh.sqlite "flat 200"
+pane tree lulesh.sqlite "topdown 30"
+keys q
+wait_for '^EXITED$' "'q' did not end cctq --tui after resizing"
+
+# ---- cpi with its source text: '-c' sets the center first, 'c' on a source line.
+start 120 40 --tui -c "'center main'" cpi.sqlite
+wait_for 'Top-down of main' "--tui after -c 'center main'"
+wait_for '> *19 .*main\(int argc' "the source pane does not show main's line marked"
+every_pane cpi.sqlite "center main;"
+keys Tab Tab / 'MPI_Finalize\(\)' Enter
+keys c
+wait_for '^ center cpi\.c:62 \(1 occurrence\) ' "'c' on source line 62"
+wait_for 'Top-down of cpi\.c:62' "the tree of the line center"
+every_pane cpi.sqlite "center cpi.c:62;"
+keys q
+wait_for '^EXITED$' "'q' did not end cctq --tui"
+
+# ---- 'tui' in the shell: back at the prompt, the TUI's center kept.
+start 100 30 cpi.sqlite
+wait_for '^cctq> ?$' "no shell prompt"
+keys 'center main' Enter 'tui' Enter
+wait_for 'Top-down of main' "'tui' did not start the TUI on the shell's center"
+keys Tab / '^PMPI_Finalize' Enter c
+wait_for 'Top-down of PMPI_Finalize' "'c' in the TUI from the shell"
+keys q
+wait_for '^cctq> ?$' "'q' did not return to the shell prompt"
+keys 'center' Enter
+wait_for '^PMPI_Finalize  \(1 occurrence\)$' "the shell does not have the TUI's center"
+keys 'quit' Enter
+wait_for '^EXITED$' "the shell did not quit"
+
+# ---- colours: center rows in colour, none with NO_COLOR.
+start 100 30 --tui -c "'center main'" cpi.sqlite
+wait_for 'Top-down of main' "TUI with colours"
+tmux -L "$sock" capture-pane -e -p -t tui | grep -q "$(printf '\033\\[')[0-9;]*35m" ||
+  { echo "FAIL: no coloured center row"; exit 1; }
+keys q
+wait_for '^EXITED$' "quit"
+TUI_NO_COLOR=1 start 100 30 --tui -c "'center main'" cpi.sqlite
+wait_for 'Top-down of main' "TUI with NO_COLOR"
+tmux -L "$sock" capture-pane -e -p -t tui | grep -q "$(printf '\033\\[')[0-9;]*3[0-7]m" &&
+  { echo "FAIL: colours despite NO_COLOR"; exit 1; }
+echo ok
