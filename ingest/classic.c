@@ -35,6 +35,7 @@ typedef struct open_elem {
   int loop;         /* 1 for <L> */
   int frame;        /* 1 for <PF>, 2 for <Pr> (inlined) */
   int any_minus;    /* minus holds a non-zero value */
+  int skipped;      /* 1 for a prof2 wrapper with a negative id: no context */
   double *loopsum;  /* per metric: function-scope exclusive of nested loops (L only) */
   double *excl_lex; /* per metric: this element's lex-aware exclusive, as read (L, PF, Pr) */
   double *minus;    /* per metric: exclusive of inlined frames (Pr) directly inside (L, PF, Pr) */
@@ -61,6 +62,7 @@ typedef struct reader {
   int in_data;           /* inside SecCallPathProfileData */
   int root_open;
   long long file_size;
+  const cct_xml_hooks *hooks; /* prof2 (prof2.c), else NULL */
 } reader;
 
 static int fail(reader *r, int code, const char *what) {
@@ -213,6 +215,7 @@ static int push(reader *r, int loop, int frame) {
   e->loop = loop;
   e->frame = frame;
   e->any_minus = 0;
+  e->skipped = 0;
   if ((loop || frame) && r->nmetrics) {
     size_t n = (size_t)r->nmetrics * sizeof(double);
     if (!e->loopsum) e->loopsum = malloc(n);
@@ -243,6 +246,7 @@ static int additive(const reader *r, int m) {
  * Lex-aware values stay as hpcprof wrote them (hpcviewer shows them). */
 static int pop(reader *r) {
   open_elem *e = &r->stack[--r->depth];
+  if (e->skipped) return CCT_OK;
   for (int d = r->depth - 1; e->frame == 2 && r->nmetrics && d >= 0; d--) {
     open_elem *p = &r->stack[d];
     if (!p->frame) continue;
@@ -289,6 +293,11 @@ static int function_for(reader *r, const attrs *a, int64_t *fid) {
 static int cct_start(reader *r, const char *tag, const attrs *a) {
   cct_context c = {0, CCT_KIND_LINE, CCT_REL_LEXICAL, CCT_NONE, CCT_NONE, CCT_NONE, CCT_NONE, 0, 0};
   if (parse_int(a->i, &c.id)) return fail(r, CCT_ECORRUPT, "context element without a numeric id (i)");
+  if (c.id < 0 && r->hooks) { /* prof2's synthetic wrappers: no data, children go to the parent */
+    int rc = push(r, 0, 0);
+    if (!rc) r->stack[r->depth - 1].skipped = 1;
+    return rc;
+  }
   if (a->l && parse_int(a->l, &c.line)) return fail(r, CCT_ECORRUPT, "bad l attribute");
   if (c.line == 0) c.line = CCT_NONE;
   int loop = 0, frame = 0;
@@ -308,7 +317,8 @@ static int cct_start(reader *r, const char *tag, const attrs *a) {
   }
   int rc = cct_writer_enter(r->w, &c);
   if (rc) return fail(r, rc, cct_writer_err(r->w)->msg);
-  return push(r, loop, frame);
+  if ((rc = push(r, loop, frame))) return rc;
+  return r->hooks ? r->hooks->context(r->hooks->arg, c.id) : CCT_OK;
 }
 
 /* <M n v>: a value of the innermost open context. */
@@ -344,23 +354,27 @@ static int element_start(reader *r, const char *tag, const char *db_dir) {
     if (!a.v && !(a.v = (const char *)xmlTextReaderGetAttribute(r->xr, (const xmlChar *)"version")))
       return fail(r, CCT_EFORMAT, "HPCToolkitExperiment without a version");
     int ok = !strncmp(a.v, "2.", 2);
-    int four = a.v[0] == '4';
+    int four = !strncmp(a.v, "4.", 2);
     xmlFree((void *)a.v);
-    if (four) return fail(r, CCT_EFORMAT, "experiment.xml version 4.0 (prof2) is not supported yet");
+    if (r->hooks) return four ? CCT_OK : fail(r, CCT_EFORMAT, "not a prof2 experiment.xml (version 4.0)");
+    if (four) return fail(r, CCT_EFORMAT, "experiment.xml version 4.0 (prof2) needs its profile.db");
     if (!ok) return fail(r, CCT_EFORMAT, "unsupported experiment.xml version; this build reads 2.0, 2.1 and 2.2");
     return CCT_OK;
   }
+  if (r->hooks && (!strcmp(tag, "Metric") || !strcmp(tag, "MetricFormula") || !strcmp(tag, "MetricDB")))
+    return r->hooks->header(r->hooks->arg, tag, r->xr);
   if (!strcmp(tag, "Metric")) return add_column(r, &a, 0);
   if (!strcmp(tag, "MetricDB")) return add_column(r, &a, 1);
   if (!strcmp(tag, "LoadModule") || !strcmp(tag, "File") || !strcmp(tag, "Procedure"))
     return add_table_entry(r, tag, &a, db_dir);
   if (!strcmp(tag, "SecCallPathProfileData")) {
     r->in_data = 1;
-    cct_context root = {1, CCT_KIND_ROOT, CCT_REL_LEXICAL, CCT_NONE, CCT_NONE, CCT_NONE, CCT_NONE, 0, 0};
+    cct_context root = {r->hooks ? 0 : 1, CCT_KIND_ROOT, CCT_REL_LEXICAL, CCT_NONE, CCT_NONE, CCT_NONE, CCT_NONE, 0, 0};
     int rc = cct_writer_enter(r->w, &root);
     if (rc) return fail(r, rc, cct_writer_err(r->w)->msg);
     r->root_open = 1;
-    return push(r, 0, 0);
+    if ((rc = push(r, 0, 0))) return rc;
+    return r->hooks ? r->hooks->context(r->hooks->arg, root.id) : CCT_OK;
   }
   if (!strcmp(tag, "SecFlatProfileData")) return fail(r, CCT_EFORMAT, "flat profiles (SecFlatProfile) are not supported");
   return CCT_OK;
@@ -704,10 +718,12 @@ static void quiet(void *ctx, const char *msg, ...) {
   (void)msg;
 }
 
-int cct_read_classic(const char *db_dir, cct_writer *w, cct_err *err) {
+/* Streams db_dir/experiment.xml into w; then, for a classic database (no
+ * hooks), its metric-db files. */
+static int read_database(const char *db_dir, cct_writer *w, const cct_xml_hooks *hooks, cct_err *err) {
   char path[4096];
   snprintf(path, sizeof path, "%s/experiment.xml", db_dir);
-  reader r = {.path = path, .w = w, .err = err};
+  reader r = {.path = path, .w = w, .err = err, .hooks = hooks};
   struct stat sb;
   if (stat(path, &sb)) return cct_err_set(err, CCT_EIO, "cannot open '%s': %s", path, strerror(errno));
   r.file_size = sb.st_size;
@@ -718,7 +734,13 @@ int cct_read_classic(const char *db_dir, cct_writer *w, cct_err *err) {
                         XML_PARSE_NONET | XML_PARSE_HUGE | XML_PARSE_NOWARNING | XML_PARSE_NOERROR);
   if (!r.xr) return cct_err_set(err, CCT_EIO, "cannot open '%s'", path);
   int rc = read_xml(&r, db_dir);
-  if (!rc) rc = read_profiles(&r, db_dir);
+  if (!rc && !hooks) rc = read_profiles(&r, db_dir);
   reader_release(&r);
   return rc;
+}
+
+int cct_read_classic(const char *db_dir, cct_writer *w, cct_err *err) { return read_database(db_dir, w, NULL, err); }
+
+int cct_classic_read_tree(const char *db_dir, cct_writer *w, const cct_xml_hooks *hooks, cct_err *err) {
+  return read_database(db_dir, w, hooks, err);
 }

@@ -24,6 +24,22 @@ void cct_classic_profile_id(const char *name, cct_profile_id *id);
 int cct_classic_metricdb_header(const unsigned char *buf, size_t n, uint32_t *nodes, uint32_t *metrics,
                                 const char **why);
 
+/* The experiment.xml walk of classic.c, shared with the prof2 reader
+ * (prof2.c), whose experiment.xml version 4.0 has the tree but no values. */
+typedef struct cct_xml_hooks {
+  void *arg;
+  /* A Metric, MetricFormula or MetricDB element of the header, at xr (an
+   * xmlTextReaderPtr on the element), instead of the classic handling. */
+  int (*header)(void *arg, const char *tag, void *xr);
+  /* After context id is entered (the root is 0): its summary values. */
+  int (*context)(void *arg, int64_t id);
+} cct_xml_hooks;
+
+/* Streams db_dir/experiment.xml version 4.0 into w with hooks: elements with
+ * negative ids (prof2's synthetic wrappers) are left out, their children
+ * hang from the parent.  Returns CCT_OK or an error, as cct_read_classic. */
+int cct_classic_read_tree(const char *db_dir, cct_writer *w, const cct_xml_hooks *hooks, cct_err *err);
+
 /* hpcviewer's merged metric file (mdb.c): header size, end marker. */
 enum { CCT_MDB_HEAD_SIZE = 8, CCT_MDB_MARKER_SIZE = 8 };
 #define CCT_MDB_MARKER 0xFFFFFFFFDEADF00Dull

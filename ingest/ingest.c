@@ -76,15 +76,12 @@ int cct_ingest(const cct_ingest_options *opt, cct_ingest_stats *stats, cct_err *
   } else if ((n = head(xml, buf, sizeof buf - 1)) >= 0) {
     buf[n] = 0;
     const char *v = strstr(buf, "<HPCToolkitExperiment");
-    if (v && (v = strstr(v, "version=\"")) && v[9] == '4')
-      return cct_err_set(err, CCT_EFORMAT,
-                         "'%s': prof2 database (experiment.xml version 4.0 with profile.db) is not supported yet; "
-                         "re-run hpcprof >= 2022.10 to write meta.db",
-                         xml);
-    format = "classic";
-    if (digest_file(xml, &h, &bytes)) return cct_err_set(err, CCT_EIO, "cannot read '%s': %s", xml, strerror(errno));
+    int prof2 = v && (v = strstr(v, "version=\"")) && v[9] == '4'; /* values in profile.db */
+    format = prof2 ? "prof2" : "classic";
+    if (digest_file(xml, &h, &bytes) || (prof2 && stat(prof, &sb) == 0 && digest_file(prof, &h, &bytes)))
+      return cct_err_set(err, CCT_EIO, "cannot read '%s': %s", prof2 ? prof : xml, strerror(errno));
     char *mdb = NULL; /* per-thread values in hpcviewer's merged file */
-    int rc = cct_mdb_find(opt->db_dir, &mdb, err);
+    int rc = prof2 ? CCT_OK : cct_mdb_find(opt->db_dir, &mdb, err);
     if (rc) return rc;
     if (mdb) format = "classic+mdb";
     free(mdb);
@@ -98,7 +95,9 @@ int cct_ingest(const cct_ingest_options *opt, cct_ingest_stats *stats, cct_err *
   cct_writer *w = NULL;
   int rc = cct_writer_open(opt->out_path, opt->db_dir, format, opt->title, digest, bytes, opt->replace, &w, err);
   if (rc) return rc;
-  rc = format[0] == 'v' ? cct_read_v4(opt->db_dir, w, err) : cct_read_classic(opt->db_dir, w, err);
+  rc = format[0] == 'v'   ? cct_read_v4(opt->db_dir, w, err)
+       : format[0] == 'p' ? cct_read_prof2(opt->db_dir, w, err)
+                          : cct_read_classic(opt->db_dir, w, err);
   if (rc) {
     cct_err_set(err, rc, "%s", cct_writer_err(w)->msg);
     cct_writer_abort(w);

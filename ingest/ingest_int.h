@@ -40,7 +40,7 @@ typedef struct cct_profile_id {
 } cct_profile_id;
 
 /* Starts a run in the archive at out_path (see cct_ingest_options).  format is
- * "classic" or "v4"; digest identifies the input's content; input_bytes (the
+ * "classic", "classic+mdb", "prof2" or "v4"; digest identifies the input's content; input_bytes (the
  * size of the main input files) picks the page size of a new archive.
  * Returns CCT_OK with *pw set, or an error (CCT_EEXISTS for a known digest). */
 int cct_writer_open(const char *out_path, const char *db_dir, const char *format, const char *title,
@@ -102,6 +102,7 @@ cct_err *cct_writer_err(cct_writer *w);
 /* Readers: each returns CCT_OK or an error with err set, naming the file. */
 int cct_read_classic(const char *db_dir, cct_writer *w, cct_err *err);
 int cct_read_v4(const char *db_dir, cct_writer *w, cct_err *err);
+int cct_read_prof2(const char *db_dir, cct_writer *w, cct_err *err);
 
 /* Mixes n bytes at p into the content digest *h that identifies a database
  * (cctingest refuses a database whose digest an archive already has). */

@@ -13,7 +13,7 @@
 CREATE TABLE IF NOT EXISTS run(
   run         INTEGER PRIMARY KEY,  -- run number, 1, 2, ... in ingest order
   path        TEXT NOT NULL,        -- database directory as given to cctingest (absolute)
-  format      TEXT NOT NULL,        -- 'classic' or 'v4'
+  format      TEXT NOT NULL,        -- 'classic', 'classic+mdb', 'prof2' or 'v4'
   title       TEXT NOT NULL,        -- --title, else the database's own title
   ingested_at TEXT NOT NULL,        -- UTC, ISO 8601
   tool        TEXT NOT NULL,        -- cctingest version that wrote the run

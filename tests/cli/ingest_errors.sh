@@ -81,7 +81,40 @@ mkmdb mdbtype; poke 3 '\010'
 expect_fail mdb-bad-type "$t/mdbtype" "unknown type flags 0x8"
 mkmdb mdbtwo; cp "$m" "$t/mdbtwo/experiment-2.mdb"
 expect_fail mdb-several "$t/mdbtwo" "several merged metric files ('experiment-1.mdb', 'experiment-2.mdb')"
-expect_fail prof2 "$CCT_DATA/prof2-pipit-ping-pong" "prof2 database .* not supported yet"
+
+# prof2 (experiment.xml 4.0 + big-endian profile.db: 3 profiles, infos of 52
+# bytes at 128; profile 1's block at 424: 65 values, 48 contexts, 'end!' at
+# 1650; the summary's block at 2708).
+p2good="$CCT_DATA/prof2-pipit-ping-pong"
+mkp2() { rm -rf "$t/$1"; cp -r "$p2good" "$t/$1"; chmod -R u+w "$t/$1"; m="$t/$1/profile.db"; }
+mkp2 p2none; rm "$m"
+expect_fail prof2-no-profile-db "$t/p2none" "cannot open '$t/p2none/profile.db'"
+mkp2 p2short; head -c 40 "$p2good/profile.db" >"$m"
+expect_fail prof2-truncated-header "$t/p2short" "profile.db': truncated (40 bytes"
+mkp2 p2trunc; head -c 3000 "$p2good/profile.db" >"$m"
+expect_fail prof2-truncated "$t/p2trunc" "profile.db': no footer"
+mkp2 p2cut; head -c 3000 "$p2good/profile.db" >"$m"; tail -c 8 "$p2good/profile.db" >>"$m"
+expect_fail prof2-truncated-keeping-footer "$t/p2cut" "profile.db': truncated: the values of profile 0 .* end past the end"
+mkp2 p2magic; poke 3 'X'
+expect_fail prof2-bad-magic "$t/p2magic" "profile.db': not a prof2 profile.db (bad magic)"
+mkp2 p2ver; poke 16 '\002'
+expect_fail prof2-other-version "$t/p2ver" "profile.db': prof2 profile.db version 2.0"
+mkp2 p2count; poke 21 '\004'
+expect_fail prof2-header-lies-count "$t/p2count" "4 profiles do not fit in the profile info section"
+mkp2 p2mark; poke 1650 'E'
+expect_fail prof2-bad-end-marker "$t/p2mark" "the values of profile 1 do not end with the marker"
+mkp2 p2nvals; poke 219 '\102'
+expect_fail prof2-info-lies-values "$t/p2nvals" "the values of profile 1 do not end with the marker"
+mkp2 p2order; poke 1089 '\000'
+expect_fail prof2-ctx-order "$t/p2order" "profile 1: context ids out of order (0 after 0)"
+mkp2 p2inf; poke 424 '\177\360\000\000\000\000\000\000'
+expect_fail prof2-not-finite "$t/p2inf" "value of context 0 in profile 1 is not a finite number"
+mkp2 p2suminf; poke 2708 '\377\370\000\000\000\000\000\000'
+expect_fail prof2-summary-not-finite "$t/p2suminf" "summary value of context 0 is not a finite number"
+mkp2 p2xml; head -c 9000 "$p2good/experiment.xml" >"$t/p2xml/experiment.xml"
+expect_fail prof2-truncated-xml "$t/p2xml" "experiment.xml' line [0-9]*: malformed XML"
+mkp2 p2frm; sed -i 's/frm="\$512"/frm="$512 \/ $1"/' "$t/p2frm/experiment.xml"
+expect_fail prof2-formula "$t/p2frm" "experiment.xml' line [0-9]*: metric 'CPUTIME (sec):Sum (I)' is the formula '\$512 / \$1'; cctq reads only stored values"
 if "$CCTINGEST" "$good" "$t/no/such/dir/out.sqlite" 2>"$t/err"; then echo "FAIL unwritable: exit 0"; fails=$((fails + 1)); fi
 grep -q "^cctingest: error: cannot write '$t/no/such/dir/out.sqlite'" "$t/err" || { echo "FAIL unwritable:"; cat "$t/err"; fails=$((fails + 1)); }
 

@@ -551,7 +551,7 @@ static void test_invariants_samples(void **state) {
   (void)state;
   static const char *const classic[] = {"classic-hatchet-cpi",          "classic-hpcviewer-gauss",
                                         "classic-callflow-lulesh",      "classic-hatchet-osu-allgather",
-                                        "classic-hpcviewer-bug-empty",  "classic-hpcviewer-bug-nometric", "classic-hpcviewer-inline.xml.db",
+                                        "classic-hpcviewer-bug-empty",  "classic-hpcviewer-bug-nometric", "classic-hpcviewer-inline.xml.db", "prof2-pipit-ping-pong",
                                         "handmade-recursion",           "handmade-src"};
   for (size_t i = 0; i < sizeof classic / sizeof *classic; i++) invariants_on(classic[i]);
   /* v4 samples: tests/data/v4-* and the databases inside v4-hpctoolkit-tests-dbase */
