@@ -24,9 +24,9 @@ static void print_run(void *arg, const cct_run_info *r) {
   printf("%-4d %-24s %-20s %-11s %10lld %8lld %7lld  %s\n", r->run, r->title, r->ingested_at, r->format, r->contexts,
          r->profiles, r->metrics, r->path);
   if (r->elided > 0) /* normal hpcprof output: a note, not a warning */
-    printf("     note: %lld context ids of profile.db are not in meta.db (instructions hpcprof elides); their cost "
+    printf("     note: %lld context ids of profile.db are not in %s (instructions hpcprof elides); their cost "
            "is in their ancestors' values\n",
-           r->elided);
+           r->elided, strcmp(r->format, "prof2") ? "meta.db" : "experiment.xml");
 }
 
 int main(int argc, char **argv) {
