@@ -50,7 +50,8 @@ typedef struct cct_row {
   const char *module;  /* load module path, NULL if unknown */
   const char *callsite; /* 'foo.c:12' call site of a function row (line granularity), NULL if none */
   int center;          /* 1 when the row is (a member of) the center */
-  const char **path;   /* names from the top row down to this row (depth + 1 entries) */
+  int parent;          /* index in cct_view.rows of the parent row, -1 for a top-level row
+                          (cct_view_path gives the names from the top row down) */
   double *inclusive;   /* per view metric (see cct_view.metrics) */
   double *exclusive;   /* per view metric */
   /* Source view only: */
@@ -142,6 +143,12 @@ int cct_view_bottomup(cct_query *q, int depth, cct_view **out, cct_err *err);
 int cct_view_flat(cct_query *q, int kind, int n, cct_view **out, cct_err *err);
 int cct_view_source(cct_query *q, const char *file, cct_view **out, cct_err *err);
 int cct_view_stats(cct_query *q, size_t bins, cct_stats **out, cct_err *err);
+
+/* Writes the names of the rows from the top-level row down to row i of v into
+ * names[0..v->rows[i].depth] (names holds at least depth + 1 entries): a row's
+ * path, which the view does not store per row (that would take memory of the
+ * square of the depth).  Returns the entries written (depth + 1). */
+size_t cct_view_path(const cct_view *v, size_t i, const char **names);
 
 /* Frees a view / stats.  NULL is a no-op. */
 void cct_view_free(cct_view *v);

@@ -234,7 +234,7 @@ static int cct_view_source_run(cct_query *q, const char *file, cct_view **out, c
     r->name = strdup(label);
     r->file = q_strdup(path);
     r->line = line;
-    r->path = calloc(1, sizeof *r->path);
+    r->parent = -1;
     r->inclusive = calloc(nm + 1, sizeof(double));
     r->exclusive = calloc(nm + 1, sizeof(double));
     int mark = 0;
@@ -244,11 +244,10 @@ static int cct_view_source_run(cct_query *q, const char *file, cct_view **out, c
     facts[v->nrows] = (lastrow){CCT_ROW_LINE, NULL, 0, fid, 0, 0, line};
     v->nrows++;
     if (rc) break;
-    if (!r->name || !r->path || !r->inclusive || !r->exclusive || (text && !r->text)) {
+    if (!r->name || !r->inclusive || !r->exclusive || (text && !r->text)) {
       rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
       break;
     }
-    r->path[0] = r->name;
     for (size_t m = 0; f && m < nm; m++) {
       r->inclusive[m] = f->incl[m];
       r->exclusive[m] = f->excl[m];

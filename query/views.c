@@ -161,6 +161,17 @@ cct_view *q_view_new(cct_query *q, const char *name, const size_t *vcols, size_t
   return v;
 }
 
+size_t cct_view_path(const cct_view *v, size_t i, const char **names) {
+  size_t n = 0;
+  for (long j = (long)i; j >= 0 && n <= (size_t)v->rows[i].depth; j = v->rows[j].parent) names[n++] = v->rows[j].name;
+  for (size_t a = 0, b = n; a + 1 < b; a++, b--) { /* top row first */
+    const char *t = names[a];
+    names[a] = names[b - 1];
+    names[b - 1] = t;
+  }
+  return n;
+}
+
 void cct_view_free(cct_view *v) {
   if (!v) return;
   for (size_t i = 0; i < v->nmetrics; i++) free((char *)v->metrics[i]);
@@ -172,7 +183,6 @@ void cct_view_free(cct_view *v) {
     free((char *)r->module);
     free((char *)r->callsite);
     free((char *)r->text);
-    free(r->path);
     free(r->inclusive);
     free(r->exclusive);
   }
@@ -218,20 +228,17 @@ static int emit(vtree *t, int i, double cut, cct_view *v, lastrow *facts, int *h
   r->line = x->line;
   r->file = q_strdup(x->filep);
   r->module = q_strdup(x->modp);
-  r->path = calloc((size_t)x->depth + 1, sizeof *r->path);
+  r->parent = (int)prow;
   r->inclusive = calloc(t->nm + 1, sizeof(double));
   r->exclusive = calloc(t->nm + 1, sizeof(double));
   r->mark = 0;
   facts[v->nrows] = (lastrow){x->kind, NULL, x->function, x->file, x->module, x->offset, x->line};
   v->nrows++;
-  if (!r->path || !r->inclusive || !r->exclusive) return -1;
+  if (!r->inclusive || !r->exclusive) return -1;
   for (size_t m = 0; m < t->nm; m++) {
     r->inclusive[m] = t->val[((size_t)i * t->nm + m) * 2];
     r->exclusive[m] = t->val[((size_t)i * t->nm + m) * 2 + 1];
   }
-  /* path: the parent's path plus this name */
-  r->path[x->depth] = r->name;
-  if (x->depth > 0 && prow >= 0) memcpy(r->path, v->rows[prow].path, (size_t)x->depth * sizeof *r->path);
   long self = (long)v->nrows - 1;
   for (int c = 0; c < x->nchild; c++) {
     int k = x->child[c];

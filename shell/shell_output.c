@@ -537,8 +537,18 @@ static int print_source(const outctx *p, const cct_view *v, int width) {
 
 /* ------------------------------------------------------------ csv, json */
 
-static void print_view_csv(const outctx *p, const cct_view *v) {
+/* A buffer for cct_view_path of any row of v (NULL when out of memory). */
+static const char **path_buffer(const cct_view *v) {
+  int maxdepth = 0;
+  for (size_t i = 0; i < v->nrows; i++)
+    if (v->rows[i].depth > maxdepth) maxdepth = v->rows[i].depth;
+  return malloc(((size_t)maxdepth + 1) * sizeof(const char *));
+}
+
+static int print_view_csv(const outctx *p, const cct_view *v) {
   FILE *o = p->out;
+  const char **names = path_buffer(v);
+  if (!names) return -1;
   int src = !strcmp(v->view, "source");
   fputs("handle,depth,path,kind,name,inlined,file,line,module,callsite,center", o);
   for (size_t m = 0; m < v->nmetrics; m++) {
@@ -556,9 +566,10 @@ static void print_view_csv(const outctx *p, const cct_view *v) {
     const cct_row *r = &v->rows[i];
     fprintf(o, "%d,%d,", r->handle, r->depth);
     sqlite3_str *path = sqlite3_str_new(NULL);
-    for (int k = 0; r->path && k <= r->depth; k++) {
+    size_t np = cct_view_path(v, i, names);
+    for (size_t k = 0; k < np; k++) {
       if (k) sqlite3_str_appendchar(path, 1, ';');
-      sqlite3_str_appendall(path, r->path[k] ? r->path[k] : "");
+      sqlite3_str_appendall(path, names[k] ? names[k] : "");
     }
     char *ps = sqlite3_str_finish(path);
     cct_out_csv_field(o, ps ? ps : "");
@@ -586,10 +597,14 @@ static void print_view_csv(const outctx *p, const cct_view *v) {
     }
     fputs("\r\n", o);
   }
+  free(names);
+  return 0;
 }
 
-static void print_view_json(const outctx *p, const cct_view *v) {
+static int print_view_json(const outctx *p, const cct_view *v) {
   FILE *o = p->out;
+  const char **names = path_buffer(v);
+  if (!names) return -1;
   int src = !strcmp(v->view, "source");
   fputs("{\"view\": ", o);
   cct_out_json_string(o, v->view);
@@ -607,9 +622,10 @@ static void print_view_json(const outctx *p, const cct_view *v) {
   for (size_t i = 0; i < v->nrows && !cct_shell_interrupted; i++) {
     const cct_row *r = &v->rows[i];
     fprintf(o, "%s{\"handle\": %d, \"depth\": %d, \"path\": [", i ? ",\n  " : "\n  ", r->handle, r->depth);
-    for (int k = 0; r->path && k <= r->depth; k++) {
+    size_t np = cct_view_path(v, i, names);
+    for (size_t k = 0; k < np; k++) {
       if (k) fputs(", ", o);
-      cct_out_json_string(o, r->path[k]);
+      cct_out_json_string(o, names[k]);
     }
     fprintf(o, "], \"kind\": \"%s\", \"name\": ", kind_name(r->kind));
     cct_out_json_string(o, r->name);
@@ -640,6 +656,8 @@ static void print_view_json(const outctx *p, const cct_view *v) {
     fputs("}}", o);
   }
   fputs(v->nrows ? "\n]}\n" : "]}\n", o);
+  free(names);
+  return 0;
 }
 
 /* ---------------------------------------------------------------- folded */
@@ -683,9 +701,11 @@ static int print_folded(const outctx *p, const cct_view *v) {
   for (size_t i = 0; i < n; i++)
     if (v->rows[i].depth > maxdepth) maxdepth = v->rows[i].depth;
   size_t *stack = calloc((size_t)maxdepth + 2, sizeof *stack);
-  if (!self || !stack) {
+  const char **names = path_buffer(v);
+  if (!self || !stack || !names) {
     free(self);
     free(stack);
+    free(names);
     return -1;
   }
   double top = 0;
@@ -698,11 +718,11 @@ static int print_folded(const outctx *p, const cct_view *v) {
     if (!flat && d > 0 && v->rows[stack[d - 1]].depth == d - 1) self[stack[d - 1]] -= r->inclusive[0];
   }
   for (size_t i = 0; i < n && !cct_shell_interrupted; i++) {
-    const cct_row *r = &v->rows[i];
     if (!(self[i] > 1e-12 * top) || !isfinite(self[i])) continue; /* rounding noise of the subtraction */
-    for (int k = 0; k <= r->depth; k++) {
+    size_t np = cct_view_path(v, i, names);
+    for (size_t k = 0; k < np; k++) {
       if (k) fputc(';', o);
-      folded_name(o, r->path && r->path[k] ? r->path[k] : r->name);
+      folded_name(o, names[k] ? names[k] : "");
     }
     fputc(' ', o);
     folded_number(o, self[i]);
@@ -710,6 +730,7 @@ static int print_folded(const outctx *p, const cct_view *v) {
   }
   free(self);
   free(stack);
+  free(names);
   return 0;
 }
 
@@ -1199,8 +1220,8 @@ int cct_out_view_to(cct_shell *p, const cct_view *v, FILE *f, int mode) {
   int src = !strcmp(v->view, "source");
   if (!f) keep_handles(p, v);
   switch (c->mode) {
-  case CCT_MODE_JSON: print_view_json(c, v); break;
-  case CCT_MODE_CSV: print_view_csv(c, v); break;
+  case CCT_MODE_JSON: rc = print_view_json(c, v); break;
+  case CCT_MODE_CSV: rc = print_view_csv(c, v); break;
   case CCT_MODE_FOLDED:
     if (!src) {
       rc = print_folded(c, v);

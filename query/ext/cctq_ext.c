@@ -176,8 +176,12 @@ static int vt_column(sqlite3_vtab_cursor *p, sqlite3_context *ctx, int col) {
     if (c->v->nmetrics) sqlite3_result_text(ctx, c->v->metrics[0], -1, SQLITE_TRANSIENT);
     break;
   case COL_PATH: {
+    const char **names = sqlite3_malloc64(((sqlite3_uint64)r->depth + 1) * sizeof *names);
+    if (!names) return SQLITE_NOMEM;
+    size_t np = cct_view_path(c->v, c->i, names);
     sqlite3_str *s = sqlite3_str_new(NULL);
-    for (int d = 0; r->path && d <= r->depth; d++) sqlite3_str_appendf(s, "%s%s", d ? ";" : "", r->path[d]);
+    for (size_t d = 0; d < np; d++) sqlite3_str_appendf(s, "%s%s", d ? ";" : "", names[d]);
+    sqlite3_free(names);
     int n = sqlite3_str_length(s);
     sqlite3_result_text(ctx, sqlite3_str_finish(s), n, sqlite3_free);
     break;
