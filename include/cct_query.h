@@ -168,8 +168,9 @@ int cct_query_complete(cct_query *q, int kind, const char *prefix, int (*fn)(voi
 /* Listings and the user's own SQL (query/listing.c), so that clients run no
  * SQL of their own on the session's connection.  cct_query_listing prepares
  * the listing which (CCT_LIST_RUNS: run, current, title, format, contexts,
- * profiles, ingested_at, path; CCT_LIST_METRICS: metric, current, name, unit,
- * description of the current run) with its parameters bound; the caller steps
+ * profiles, ingested_at, path, note; CCT_LIST_METRICS: metric, current, name,
+ * total (program total), unit, description of the current run, metrics with a
+ * non-zero total first) with its parameters bound; the caller steps
  * and finalizes it.  Returns CCT_OK or CCT_ESQL (*pst NULL). */
 enum { CCT_LIST_RUNS = 0, CCT_LIST_METRICS = 1 };
 int cct_query_listing(cct_query *q, int which, sqlite3_stmt **pst, cct_err *err);

@@ -1,0 +1,37 @@
+#!/bin/sh
+# 'metrics' (issue 12 item 11) on real GPU and CPU samples: every metric of the
+# run once, with its program total (the root context's inclusive value, worked
+# out here with plain SQL on the public views) and unit, the display metric
+# marked current = 1, metrics with a non-zero total before the others, each
+# group in file order.
+set -eu
+t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
+for d in v4-hpctoolkit-tests-dbase/loops-cuda-nvidia-t.d v4-hpctoolkit-tests-dbase/loops-hip-amd-t.d classic-hatchet-cpi; do
+  a="$t/a.sqlite"; rm -f "$a"
+  "$CCTINGEST" --quiet "$CCT_DATA/$d" "$a"
+  "$CCTQ" "$a" -c "mode csv; metrics" >"$t/listing"
+  "$CCTQ" "$a" -c "metric" >"$t/current"
+  sqlite3 -csv "$a" "SELECT m.metric, m.name, coalesce(m.unit, ''), coalesce(v.inclusive, 0) FROM metrics m
+                     JOIN contexts c ON c.run = m.run AND c.depth = 0
+                     LEFT JOIN context_values v ON v.run = c.run AND v.id = c.id AND v.metric = m.metric
+                     WHERE m.run = (SELECT max(run) FROM runs) ORDER BY m.metric" >"$t/expected"
+  python3 - "$t/listing" "$t/expected" "$(cat "$t/current")" "$d" <<'PY'
+import csv, sys
+got = list(csv.DictReader(open(sys.argv[1], newline="")))
+exp = [(int(r[0]), r[1], r[2], float(r[3])) for r in csv.reader(open(sys.argv[2], newline=""))]
+current, name = sys.argv[3], sys.argv[4]
+def fail(msg):
+    print("FAIL", name + ":", msg); sys.exit(1)
+if len(got) != len(exp): fail("%d rows, want %d" % (len(got), len(exp)))
+want = [e for e in exp if e[3] != 0] + [e for e in exp if e[3] == 0]  # non-zero first, file order
+for g, e in zip(got, want):
+    if int(g["metric"]) != e[0] or g["name"] != e[1] or g["unit"] != e[2]:
+        fail("row %s, want %s" % (g, e))
+    if abs(float(g["total"]) - e[3]) > 1e-9 * max(1, abs(e[3])):
+        fail("total of %s is %s, want %s" % (e[1], g["total"], e[3]))
+    if int(g["current"]) != (g["name"] == current):
+        fail("current mark of %s" % e[1])
+if sum(int(g["current"]) for g in got) != 1: fail("not exactly one current metric")
+print("ok", name, len(got), "metrics,", sum(1 for e in exp if e[3] != 0), "with data")
+PY
+done
