@@ -20,6 +20,7 @@
 #   3998240 = main's inclusive (self values), flat lines carry the exclusives.
 # - tree connectors: '|- ' for a row with a later sibling, '`- ' for the last,
 #   '|  ' continuing an ancestor's line; center rows carry '*'.
+# - metrics: the total of CPUTIME (usec) is the program total 3998240 (main's inclusive).
 # - json/csv are full precision and never shortened (long /tmp/dpkg paths intact).
 set -eu
 t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
