@@ -93,10 +93,17 @@ typedef struct cct_stats {
  * Returns CCT_OK, or CCT_EIO / CCT_ESCHEMA with a message. */
 int cct_query_open(const char *path, cct_query **pq, cct_err *err);
 
-/* Closes the session.  NULL is a no-op. */
+/* A session on an open connection whose main database is an archive (the
+ * connection of a SQLite host that loaded the extension): selects the last run
+ * and reads through db, inside the caller's transaction when one is open.  The
+ * session borrows db: it changes none of its settings, never closes it, and
+ * must be closed before db is.  Returns CCT_OK, or CCT_ESCHEMA with a message. */
+int cct_query_open_db(sqlite3 *db, cct_query **pq, cct_err *err);
+
+/* Closes the session (and its connection, unless borrowed).  NULL is a no-op. */
 void cct_query_close(cct_query *q);
 
-/* The session's SQLite handle (for 'sql' and completion); owned by the session. */
+/* The session's SQLite handle (for 'sql' and completion); owned by the session unless borrowed. */
 sqlite3 *cct_query_db(cct_query *q);
 
 /* Current run; cct_query_set_run selects another (the center is re-resolved,

@@ -27,6 +27,11 @@ enum {
  * Returns CCT_OK with *pdb set, or CCT_EIO / CCT_ESCHEMA with *pdb NULL. */
 int cct_schema_open(const char *path, int flags, sqlite3 **pdb, cct_err *err);
 
+/* Checks that the main database of an open connection (the caller's, e.g. a
+ * SQLite host's) is a cctq archive of a schema version this build reads;
+ * name labels it in messages.  Changes nothing.  Returns CCT_OK or CCT_ESCHEMA. */
+int cct_schema_check(sqlite3 *db, const char *name, cct_err *err);
+
 /* Creates the secondary indexes of indexes.sql if missing.  Returns CCT_OK or CCT_ESQL. */
 int cct_schema_create_indexes(sqlite3 *db, cct_err *err);
 

@@ -12,6 +12,7 @@
 #include "cct_diff.h"
 #include "cct_schema.h"
 #include "cct_util.h"
+#include "cct_sqlite.h"
 
 #include <math.h>
 #include <stdint.h>

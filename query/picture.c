@@ -7,6 +7,7 @@
  * it is given. */
 #include "cct_picture.h"
 #include "cct_util.h"
+#include "cct_sqlite.h"
 
 #include <math.h>
 #include <stdint.h>

@@ -7,6 +7,7 @@
 
 #include "cct_query.h"
 #include "cct_schema.h"
+#include "cct_sqlite.h" /* after the public headers: the extension build routes sqlite3_* calls */
 
 #include <stdint.h>
 
@@ -100,6 +101,7 @@ typedef struct fninfo {
 
 struct cct_query {
   sqlite3 *db;
+  int borrowed;          /* db is the caller's (cct_query_open_db): never closed here */
   sqlite3_stmt *st[ST_COUNT];
   int run;
   qcolumn *cols;         /* metric columns of the run */

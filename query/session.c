@@ -533,21 +533,14 @@ static int not_an_archive(const char *path, cct_err *err) {
   return database_dir_error(path, path, (int)(base - path - 1), 1, err);
 }
 
-int cct_query_open(const char *path, cct_query **pq, cct_err *err) {
-  *pq = NULL;
-  if (not_an_archive(path, err)) return CCT_EIO;
-  cct_query *q = calloc(1, sizeof *q);
-  if (!q) return cct_err_set(err, CCT_ENOMEM, "out of memory");
-  int rc = cct_schema_open(path, CCT_OPEN_READONLY, &q->db, err);
-  if (rc) {
-    free(q);
-    return rc;
-  }
+/* Sets up session q on q->db, an archive labelled name in messages: statement
+ * tuning (tune), the last run.  Returns CCT_OK or an error. */
+static int session_start(cct_query *q, const char *name, int tune, cct_err *err) {
   sqlite3_stmt *st = NULL;
-  int run = 0;
-  static const char *const tune[] = {"mmap", "cache"};
-  for (size_t i = 0; i < sizeof tune / sizeof *tune; i++) /* speed only: failures are harmless */
-    if (cct_schema_prepare_named(q->db, cct_sql_query, tune[i], &st, NULL) == CCT_OK) {
+  int run = 0, rc = CCT_OK;
+  static const char *const tunings[] = {"mmap", "cache"};
+  for (size_t i = 0; tune && i < sizeof tunings / sizeof *tunings; i++) /* speed only: failures are harmless */
+    if (cct_schema_prepare_named(q->db, cct_sql_query, tunings[i], &st, NULL) == CCT_OK) {
       while (cct_step(st, NULL) == CCT_STEP_ROW) {
       }
       sqlite3_finalize(st);
@@ -558,9 +551,40 @@ int cct_query_open(const char *path, cct_query **pq, cct_err *err) {
   while (!rc && (step = cct_step(st, err)) == CCT_STEP_ROW) run = sqlite3_column_int(st, 0);
   if (!rc) rc = step;
   sqlite3_finalize(st);
-  if (!rc && !run) rc = cct_err_set(err, CCT_ESCHEMA, "'%s' holds no run; add one with cctingest", path);
+  if (!rc && !run) rc = cct_err_set(err, CCT_ESCHEMA, "'%s' holds no run; add one with cctingest", name);
   if (!rc) rc = load_run(q, run, NULL, err);
+  return rc;
+}
+
+int cct_query_open(const char *path, cct_query **pq, cct_err *err) {
+  *pq = NULL;
+  if (not_an_archive(path, err)) return CCT_EIO;
+  cct_query *q = calloc(1, sizeof *q);
+  if (!q) return cct_err_set(err, CCT_ENOMEM, "out of memory");
+  int rc = cct_schema_open(path, CCT_OPEN_READONLY, &q->db, err);
   if (rc) {
+    free(q);
+    return rc;
+  }
+  if ((rc = session_start(q, path, 1, err))) {
+    cct_query_close(q);
+    return rc;
+  }
+  *pq = q;
+  return CCT_OK;
+}
+
+int cct_query_open_db(sqlite3 *db, cct_query **pq, cct_err *err) {
+  *pq = NULL;
+  const char *file = sqlite3_db_filename(db, "main");
+  const char *name = file && *file ? file : "the main database";
+  int rc = cct_schema_check(db, name, err);
+  if (rc) return rc;
+  cct_query *q = calloc(1, sizeof *q);
+  if (!q) return cct_err_set(err, CCT_ENOMEM, "out of memory");
+  q->db = db;
+  q->borrowed = 1;
+  if ((rc = session_start(q, name, 0, err))) {
     cct_query_close(q);
     return rc;
   }
@@ -581,7 +605,7 @@ static void free_state(cct_query *q) {
 void cct_query_close(cct_query *q) {
   if (!q) return;
   free_state(q);
-  sqlite3_close(q->db);
+  if (!q->borrowed) sqlite3_close(q->db);
   free(q);
 }
 
@@ -680,6 +704,7 @@ int cct_query_set_run(cct_query *q, int run, cct_err *err) {
   cct_query *n = calloc(1, sizeof *n);
   if (!n) return cct_err_set(err, CCT_ENOMEM, "out of memory");
   n->db = q->db;
+  n->borrowed = q->borrowed;
   n->gran = q->gran;
   n->threshold = q->threshold;
   q_begin(q);

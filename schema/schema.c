@@ -1,6 +1,7 @@
 /* schema.c: opens, creates and verifies cctq archives (the cct_schema library).
  * The SQL itself lives in schema/ as .sql files, embedded at build time. */
 #include "cct_schema.h"
+#include "cct_sqlite.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -89,6 +90,25 @@ static int open_immutable(const char *path, sqlite3 **pdb) {
   return open_db(uri, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, pdb);
 }
 
+/* The verdict on an archive's PRAGMA application_id and user_version: CCT_OK or CCT_ESCHEMA. */
+static int check_ids(const char *path, long app, long ver, cct_err *err) {
+  if (app != CCT_APPLICATION_ID)
+    return cct_err_set(err, CCT_ESCHEMA, "'%s' is not a cctq archive (application_id %ld); make one with cctingest", path, app);
+  if (ver > CCT_SCHEMA_VERSION)
+    return cct_err_set(err, CCT_ESCHEMA, "'%s' has schema version %ld, this build reads up to %d; upgrade cctq", path, ver,
+                       CCT_SCHEMA_VERSION);
+  if (ver < CCT_SCHEMA_VERSION)
+    return cct_err_set(err, CCT_ESCHEMA, "'%s' has schema version %ld of an older cctq (this build reads %d): re-ingest the database with cctingest into a new archive",
+                       path, ver, CCT_SCHEMA_VERSION);
+  return CCT_OK;
+}
+
+int cct_schema_check(sqlite3 *db, const char *name, cct_err *err) {
+  long app = pragma_int(db, "PRAGMA main.application_id");
+  if (app < 0) return cct_err_set(err, CCT_ESCHEMA, "'%s' is not a cctq archive: %s", name, sqlite3_errmsg(db));
+  return check_ids(name, app, pragma_int(db, "PRAGMA main.user_version"), err);
+}
+
 int cct_schema_open(const char *path, int flags, sqlite3 **pdb, cct_err *err) {
   sqlite3 *db = NULL;
   int oflags = flags & CCT_OPEN_WRITE ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE : SQLITE_OPEN_READONLY;
@@ -122,14 +142,8 @@ int cct_schema_open(const char *path, int flags, sqlite3 **pdb, cct_err *err) {
     rc = cct_schema_exec(db, init, err);
     if (!rc) rc = cct_schema_exec(db, cct_sql_base, err);
     if (!rc) rc = cct_schema_exec(db, cct_sql_views, err);
-  } else if (app != CCT_APPLICATION_ID) {
-    rc = cct_err_set(err, CCT_ESCHEMA, "'%s' is not a cctq archive (application_id %ld); make one with cctingest", path, app);
-  } else if (ver > CCT_SCHEMA_VERSION) {
-    rc = cct_err_set(err, CCT_ESCHEMA, "'%s' has schema version %ld, this build reads up to %d; upgrade cctq", path, ver,
-                     CCT_SCHEMA_VERSION);
-  } else if (ver < CCT_SCHEMA_VERSION) {
-    rc = cct_err_set(err, CCT_ESCHEMA, "'%s' has schema version %ld of an older cctq (this build reads %d): re-ingest the database with cctingest into a new archive",
-                     path, ver, CCT_SCHEMA_VERSION);
+  } else {
+    rc = check_ids(path, app, ver, err);
   }
   if (rc) {
     sqlite3_close(db);

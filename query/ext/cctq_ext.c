@@ -10,7 +10,12 @@
  * '' for none); the run NULL is the last run; the metric is a name as for the
  * shell's `metric` command, NULL for the default metric.  Rows are those of the cct_query library, so they are the same
  * as the shell's for the same center and depth.  Load it with
- * `.load ./build/cctq` in the sqlite3 program on an open archive. */
+ * `.load ./build/cctq` in the sqlite3 program on an open archive.
+ *
+ * The library code compiled into cctq.so is built with CCT_SQLITE_EXTENSION
+ * (common/cct_sqlite.h): every SQLite call goes through the host's sqlite3_api
+ * and the views read through the host's own connection, so there is one SQLite
+ * on the file, the host's.  Only sqlite3_cctq_init is exported. */
 #include <sqlite3ext.h>
 SQLITE_EXTENSION_INIT1
 
@@ -31,13 +36,13 @@ enum { COL_HANDLE, COL_DEPTH, COL_KIND, COL_NAME, COL_FILE, COL_LINE, COL_MODULE
 
 typedef struct cct_vtab {
   sqlite3_vtab base; /* must come first */
-  sqlite3 *db;       /* the connection that loaded us: its main file is the archive */
+  sqlite3 *db;       /* the host's connection that loaded us: its main database is the archive */
   int view;          /* VIEW_* */
 } cct_vtab;
 
 typedef struct cct_cursor {
   sqlite3_vtab_cursor base; /* must come first */
-  cct_query *q;             /* session on the archive, opened per query */
+  cct_query *q;             /* session on the host's connection, opened per query */
   cct_view *v;              /* computed rows */
   size_t i;                 /* current row */
 } cct_cursor;
@@ -114,9 +119,7 @@ static int vt_filter(sqlite3_vtab_cursor *p, int idxNum, const char *idxStr, int
   cct_vtab *t = (cct_vtab *)p->pVtab;
   cursor_reset(c);
   cct_err err = CCT_ERR_INIT;
-  const char *file = sqlite3_db_filename(t->db, "main");
-  if (!file || !*file) return fail(p, "cct: the main database is not a file; open a cctq archive first");
-  if (cct_query_open(file, &c->q, &err)) return fail(p, err.msg);
+  if (cct_query_open_db(t->db, &c->q, &err)) return fail(p, err.msg); /* the host's connection, not a second one */
   int flat = t->view == VIEW_FLAT;
   const char *center = !flat && idxNum >= 1 ? (const char *)sqlite3_value_text(argv[0]) : NULL;
   int depth = flat ? (idxNum >= 1 ? sqlite3_value_int(argv[0]) : 0) : (idxNum >= 2 ? sqlite3_value_int(argv[1]) : 3);
@@ -214,6 +217,8 @@ static const sqlite3_module module = {
  * Returns SQLITE_OK or an SQLite error code. */
 #ifdef _WIN32
 __declspec(dllexport)
+#else
+__attribute__((visibility("default")))
 #endif
 int sqlite3_cctq_init(sqlite3 *db, char **err, const sqlite3_api_routines *api) {
   (void)err;

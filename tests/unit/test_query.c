@@ -603,6 +603,52 @@ static void test_invariants_generated(void **state) {
   }
 }
 
+/* A session on the caller's connection (what the extension uses): the same
+ * rows as a session of its own, the connection left open and unchanged, and a
+ * connection whose main database is not an archive refused. */
+static void test_open_db(void **state) {
+  (void)state;
+  char *path = test_ingest("classic-hatchet-cpi");
+  assert_non_null(path);
+  sqlite3 *db = NULL;
+  assert_int_equal(sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+  cct_err e = CCT_ERR_INIT;
+  cct_query *own = NULL, *borrowed = NULL;
+  assert_int_equal(cct_query_open(path, &own, &e), CCT_OK);
+  assert_int_equal(cct_query_open_db(db, &borrowed, &e), CCT_OK);
+  assert_ptr_equal(cct_query_db(borrowed), db);
+  center(own, CCT_CENTER_SET, "main");
+  center(borrowed, CCT_CENTER_SET, "main");
+  cct_view *a = NULL, *b = NULL;
+  assert_int_equal(cct_view_topdown(own, 4, &a, &e), CCT_OK);
+  assert_int_equal(cct_view_topdown(borrowed, 4, &b, &e), CCT_OK);
+  assert_int_equal(a->nrows, b->nrows);
+  assert_true(a->nrows > 1);
+  for (size_t i = 0; i < a->nrows; i++) {
+    assert_string_equal(a->rows[i].name, b->rows[i].name);
+    assert_true(a->rows[i].inclusive[0] == b->rows[i].inclusive[0]);
+  }
+  cct_view_free(a);
+  cct_view_free(b);
+  assert_int_equal(cct_query_set_run(borrowed, cct_query_run(borrowed), &e), CCT_OK); /* a run switch keeps it borrowed */
+  cct_query_close(own);
+  cct_query_close(borrowed);
+  assert_int_equal(sqlite3_get_autocommit(db), 1); /* no transaction left open */
+  sqlite3_stmt *st = NULL; /* the connection is still the caller's, open */
+  assert_int_equal(sqlite3_prepare_v2(db, "SELECT count(*) FROM function", -1, &st, NULL), SQLITE_OK);
+  assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+  sqlite3_finalize(st);
+  assert_int_equal(sqlite3_close(db), SQLITE_OK); /* nothing of the session is left on it */
+  /* a memory database that is no archive */
+  assert_int_equal(sqlite3_open(":memory:", &db), SQLITE_OK);
+  cct_err e2 = CCT_ERR_INIT;
+  assert_int_equal(cct_query_open_db(db, &borrowed, &e2), CCT_ESCHEMA);
+  assert_null(borrowed);
+  assert_non_null(strstr(e2.msg, "not a cctq archive"));
+  sqlite3_close(db);
+  free(path);
+}
+
 int main(void) {
   if (!getenv("CCTINGEST") || !getenv("CCT_DATA")) {
     fprintf(stderr, "test_query: set CCTINGEST and CCT_DATA (ctest does)\n");
@@ -611,7 +657,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_cpi_trees), cmocka_unit_test(test_recursion), cmocka_unit_test(test_items),
       cmocka_unit_test(test_source),    cmocka_unit_test(test_stats),     cmocka_unit_test(test_plans), cmocka_unit_test(test_invariants_generated),
-      cmocka_unit_test(test_invariants_samples),
+      cmocka_unit_test(test_invariants_samples), cmocka_unit_test(test_open_db),
   };
   return cmocka_run_group_tests(tests, NULL, test_tmpdir_remove);
 }
