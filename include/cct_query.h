@@ -56,7 +56,12 @@ typedef struct cct_row {
   double *exclusive;   /* per view metric */
   /* Source view only: */
   const char *text;    /* the source line's text, NULL without a stored copy */
-  int mark;            /* '>' for the center's lines and the call sites leading to it, else 0 */
+  int mark;            /* '>' for the center's own lines (the lines and loops inside its
+                          occurrences' frames; for a loop or line center, the lines inside
+                          it) and the call sites leading to it, else 0 */
+  double *share;       /* with a center: per view metric, the line's inclusive cost inside
+                          the center's outermost occurrences (beside the whole-program
+                          'inclusive'); NULL without a center */
 } cct_row;
 
 /* A computed view. */

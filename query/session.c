@@ -107,7 +107,8 @@ static const char *const stmt_names[ST_COUNT] = {
     [ST_COMPLETE_FUNCTIONS] = "complete_functions", [ST_COMPLETE_METRICS] = "complete_metrics",
     [ST_RUN_EXISTS] = "run_exists", [ST_COLUMNS] = "columns", [ST_RUNS] = "runs", [ST_BEGIN] = "begin", [ST_COMMIT] = "commit",
     [ST_VALUES] = "values", [ST_TD_FRAMES_RANGE] = "td_frames_range", [ST_TD_LINES_RANGE] = "td_lines_range",
-    [ST_BU_FRAMES] = "bu_frames", [ST_LOOP_COSTS] = "loop_costs", [ST_FUNCTIONS_AT] = "functions_at"};
+    [ST_BU_FRAMES] = "bu_frames", [ST_LOOP_COSTS] = "loop_costs", [ST_FUNCTIONS_AT] = "functions_at",
+    [ST_FILE_CONTEXTS] = "file_contexts"};
 
 sqlite3_stmt *q_stmt(cct_query *q, int i, cct_err *err) {
   if (!q->st[i] && cct_schema_prepare_named(q->db, cct_sql_query, stmt_names[i], &q->st[i], err)) return NULL;

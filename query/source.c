@@ -1,5 +1,6 @@
 /* source.c: the source view (a file's stored text with per-line exclusive and
- * inclusive figures from scope_total 'line', the center's lines marked) and
+ * inclusive figures from scope_total 'line', the center's own lines marked and
+ * the center's share of each line beside the whole-program figure) and
  * the stats view (the distribution of the center's inclusive value over
  * profiles, from the zstd-compressed per-profile vectors of profile_value). */
 #include "query_int.h"
@@ -109,6 +110,110 @@ static int is_marked(cct_query *q, int64_t fid, long long line, int *mark, cct_e
   return CCT_OK;
 }
 
+/* What the center holds of one line of the file: its own code, and its share. */
+typedef struct cline {
+  long long line;
+  int own;                          /* a loop or line of the center's own code is here */
+  double share[CCT_VIEW_MAX_METRICS]; /* inclusive of the line inside O* (outermost per line) */
+} cline;
+
+static int by_cline(const void *a, const void *b) {
+  const cline *x = a, *y = b;
+  return (x->line > y->line) - (x->line < y->line);
+}
+
+/* The center's lines of file fid, sorted by line: one sweep over the file's loop
+ * and line contexts in pre order beside O (sorted by pre) with the stack of the
+ * members of O around the context.  A context is the center's own code when the
+ * innermost member around it is its frame (a function occurrence) or a loop or
+ * line of the same frame; it is in the share when any member is around it
+ * (the outermost one is in O*), counting only the outermost context of each
+ * line (recursion).  Returns CCT_OK or an error. */
+static int center_lines(cct_query *q, int64_t fid, const size_t *vcols, size_t nm, cline **out, size_t *nout,
+                        cct_err *err) {
+  *out = NULL;
+  *nout = 0;
+  if (!q->nO) return CCT_OK;
+  typedef struct fctx {
+    int64_t pre, last, line;
+    int kind, own, in;
+  } fctx;
+  fctx *c = NULL;
+  size_t n = 0, cap = 0, *stk = malloc(q->nO * sizeof *stk), top = 0, oi = 0;
+  if (!stk) return cct_err_set(err, CCT_ENOMEM, "out of memory");
+  sqlite3_stmt *st = q_stmt(q, ST_FILE_CONTEXTS, err);
+  int rc = st ? CCT_OK : CCT_ESQL;
+  if (st) sqlite3_bind_int64(st, 2, fid);
+  while (!rc && (rc = cct_step(st, err)) == CCT_STEP_ROW) {
+    rc = CCT_OK;
+    fctx x = {sqlite3_column_int64(st, 0), sqlite3_column_int64(st, 1),
+              sqlite3_column_type(st, 3) == SQLITE_NULL ? -1 : sqlite3_column_int64(st, 3), sqlite3_column_int(st, 4),
+              0, 0};
+    int64_t frame = sqlite3_column_int64(st, 2);
+    while (oi < q->nO && q->O[oi].pre <= x.pre) {
+      while (top && q->O[stk[top - 1]].last < q->O[oi].pre) top--;
+      stk[top++] = oi++;
+    }
+    while (top && q->O[stk[top - 1]].last < x.pre) top--;
+    if (!top) continue;
+    const qctx *o = &q->O[stk[top - 1]];
+    x.own = o->frame == o->id ? o->id == frame : o->frame == frame;
+    x.in = 1;
+    if (n == cap) {
+      cap = cap ? 2 * cap : 64;
+      fctx *v = realloc(c, cap * sizeof *v);
+      if (!v) {
+        rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
+        break;
+      }
+      c = v;
+    }
+    c[n++] = x;
+  }
+  if (st) sqlite3_reset(st);
+  free(stk);
+  /* values of the line contexts, per view metric */
+  int64_t *pres = malloc((n + 1) * sizeof *pres);
+  double *vals = malloc((n + 1) * 3 * (nm ? nm : 1) * sizeof *vals);
+  if (!rc && (!pres || !vals)) rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
+  for (size_t i = 0; !rc && i < n; i++) pres[i] = c[i].pre;
+  for (size_t m = 0; !rc && m < nm; m++) rc = q_values_many(q, pres, n, vcols[m], vals + 3 * m, 3 * nm, err);
+  free(pres);
+  cline *l = NULL;
+  size_t nl = 0;
+  qmap at = {0}; /* line -> (index in l, last pre of its counted context) */
+  qmap lastof = {0};
+  if (!rc && n && !(l = calloc(n, sizeof *l))) rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
+  for (size_t i = 0; !rc && i < n; i++) {
+    int added = 0;
+    int64_t *k = qmap_put(&at, c[i].line, 0, 0, 0, 0, (int64_t)nl, &added);
+    int64_t *lp = qmap_put(&lastof, c[i].line, 0, 0, 0, 0, -1, &added);
+    if (!k || !lp) {
+      rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
+      break;
+    }
+    if (*k == (int64_t)nl) l[nl++].line = c[i].line;
+    cline *x = &l[*k];
+    x->own |= c[i].own;
+    if (c[i].kind == K_LINE && c[i].pre > *lp) { /* outermost context of this line */
+      *lp = c[i].last;
+      for (size_t m = 0; m < nm; m++) x->share[m] += vals[3 * (nm * i + m)];
+    }
+  }
+  qmap_free(&at);
+  qmap_free(&lastof);
+  free(vals);
+  free(c);
+  if (rc) {
+    free(l);
+    return rc;
+  }
+  if (nl) qsort(l, nl, sizeof *l, by_cline);
+  *out = l;
+  *nout = nl;
+  return CCT_OK;
+}
+
 /* Picks the file for the source view.  Returns CCT_OK with *fid set. */
 static int source_file(cct_query *q, const char *file, int64_t *fid, cct_err *err) {
   *fid = 0;
@@ -169,9 +274,16 @@ static int cct_view_source_run(cct_query *q, const char *file, cct_view **out, c
   char *text = NULL;
   size_t tn = 0;
   if ((rc = line_figures(q, fid, vcols, nm, &figs, &nfigs, err))) return rc;
+  cline *cl = NULL;
+  size_t ncl = 0, ci = 0;
+  if ((rc = center_lines(q, fid, vcols, nm, &cl, &ncl, err))) {
+    free(figs);
+    return rc;
+  }
   sqlite3_stmt *st = q_stmt(q, ST_SOURCE, err);
   if (!st) {
     free(figs);
+    free(cl);
     return CCT_ESQL;
   }
   sqlite3_bind_int64(st, 2, fid);
@@ -186,6 +298,7 @@ static int cct_view_source_run(cct_query *q, const char *file, cct_view **out, c
   sqlite3_reset(st);
   if (rc) {
     free(figs);
+    free(cl);
     return rc;
   }
   cct_view *v = q_view_new(q, "source", vcols, nm);
@@ -204,6 +317,7 @@ static int cct_view_source_run(cct_query *q, const char *file, cct_view **out, c
   if (v) v->rows = calloc(nlines + 1, sizeof *v->rows);
   if (!v || !facts || !v->rows) {
     free(figs);
+    free(cl);
     free(text);
     free(facts);
     cct_view_free(v);
@@ -239,6 +353,11 @@ static int cct_view_source_run(cct_query *q, const char *file, cct_view **out, c
     r->exclusive = calloc(nm + 1, sizeof(double));
     int mark = 0;
     rc = is_marked(q, fid, line, &mark, err);
+    while (ci < ncl && cl[ci].line < line) ci++;
+    const cline *c = ci < ncl && cl[ci].line == line ? &cl[ci] : NULL;
+    if (c && c->own) mark = 1;
+    if (q->nitems && !(r->share = calloc(nm + 1, sizeof(double)))) rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
+    for (size_t m = 0; c && r->share && m < nm; m++) r->share[m] = c->share[m];
     r->mark = mark ? '>' : 0;
     r->center = r->mark != 0;
     facts[v->nrows] = (lastrow){CCT_ROW_LINE, NULL, 0, fid, 0, 0, line};
@@ -255,6 +374,7 @@ static int cct_view_source_run(cct_query *q, const char *file, cct_view **out, c
   }
   if (!rc) rc = q_remember(q, v, facts, err);
   free(figs);
+  free(cl);
   free(text);
   free(facts);
   if (rc) {

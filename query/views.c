@@ -185,6 +185,7 @@ void cct_view_free(cct_view *v) {
     free((char *)r->text);
     free(r->inclusive);
     free(r->exclusive);
+    free(r->share);
   }
   free(v->rows);
   free((char *)v->metrics);

@@ -165,6 +165,11 @@ SELECT key, line, inclusive, exclusive FROM scope_total WHERE run = ?1 AND kind 
 SELECT inclusive, exclusive FROM scope_total
 WHERE run = ?1 AND kind = ?2 AND metric = ?3 AND key = ?4 AND line = ?5;
 
+-- @file_contexts  (?1 run, ?2 file) -> the loop and line contexts of a file (pre, last,
+-- frame, line, kind), in pre order: the source view's marks and center share
+SELECT pre, last, frame, line, kind FROM context
+WHERE run = ?1 AND file = ?2 AND kind IN (2, 3) ORDER BY pre;
+
 -- @source  (?1 run, ?2 file) -> size, zstd frame of the stored copy (NULL when none)
 SELECT size, source FROM file WHERE run = ?1 AND id = ?2;
 

@@ -468,13 +468,14 @@ out:
 }
 
 /* Table mode for views: handle, depth, values, '*', name, location (source:
- * handle, '>', line, values, text). */
+ * handle, '>', line, values, with a center its share of each line, text). */
 static int print_view_table(const outctx *p, const cct_view *v, int width) {
   size_t nm = v->nmetrics;
   int src = !strcmp(v->view, "source");
+  int shares = src && v->nrows && v->rows[0].share ? (int)nm : 0;
   grid g;
   int rc = -1;
-  int vals = src ? 3 : 2, ncols = vals + 4 * (int)nm + (src ? 1 : 3);
+  int vals = src ? 3 : 2, ncols = vals + 4 * (int)nm + shares + (src ? 1 : 3);
   numfmt *fi = calloc(nm + 1, sizeof *fi), *fe = calloc(nm + 1, sizeof *fe);
   char *dup = calloc(v->nrows + 1, 1);
   if (grid_init(&g, ncols) || !fi || !fe || !dup || find_dups(v, dup)) goto out;
@@ -491,7 +492,11 @@ static int print_view_table(const outctx *p, const cct_view *v, int width) {
     for (int k = 0; k < 4; k++) g.right[vals + 4 * m + k] = 1;
     fi[m].integral = fe[m].integral = 1;
   }
-  int after = vals + 4 * (int)nm;
+  for (int m = 0; m < shares; m++) {
+    g.head[vals + 4 * (int)nm + m] = nm == 1 ? strdup("center") : xprintf("%s center", v->metrics[m]);
+    g.right[vals + 4 * (int)nm + m] = 1;
+  }
+  int after = vals + 4 * (int)nm + shares;
   if (src) {
     g.head[after] = strdup("text");
   } else {
@@ -508,6 +513,7 @@ static int print_view_table(const outctx *p, const cct_view *v, int width) {
     g.bold[g.nrows - 1] = r->center;
     c[0] = xprintf("%d", r->handle);
     value_cells(v, r, fi, fe, c + vals);
+    for (int m = 0; m < shares; m++) c[vals + 4 * (int)nm + m] = r->share ? numfmt_text(&fi[m], r->share[m]) : NULL;
     if (src) {
       c[1] = strdup(r->mark ? ">" : "");
       c[2] = r->line >= 0 ? xprintf("%lld", r->line) : NULL;
@@ -651,6 +657,10 @@ static int print_view_json(const outctx *p, const cct_view *v) {
       cct_out_number(o, r->inclusive[m]);
       fputs(", \"exclusive\": ", o);
       cct_out_number(o, r->exclusive[m]);
+      if (r->share) {
+        fputs(", \"center\": ", o);
+        cct_out_number(o, r->share[m]);
+      }
       fputc('}', o);
     }
     fputs("}}", o);

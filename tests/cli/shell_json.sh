@@ -3,7 +3,7 @@
 # command's json output is one valid JSON object with exactly the keys of SPEC
 # section 6 (views: view, run, center, granularity, rows [+ note]; rows: handle,
 # depth, path, kind, name, inlined, file, line, module, callsite, center, values
-# [+ mark, text for source]); rows are in pre-order (depth grows by at most one,
+# [+ mark, text for source; values + center for source with a center]); rows are in pre-order (depth grows by at most one,
 # path has depth + 1 names and ends with the row's name); csv parses with
 # Python's csv module into as many records as the json has rows, every record
 # as wide as the header.
@@ -30,8 +30,8 @@ def check(mode, text):
               assert r["depth"] <= prev + 1, r
               prev = r["depth"]
               assert len(r["path"]) == r["depth"] + 1 and r["path"][-1] == r["name"], r
-              for v in r["values"].values():
-                  assert set(v) == {"inclusive", "exclusive"}
+              for v in r["values"].values():  # source with a center: its share of the line too
+                  assert set(v) == {"inclusive", "exclusive"} | ({"center"} if obj["view"] == "source" and obj["center"] else set()), v
       return (len(obj.get("rows", obj.get("profiles", obj.get("items", [])))))
   else:
       rows = list(csv.reader(io.StringIO(text, newline="")))

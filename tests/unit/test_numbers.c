@@ -231,6 +231,89 @@ static void test_module_decoration(void **state) {
   cct_query_close(q);
 }
 
+/* ---- 4. the source view: the center's own lines and its share ---- */
+
+/* Lines (distinct) returned by sql, as a 0/1 table indexed by line (< 100000). */
+static unsigned char *sql_lines(cct_query *q, const char *sql) {
+  unsigned char *on = calloc(100000, 1);
+  sqlite3_stmt *st = NULL;
+  if (!on || sqlite3_prepare_v2(cct_query_db(q), sql, -1, &st, NULL) != SQLITE_OK) fail_msg("%s", sql);
+  sqlite3_bind_int(st, 1, cct_query_run(q));
+  while (sqlite3_step(st) == SQLITE_ROW) {
+    long long l = sqlite3_column_int64(st, 0);
+    if (l >= 0 && l < 100000) on[l] = 1;
+  }
+  sqlite3_finalize(st);
+  return on;
+}
+
+static cct_view *source(cct_query *q, const char *file) {
+  cct_view *v = NULL;
+  cct_err e = CCT_ERR_INIT;
+  if (cct_view_source(q, file, &v, &e)) fail_msg("source: %s", e.msg);
+  return v;
+}
+
+static void test_source_marks(void **state) {
+  (void)state;
+  /* v4-hpcviewer-lmp-openmp, eval<0, 0, 1>: its body lines 113-136 (45 % of the time) were
+   * unmarked (3 marks in all).  Marked now: every line of a line or loop context lexically
+   * inside one of its frames (from the public views, walking lexical children), its call
+   * site (line 67) and its definition line.  The center's share of line 113 is 58.9616289999999
+   * and of 118 137.043825 (inclusive of the line contexts under its frames, summed in SQL). */
+  cct_query *q = open_sample("v4-hpcviewer-lmp-openmp");
+  const char *fn = "'LAMMPS_NS::PairLJCutOMP::eval<0, 0, 1>(int, int, LAMMPS_NS::ThrData*)'";
+  center(q, CCT_CENTER_SET, fn);
+  unsigned char *own = sql_lines(q, "WITH RECURSIVE sub(id) AS (SELECT id FROM contexts WHERE run = ?1 AND kind = 'function' "
+                                    "AND name = 'LAMMPS_NS::PairLJCutOMP::eval<0, 0, 1>(int, int, LAMMPS_NS::ThrData*)' "
+                                    "UNION SELECT c.id FROM contexts c JOIN sub ON c.parent = sub.id "
+                                    "WHERE c.run = ?1 AND c.relation = 'lexical') "
+                                    "SELECT DISTINCT c.line FROM contexts c JOIN sub USING (id) WHERE c.run = ?1 "
+                                    "AND c.kind IN ('line', 'loop') AND c.file LIKE '%/pair_lj_cut_omp.cpp'");
+  cct_view *v = source(q, "pair_lj_cut_omp.cpp");
+  int marked = 0, body = 0;
+  for (size_t i = 0; i < v->nrows; i++) {
+    const cct_row *r = &v->rows[i];
+    assert_non_null(r->share);
+    if (r->share[0] > r->inclusive[0] * (1 + 1e-9) + 1e-12)
+      fail_msg("line %lld: share %g > inclusive %g", r->line, r->share[0], r->inclusive[0]);
+    marked += r->mark != 0;
+    if (own[r->line] && !r->mark) fail_msg("line %lld of the center's frames is not marked", r->line);
+    if (r->mark && !own[r->line] && r->line != 67) fail_msg("line %lld marked", r->line);
+    if (r->line >= 113 && r->line <= 136) body += r->mark != 0;
+    if (r->line == 113 && fabs(r->share[0] - 58.9616289999999) > 1e-6) fail_msg("share of 113: %g", r->share[0]);
+    if (r->line == 118 && fabs(r->share[0] - 137.043825) > 1e-6) fail_msg("share of 118: %g", r->share[0]);
+    if (r->line == 67) {
+      assert_int_equal(r->mark, '>'); /* the call site leading into the center ... */
+      assert_true(r->share[0] == 0);  /* ... lies outside it */
+    }
+  }
+  assert_int_equal(body, 17); /* 113, 114, 118-121, 124-128, 130-132, 134-136 (115, 116: other instantiations) */
+  assert_true(marked > 3);
+  free(own);
+  cct_view_free(v);
+  cct_query_close(q);
+  /* a loop center: the lines inside its occurrences (classic-callflow-lulesh, no source copy) */
+  q = open_sample("classic-callflow-lulesh");
+  center(q, CCT_CENTER_SET, "loop lulesh.cc:2059");
+  own = sql_lines(q, "WITH RECURSIVE sub(id) AS (SELECT id FROM contexts WHERE run = ?1 AND kind = 'loop' AND line = 2059 "
+                     "AND file LIKE '%lulesh.cc' UNION SELECT c.id FROM contexts c JOIN sub ON c.parent = sub.id "
+                     "WHERE c.run = ?1 AND c.relation = 'lexical') "
+                     "SELECT DISTINCT c.line FROM contexts c JOIN sub USING (id) WHERE c.run = ?1 "
+                     "AND c.kind IN ('line', 'loop') AND c.file LIKE '%lulesh.cc'");
+  v = source(q, NULL);
+  marked = 0;
+  for (size_t i = 0; i < v->nrows; i++) {
+    const cct_row *r = &v->rows[i];
+    if (!!r->mark != own[r->line]) fail_msg("lulesh.cc:%lld: mark %d, inside the loop %d", r->line, r->mark, own[r->line]);
+    marked += r->mark != 0;
+  }
+  assert_true(marked > 1);
+  free(own);
+  cct_view_free(v);
+  cct_query_close(q);
+}
+
 int main(void) {
   if (!getenv("CCTINGEST") || !getenv("CCT_DATA")) {
     fprintf(stderr, "test_numbers: set CCTINGEST and CCT_DATA (ctest does)\n");
@@ -240,6 +323,7 @@ int main(void) {
       cmocka_unit_test(test_identity),
       cmocka_unit_test(test_exclusive_rule),
       cmocka_unit_test(test_module_decoration),
+      cmocka_unit_test(test_source_marks),
   };
   return cmocka_run_group_tests(tests, NULL, test_tmpdir_remove);
 }
