@@ -21,6 +21,7 @@
  * replayed after a reset. */
 #include "shell_int.h"
 
+#include "cct_escape.h"
 #include "cct_picture.h"
 
 #define NCURSES_WIDECHAR 1
@@ -152,52 +153,56 @@ static int compute(tui *t, const vspec *s, cct_view **out, cct_err *err) {
 
 /* ------------------------------------------------------------ text */
 
-/* Wide text of s for the screen: control characters, bytes that are not
- * valid in the locale's encoding and characters that cannot be printed are
- * shown escaped (\n, \t, \xNN, \u{NNNN}) so that names never move the
- * cursor; with tabs set, tabs expand to the next multiple of 8 instead.
- * Returns a malloc'ed string (NULL when out of memory). */
+/* Expands the tabs of s to the next multiple of 8 columns (columns counted
+ * as UTF-8 code points).  Returns a malloc'ed string, NULL when out of memory. */
+static char *expand_tabs(const char *s) {
+  size_t tabs = 0;
+  for (const char *c = s; *c; c++) tabs += *c == '\t';
+  char *o = malloc(strlen(s) + 8 * tabs + 1);
+  if (!o) return NULL;
+  size_t k = 0, col = 0;
+  for (const char *c = s; *c; c++) {
+    if (*c == '\t') {
+      do o[k++] = ' ';
+      while (++col % 8);
+      continue;
+    }
+    o[k++] = *c;
+    if (((unsigned char)*c & 0xC0) != 0x80) col++;
+  }
+  o[k] = 0;
+  return o;
+}
+
+/* Wide text of s for the screen: s goes through the shared escaper
+ * (cct_escape.h: control characters shown as '\x1b', bad UTF-8 as U+FFFD),
+ * after tabs are expanded when tabs is set (source text).  Characters the
+ * locale cannot convert or print show as '?'.  Returns a malloc'ed string
+ * (NULL when out of memory). */
 static wchar_t *widen(const char *s, int tabs) {
-  size_t n = strlen(s), cap = n * 4 + 16, k = 0, col = 0;
-  wchar_t *w = malloc(cap * sizeof *w);
-  if (!w) return NULL;
+  char *x = tabs ? expand_tabs(s) : NULL;
+  char *e = cct_escape_dup(x ? x : s, CCT_ESC_TERM);
+  free(x);
+  if (!e) return NULL;
+  size_t n = strlen(e), k = 0;
+  wchar_t *w = malloc((n + 1) * sizeof *w);
   mbstate_t st;
   memset(&st, 0, sizeof st);
-  while (*s) {
-    if (k + 16 >= cap) {
-      cap *= 2;
-      wchar_t *nw = realloc(w, cap * sizeof *nw);
-      if (!nw) return free(w), NULL;
-      w = nw;
-    }
+  for (const char *c = e; w && *c;) {
     wchar_t wc;
-    size_t r = mbrtowc(&wc, s, strlen(s), &st);
-    char esc[24] = "";
-    if (r == (size_t)-1 || r == (size_t)-2) {
-      snprintf(esc, sizeof esc, "\\x%02X", (unsigned char)*s);
+    size_t r = mbrtowc(&wc, c, strlen(c), &st);
+    if (r == (size_t)-1 || r == (size_t)-2 || r == 0) {
       memset(&st, 0, sizeof st);
       r = 1;
-    } else if (wc == L'\t' && tabs) {
-      do w[k++] = L' ', col++;
-      while (col % 8 && k + 1 < cap);
-      s += r;
-      continue;
-    } else if (wc == L'\n' || wc == L'\t' || wc == L'\r') {
-      snprintf(esc, sizeof esc, "\\%c", wc == L'\n' ? 'n' : wc == L'\t' ? 't' : 'r');
-    } else if (wc < 0x20 || wc == 0x7f) {
-      snprintf(esc, sizeof esc, "\\x%02X", (unsigned)wc);
+      wc = L'?';
     } else if (!iswprint((wint_t)wc) || wcwidth(wc) < 0) {
-      snprintf(esc, sizeof esc, "\\u{%04X}", (unsigned)wc);
+      wc = L'?';
     }
-    if (esc[0]) {
-      for (char *e = esc; *e; e++) w[k++] = (wchar_t)*e, col++;
-    } else {
-      w[k++] = wc;
-      col += (size_t)wcwidth(wc);
-    }
-    s += r;
+    w[k++] = wc;
+    c += r;
   }
-  w[k] = 0;
+  if (w) w[k] = 0;
+  free(e);
   return w;
 }
 

@@ -201,4 +201,15 @@ TUI_NO_COLOR=1 start 100 30 --tui -c "'center main'" cpi.sqlite
 wait_for 'Top-down of main' "TUI with NO_COLOR"
 tmux -L "$sock" capture-pane -e -p -t tui | grep -q "$(printf '\033\\[')[0-9;]*3[0-7]m" &&
   { echo "FAIL: colours despite NO_COLOR"; exit 1; }
+
+# ---- hostile names (as tests/cli/shell_escape.sh): shown escaped, never sent raw.
+cp "$t/cpi.sqlite" "$t/evil.sqlite"
+sqlite3 "$t/evil.sqlite" "UPDATE function SET name = 'MPI_' || char(27) || '[2J' || char(27) || ']0;pwn' || char(7)
+  || 'Fin' || char(155) || 'alize' || char(10) || 'X' WHERE name = 'MPI_Finalize';"
+start 150 30 --tui evil.sqlite
+wait_for 'Top-down of the program' "TUI on hostile names"
+screen | grep -qF 'MPI_\x1b[2J\x1b]0;pwn\x07Fin\u009balize\nX' ||
+  { echo "FAIL: the hostile name is not shown escaped"; screen; exit 1; }
+keys q
+wait_for '^EXITED$' "quit"
 echo ok
