@@ -721,7 +721,22 @@ static void center_undo(tui *t) {
   refresh_all(t, 1);
 }
 
-/* The center as the status line shows it: label and occurrences. */
+/* The center's items joined with ' + ' into buf (the first one only, and
+ * '+ N more', when they do not fit). */
+static void center_items(tui *t, char *buf, size_t n) {
+  size_t c = cct_center_count(t->q), k = 0;
+  buf[0] = 0;
+  for (size_t i = 0; i < c; i++) {
+    int w = snprintf(buf + k, n - k, "%s%s", i ? " + " : "", cct_center_item(t->q, i));
+    if (w < 0 || (size_t)w >= n - k) {
+      snprintf(buf, n, "%s + %zu more", cct_center_item(t->q, 0), c - 1);
+      return;
+    }
+    k += (size_t)w;
+  }
+}
+
+/* The center as the status line shows it: items and occurrences. */
 static void center_text(tui *t, char *buf, size_t n) {
   size_t c = cct_center_count(t->q);
   if (!c) {
@@ -730,8 +745,9 @@ static void center_text(tui *t, char *buf, size_t n) {
   }
   long long occ = 0;
   for (size_t i = 0; i < c; i++) occ += cct_center_occurrences(t->q, i);
-  if (c == 1) snprintf(buf, n, "center %s (%lld occurrence%s)", cct_center_item(t->q, 0), occ, occ == 1 ? "" : "s");
-  else snprintf(buf, n, "center %zu items: %s, ... (%lld occurrences)", c, cct_center_item(t->q, 0), occ);
+  char items[512];
+  center_items(t, items, sizeof items);
+  snprintf(buf, n, "center %s (%lld occurrence%s)", items, occ, occ == 1 ? "" : "s");
 }
 
 /* ------------------------------------------------------------ drawing */
@@ -807,9 +823,9 @@ static void draw_pane(tui *t, int pi) {
     snprintf(title, sizeof title, "%s Flat %s%s", focused ? ">" : " ", flat_names[t->flat_kind],
              pn->v && pn->spec.n && pn->v->nrows == (size_t)pn->spec.n ? " (more below)" : "");
   } else if (pi == P_TREE) {
-    center_text(t, cl, sizeof cl);
+    center_items(t, cl, sizeof cl);
     snprintf(title, sizeof title, "%s %s of %s", focused ? ">" : " ", t->bottomup ? "Bottom-up" : "Top-down",
-             cct_center_count(t->q) ? cct_center_item(t->q, 0) : "the program");
+             cct_center_count(t->q) ? cl : "the program");
   } else {
     const char *note = pn->v && pn->v->nrows && !pn->v->rows[0].text ? " (no stored copy: figures only)" : "";
     int room = COLS - nx + 1, w = put(pn->y, nx - 2, focused ? "> Source " : "  Source ", room, 0, CUT_END);
@@ -866,7 +882,8 @@ static void draw_pane(tui *t, int pi) {
     char label[2048];
     if (src) snprintf(label, sizeof label, "%s", r->text ? r->text : "");
     else row_label(r, pn->dup[ri], label, sizeof label);
-    put(y, x, label, COLS - x, src, src ? CUT_END : CUT_MIDDLE);
+    int paths = r->kind == CCT_ROW_FILE || r->kind == CCT_ROW_MODULE; /* keep the file name of a path */
+    put(y, x, label, COLS - x, src, src ? CUT_END : paths ? CUT_START : CUT_MIDDLE);
   }
   attrset(A_NORMAL);
 }

@@ -132,6 +132,31 @@ keys u
 wait_for 'Top-down of CalcForceForNodes\(Domain&\)' "a second 'u' did not restore the tree row's center"
 every_pane lulesh.sqlite "center 'CalcForceForNodes(Domain&)';"
 
+# '+' and '-' on a flat row; 'g' toggles the granularity; 'f' the flat kind.
+hg="'CalcHourglassControlForElems(Domain&, double*, double)'"
+keys Tab Tab / '^CalcHourglassControlForElems' Enter +
+wait_for "^ center CalcForceForNodes\\(Domain&\\) \\+ 'CalcHourglass.*\\(2 occurrences\\) " "'+' did not add to the center"
+wait_for '\* . <multiple contexts>' "no '<multiple contexts>' top row"
+every_pane lulesh.sqlite "center 'CalcForceForNodes(Domain&)'; center + $hg;"
+tmux -L "$sock" resize-window -t tui -x 160 -y 40
+wait_for ' \| function \| top-down \| run 1$' "the status line at 160 columns"
+keys g
+wait_for ' \| line \| top-down \| run 1$' "'g' did not switch to line granularity"
+every_pane lulesh.sqlite "granularity line; center 'CalcForceForNodes(Domain&)'; center + $hg;"
+keys g / '^CalcHourglassControlForElems' Enter -
+wait_for '^ center CalcForceForNodes\(Domain&\) \(1 occurrence\) .* \| function \|' "'g' then '-'"
+every_pane lulesh.sqlite "center 'CalcForceForNodes(Domain&)';"
+keys f
+wait_for '> Flat loops' "'f' did not show the flat loops"
+pane flat lulesh.sqlite "center 'CalcForceForNodes(Domain&)'; flat loops 200"
+# 'e' writes the picture; a name without .svg or .html is refused.
+keys e "$t/center.svg" Enter
+wait_for "^wrote $t/center.svg" "'e' did not write the picture"
+head -c 200 "$t/center.svg" | grep -q '<svg' || { echo "FAIL: center.svg is not an SVG"; exit 1; }
+keys e "$t/center.txt" Enter
+wait_for "name a FILE ending in .svg or .html" "'e' with another extension"
+[ ! -e "$t/center.txt" ] || { echo "FAIL: 'e' wrote center.txt"; exit 1; }
+
 keys q
 wait_for '^EXITED$' "'q' did not end cctq --tui"
 screen | grep -q '^exit status 0$' || { echo "FAIL: cctq --tui did not exit 0"; screen; exit 1; }
