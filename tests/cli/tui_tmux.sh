@@ -75,6 +75,12 @@ every_pane() {
   *) pane source "$1" "$2 source '$f'" ;;
   esac
 }
+# quit_ok WHAT: 'q' ends the program with status 0 (a sanitizer report would not).
+quit_ok() {
+  keys q
+  wait_for '^EXITED$' "'q' did not end $1"
+  screen | grep -q '^exit status 0$' || { echo "FAIL: $1 did not exit 0"; screen; exit 1; }
+}
 status() { screen | grep -E '\| run [0-9]+$' || true; }
 # An item of the status line as the shell takes it: 'center ITEM (N occurrence...'.
 status_item() { status | sed -n 's/^ center \(.*\) (\([0-9]*\) occurrences*)  *CPUTIME.*/\1/p'; }
@@ -157,9 +163,7 @@ keys e "$t/center.txt" Enter
 wait_for "name a FILE ending in .svg or .html" "'e' with another extension"
 [ ! -e "$t/center.txt" ] || { echo "FAIL: 'e' wrote center.txt"; exit 1; }
 
-keys q
-wait_for '^EXITED$' "'q' did not end cctq --tui"
-screen | grep -q '^exit status 0$' || { echo "FAIL: cctq --tui did not exit 0"; screen; exit 1; }
+quit_ok "cctq --tui"
 [ "$(tmux -L "$sock" display -p -t tui '#{alternate_on}')" = 0 ] || { echo "FAIL: still on the alternate screen"; exit 1; }
 cmp -s "$t/stty.before" "$t/stty.after" || { echo "FAIL: terminal modes not restored"; exit 1; }
 
@@ -185,8 +189,7 @@ sleep 0.3
 screen | sed -n 69p | grep -Eq '\| run 1$' || { echo "FAIL: no status line on line 69 at 250x70"; screen; exit 1; }
 pane flat lulesh.sqlite "flat 200"
 pane tree lulesh.sqlite "topdown 30"
-keys q
-wait_for '^EXITED$' "'q' did not end cctq --tui after resizing"
+quit_ok "cctq --tui after resizing"
 
 # ---- cpi with its source text: '-c' sets the center first, 'c' on a source line.
 start 120 40 --tui -c "'center main'" cpi.sqlite
@@ -198,8 +201,7 @@ keys c
 wait_for '^ center cpi\.c:62 \(1 occurrence\) ' "'c' on source line 62"
 wait_for 'Top-down of cpi\.c:62' "the tree of the line center"
 every_pane cpi.sqlite "center cpi.c:62;"
-keys q
-wait_for '^EXITED$' "'q' did not end cctq --tui"
+quit_ok "cctq --tui on cpi"
 
 # ---- 'tui' in the shell: back at the prompt, the TUI's center kept.
 start 100 30 cpi.sqlite
@@ -214,14 +216,14 @@ keys 'center' Enter
 wait_for '^PMPI_Finalize  \(1 occurrence\)$' "the shell does not have the TUI's center"
 keys 'quit' Enter
 wait_for '^EXITED$' "the shell did not quit"
+screen | grep -q '^exit status 0$' || { echo "FAIL: the shell did not exit 0"; screen; exit 1; }
 
 # ---- colours: center rows in colour, none with NO_COLOR.
 start 100 30 --tui -c "'center main'" cpi.sqlite
 wait_for 'Top-down of main' "TUI with colours"
 tmux -L "$sock" capture-pane -e -p -t tui | grep -q "$(printf '\033\\[')[0-9;]*35m" ||
   { echo "FAIL: no coloured center row"; exit 1; }
-keys q
-wait_for '^EXITED$' "quit"
+quit_ok "the TUI"
 TUI_NO_COLOR=1 start 100 30 --tui -c "'center main'" cpi.sqlite
 wait_for 'Top-down of main' "TUI with NO_COLOR"
 tmux -L "$sock" capture-pane -e -p -t tui | grep -q "$(printf '\033\\[')[0-9;]*3[0-7]m" &&
@@ -235,6 +237,5 @@ start 150 30 --tui evil.sqlite
 wait_for 'Top-down of the program' "TUI on hostile names"
 screen | grep -qF 'MPI_\x1b[2J\x1b]0;pwn\x07Fin\u009balize\nX' ||
   { echo "FAIL: the hostile name is not shown escaped"; screen; exit 1; }
-keys q
-wait_for '^EXITED$' "quit"
+quit_ok "the TUI"
 echo ok
