@@ -6,6 +6,7 @@
  * cct_view_stats); this file only lays them out.  It writes only to the FILE*
  * it is given. */
 #include "cct_picture.h"
+#include "cct_escape.h"
 #include "cct_util.h"
 #include "cct_sqlite.h"
 
@@ -30,79 +31,52 @@ static const char *kind_name(int k) { return k >= 0 && k <= CCT_ROW_MODULE ? kin
 
 /* ---- text ---- */
 
-/* Length of the UTF-8 sequence starting at s (1 for a byte that starts none). */
-static size_t utf8_seq(const unsigned char *s) {
-  size_t n = s[0] < 0x80 ? 1 : (s[0] & 0xE0) == 0xC0 ? 2 : (s[0] & 0xF0) == 0xE0 ? 3 : (s[0] & 0xF8) == 0xF0 ? 4 : 0;
-  if (n < 2) return 1;
-  if (n == 2 && s[0] < 0xC2) return 0; /* overlong */
-  for (size_t i = 1; i < n; i++)
-    if ((s[i] & 0xC0) != 0x80) return 0;
-  return n;
+/* Bytes of the first maxcp code points of s (a bad byte counts as one, as
+ * the escaper turns it into one U+FFFD); *ncp gets their count. */
+static size_t utf8_prefix(const char *s, size_t maxcp, size_t *ncp) {
+  size_t n = strlen(s), end = 0, cp = 0;
+  for (uint32_t c; end < n && cp < maxcp; cp++) end += cct_utf8_decode(s + end, n - end, &c);
+  if (ncp) *ncp = cp;
+  return end;
 }
 
-/* Code points in s (an invalid byte counts as one). */
+/* Code points in s. */
 static size_t utf8_len(const char *s) {
-  size_t n = 0;
-  for (const unsigned char *p = (const unsigned char *)s; *p; n++) {
-    size_t k = utf8_seq(p);
-    p += k ? k : 1;
-  }
+  size_t n;
+  utf8_prefix(s, SIZE_MAX, &n);
   return n;
 }
 
-/* Writes s XML-escaped, at most maxcp code points; invalid UTF-8 and control
- * characters become '?' (newlines kept when keep_nl). */
-static void put_xml(FILE *out, const char *s, size_t maxcp, int keep_nl) {
-  const unsigned char *p = (const unsigned char *)(s ? s : "");
-  for (size_t n = 0; *p && n < maxcp; n++) {
-    size_t k = utf8_seq(p);
-    if (!k) {
-      fputc('?', out);
-      p++;
-      continue;
-    }
-    if (k > 1) {
-      fwrite(p, 1, k, out);
-      p += k;
-      continue;
-    }
-    switch (*p) {
-    case '&': fputs("&amp;", out); break;
-    case '<': fputs("&lt;", out); break;
-    case '>': fputs("&gt;", out); break;
-    case '"': fputs("&quot;", out); break;
-    case '\'': fputs("&#39;", out); break;
-    case '\n': fputs(keep_nl ? "\n" : " ", out); break;
-    default: fputc(*p < 0x20 || *p == 0x7F ? '?' : *p, out);
-    }
-    p++;
+/* Writes s (NULL as "") XML-escaped by the shared escaper (valid UTF-8, control
+ * characters visible), at most maxcp code points of it. */
+static void put_xml(FILE *out, const char *s, size_t maxcp) {
+  if (!s) return;
+  size_t end = utf8_prefix(s, maxcp, NULL);
+  if (!s[end]) {
+    cct_escape_write(out, s, CCT_ESC_XML);
+    return;
   }
+  char *cut = strndup(s, end);
+  if (cut) cct_escape_write(out, cut, CCT_ESC_XML);
+  else fputs("?", out); /* out of memory: the file stays well-formed */
+  free(cut);
 }
 
-/* Writes s as a JSON string (NULL as null); '<', '>' and '&' escaped so the
- * text can sit inside a <script> element; invalid UTF-8 becomes U+FFFD. */
+/* Writes s as a JSON string (NULL as null) by the shared escaper, with '<', '>'
+ * and '&' also escaped so the text can sit inside a <script> element. */
 static void put_json(FILE *out, const char *s) {
   if (!s) {
     fputs("null", out);
     return;
   }
+  char *e = cct_escape_dup(s, CCT_ESC_JSON);
   fputc('"', out);
-  for (const unsigned char *p = (const unsigned char *)s; *p;) {
-    size_t k = utf8_seq(p);
-    if (!k) {
-      fputs("\\ufffd", out);
-      p++;
-    } else if (k > 1) {
-      fwrite(p, 1, k, out);
-      p += k;
-    } else {
-      if (*p == '"' || *p == '\\') fprintf(out, "\\%c", *p);
-      else if (*p < 0x20 || *p == '<' || *p == '>' || *p == '&' || *p == 0x7F) fprintf(out, "\\u%04x", *p);
-      else fputc(*p, out);
-      p++;
-    }
+  for (const char *p = e ? e : ""; *p; p++) { /* a literal < > & of e is one of s */
+    if (*p == '<' || *p == '>' || *p == '&') fprintf(out, "\\u%04x", (unsigned)*p);
+    else fputc(*p, out);
   }
   fputc('"', out);
+  free(e);
 }
 
 /* A number for JSON / data attributes (finite, round-trip precision). */
@@ -279,26 +253,26 @@ static void svg_frame(svgctx *c, const half *h, size_t i, const char *part, doub
   const char *kind = top ? (c->centered ? "center" : "root") : kind_name(r->kind);
   fprintf(out, "<g class=\"frame%s\" data-part=\"%s\" data-handle=\"%d\" data-parent=\"%d\" data-depth=\"%d\" data-kind=\"%s\" data-name=\"",
           !top && r->center ? " member" : "", part, r->handle, h->parent[i], r->depth, kind);
-  put_xml(out, r->name, SIZE_MAX, 0);
+  put_xml(out, r->name, SIZE_MAX);
   fputs("\" data-inclusive=\"", out);
   put_num(out, incl);
   fputs("\" data-exclusive=\"", out);
   put_num(out, excl);
   fputs("\"><title>", out);
   /* tooltip: name, file:line, module, values */
-  put_xml(out, r->name, SIZE_MAX, 0);
+  put_xml(out, r->name, SIZE_MAX);
   if (r->callsite) {
     fputs(" @ ", out);
-    put_xml(out, r->callsite, SIZE_MAX, 0);
+    put_xml(out, r->callsite, SIZE_MAX);
   }
   if (r->file) {
     fputc('\n', out);
-    put_xml(out, r->file, SIZE_MAX, 0);
+    put_xml(out, r->file, SIZE_MAX);
     if (r->line >= 0) fprintf(out, ":%lld", r->line);
   }
   if (r->module) {
     fputs("\n[", out);
-    put_xml(out, r->module, SIZE_MAX, 0);
+    put_xml(out, r->module, SIZE_MAX);
     fputc(']', out);
   }
   char v1[64], p1[32], p2[32];
@@ -324,10 +298,10 @@ static void svg_frame(svgctx *c, const half *h, size_t i, const char *part, doub
   if ((long)len <= fit || fit >= 3) {
     fprintf(out, "<text x=\"%.3f\" y=\"%.1f\">", h->x[i] + 3, y + 12.5);
     if ((long)len <= fit) {
-      put_xml(out, r->name, SIZE_MAX, 0);
+      put_xml(out, r->name, SIZE_MAX);
       fputs(extra, out);
     } else {
-      put_xml(out, r->name, (size_t)(fit - 2), 0);
+      put_xml(out, r->name, (size_t)(fit - 2));
       fputs("..", out);
     }
     fputs("</text>", out);
@@ -378,7 +352,7 @@ static int svg_legend(svgctx *c, double y, int write) {
     if (write) {
       fprintf(c->out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"12\" height=\"12\" rx=\"2\" fill=\"%s\"/>", x, y + 2, fill);
       fprintf(c->out, "<text class=\"cap\" x=\"%.1f\" y=\"%.1f\">", x + 17, y + 12);
-      put_xml(c->out, label, 40, 0);
+      put_xml(c->out, label, 40);
       fputs("</text>\n", c->out);
     }
     x += w;
@@ -439,9 +413,9 @@ static int svg_sandwich(cct_query *q, int depth, const cct_picture_opts *opts, F
                "data-frame-width=\"%.0f\" data-total=\"", c.o.width, height, c.o.width, height, fw);
   put_num(out, c.total);
   fputs("\" data-center=\"", out);
-  put_xml(out, c.centered ? label : "", SIZE_MAX, 0);
+  put_xml(out, c.centered ? label : "", SIZE_MAX);
   fputs("\" data-metric=\"", out);
-  put_xml(out, td->metrics[0], SIZE_MAX, 0);
+  put_xml(out, td->metrics[0], SIZE_MAX);
   fprintf(out, "\" data-run=\"%d\" data-depth=\"%d\" data-min-width=\"%g\">\n", td->run, depth, c.o.min_width);
   fprintf(out, "<style>\n%s</style>\n", cct_css_sandwich);
   fputs("<rect width=\"100%\" height=\"100%\" fill=\"#fffdf8\"/>\n", out);
@@ -449,7 +423,7 @@ static int svg_sandwich(cct_query *q, int depth, const cct_picture_opts *opts, F
   fprintf(out, "<text class=\"title\" x=\"%d\" y=\"22\">", PM);
   if (c.centered) {
     fputs("center ", out);
-    put_xml(out, label, 120, 0);
+    put_xml(out, label, 120);
   } else {
     fputs("top-down: the whole program", out);
   }
@@ -458,7 +432,7 @@ static int svg_sandwich(cct_query *q, int depth, const cct_picture_opts *opts, F
   fmt_val(c.total, v2, sizeof v2);
   fmt_pct(c.top, c.total, p1, sizeof p1);
   fprintf(out, "</text>\n<text class=\"sub\" x=\"%d\" y=\"40\">", PM);
-  put_xml(out, td->metrics[0], SIZE_MAX, 0);
+  put_xml(out, td->metrics[0], SIZE_MAX);
   fprintf(out, ", run %d, %s granularity: inclusive %s = %s of the program total %s", td->run,
           td->granularity == CCT_GRAN_LINE ? "line" : "function", v1, p1, v2);
   if (c.centered) fprintf(out, "; widths relative to the center");
@@ -468,7 +442,7 @@ static int svg_sandwich(cct_query *q, int depth, const cct_picture_opts *opts, F
   if (!c.centered) fputs("\xe2\x96\xb2 callees, from the program root up (top-down)", out);
   else if (dc) {
     fputs("\xe2\x96\xb2 callees of ", out);
-    put_xml(out, label, 80, 0);
+    put_xml(out, label, 80);
     fputs(" (top-down, merged over its outermost occurrences)", out);
   } else {
     fputs("no callees: all of the center's cost is its own", out);
@@ -485,7 +459,7 @@ static int svg_sandwich(cct_query *q, int depth, const cct_picture_opts *opts, F
     fprintf(out, "<text class=\"cap\" x=\"%d\" y=\"%.0f\">", PM, ybot + 13);
     if (db) {
       fputs("\xe2\x96\xbc callers of ", out);
-      put_xml(out, label, 80, 0);
+      put_xml(out, label, 80);
       fputs(" (bottom-up, each caller chain read downwards)", out);
     } else {
       fputs("no callers drawn", out);
@@ -660,7 +634,7 @@ static int html_page(cct_query *q, int depth, const cct_picture_opts *opts, FILE
   int pr = ftab_intern(&t, &progroot);
   const char *label = td->rows[0].name;
   fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>cctq: ", out);
-  put_xml(out, bu ? label : "whole program", 200, 0);
+  put_xml(out, bu ? label : "whole program", 200);
   fprintf(out, "</title>\n<style>\n%s</style>\n</head>\n<body>\n", cct_css_page);
   fputs("<div id=\"bar\"><button id=\"reset\" type=\"button\">Reset</button>"
         "<label>search <input id=\"search\" type=\"search\" placeholder=\"regex, e.g. ^MPI_\"></label>"
@@ -758,10 +732,10 @@ static void axes(FILE *out, double x, double y, double w, double h, double ymax,
             x, ty, x + w, x - 4, ty + 4, v);
   }
   fprintf(out, "<text class=\"axis\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">", x + w / 2, y + h + 34);
-  put_xml(out, xlabel, SIZE_MAX, 0);
+  put_xml(out, xlabel, SIZE_MAX);
   fprintf(out, "</text>\n<text class=\"axis\" transform=\"translate(%.1f %.1f) rotate(-90)\" text-anchor=\"middle\">",
           x - 58, y + h / 2);
-  put_xml(out, ylabel, SIZE_MAX, 0);
+  put_xml(out, ylabel, SIZE_MAX);
   fputs("</text>\n", out);
 }
 
@@ -777,12 +751,12 @@ static int stats_svg(cct_query *q, FILE *out, cct_err *err) {
   fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
                "height=\"%d\" viewBox=\"0 0 %d %d\" data-count=\"%zu\" data-center=\"",
           W, H, W, H, s->count);
-  put_xml(out, label, SIZE_MAX, 0);
+  put_xml(out, label, SIZE_MAX);
   fprintf(out, "\">\n<style>\n%s</style>\n<rect width=\"100%%\" height=\"100%%\" fill=\"#fffdf8\"/>\n", cct_css_stats);
   fputs("<text class=\"title\" x=\"10\" y=\"22\">", out);
-  put_xml(out, s->metric, SIZE_MAX, 0);
+  put_xml(out, s->metric, SIZE_MAX);
   fputs(" inclusive of ", out);
-  put_xml(out, label, 100, 0);
+  put_xml(out, label, 100);
   fprintf(out, " over %zu profiles</text>\n", s->count);
   char v1[64], v2[64], v3[64], v4[64], v5[64];
   fmt_val(s->min, v1, sizeof v1);

@@ -386,6 +386,49 @@ static void test_errors(void **state) {
   cct_query_close(q);
 }
 
+/* Names that are not UTF-8 (a v4 meta.db stores raw bytes) or hold control
+ * characters: the SVGs stay well-formed XML and the page valid UTF-8 (libxml2
+ * checks both), bad bytes shown as U+FFFD and ESC visibly (issue 13 item 8;
+ * the old check let lead bytes 0x80-0xBF and 0xF8-0xFF through raw). */
+static void test_bad_utf8(void **state) {
+  (void)state;
+  char *path = test_ingest("classic-hatchet-osu-allgather");
+  if (!path) skip();
+  char bad[600], sql[1400];
+  snprintf(bad, sizeof bad, "%s/bad-utf8.sqlite", test_tmpdir());
+  unlink(bad);
+  sqlite3 *db = NULL;
+  assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+  snprintf(sql, sizeof sql, "VACUUM INTO '%s'", bad);
+  assert_int_equal(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
+  sqlite3_close(db);
+  assert_int_equal(sqlite3_open(bad, &db), SQLITE_OK);
+  /* 'main' becomes m a i n 0x80 0xFF ESC [ 2 J */
+  assert_int_equal(sqlite3_exec(db, "UPDATE function SET name = CAST(X'6d61696e80ff1b5b324a' AS TEXT) WHERE name = 'main'",
+                                NULL, NULL, NULL), SQLITE_OK);
+  assert_int_equal(sqlite3_changes(db), 1);
+  sqlite3_close(db);
+  free(path);
+  cct_query *q = NULL;
+  cct_err e = CCT_ERR_INIT;
+  assert_int_equal(cct_query_open(bad, &q, &e), CCT_OK);
+  for (int w = 0; w < 3; w++) {
+    size_t len;
+    char *out = render(q, w, 3, NULL, &len);
+    assert_true(xmlCheckUTF8((const xmlChar *)out));
+    assert_null(memchr(out, 0x1b, len));
+    if (w == 0) {
+      xmlDoc *doc = xmlReadMemory(out, (int)len, "bad.svg", NULL, XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
+      assert_non_null(doc);
+      xmlFreeDoc(doc);
+      assert_non_null(strstr(out, "main\xEF\xBF\xBD\xEF\xBF\xBD\\x1b[2J"));
+    }
+    if (w == 1) assert_non_null(strstr(out, "\"main\xEF\xBF\xBD\xEF\xBF\xBD\\u001b[2J\""));
+    free(out);
+  }
+  cct_query_close(q);
+}
+
 /* A host that set a comma locale (LC_NUMERIC de_DE) gets the same bytes: SVG
  * coordinates and JSON numbers keep '.' (before, "x=\"10,000\"" broke both). */
 static void test_host_locale(void **state) {
@@ -412,7 +455,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_svg_osu),  cmocka_unit_test(test_svg_gauss), cmocka_unit_test(test_svg_v4),
       cmocka_unit_test(test_html),     cmocka_unit_test(test_stats_svg), cmocka_unit_test(test_errors),
-      cmocka_unit_test(test_host_locale),
+      cmocka_unit_test(test_host_locale), cmocka_unit_test(test_bad_utf8),
   };
   return cmocka_run_group_tests(tests, NULL, test_tmpdir_remove);
 }
