@@ -11,6 +11,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <libxml/xmlreader.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,7 +67,11 @@ typedef struct reader {
 } reader;
 
 static int fail(reader *r, int code, const char *what) {
-  return cct_err_set(r->err, code, "'%s' line %d: %s", r->path, xmlTextReaderGetParserLineNumber(r->xr), what);
+  /* the line of the element being handled; the parser itself reads ahead */
+  xmlNodePtr node = xmlTextReaderCurrentNode(r->xr);
+  long line = node ? xmlGetLineNo(node) : -1;
+  if (line <= 0) line = xmlTextReaderGetParserLineNumber(r->xr);
+  return cct_err_set(r->err, code, "'%s' line %ld: %s", r->path, line, what);
 }
 
 static void read_attrs(xmlTextReaderPtr xr, attrs *a) {
@@ -176,17 +181,12 @@ static int add_column(reader *r, const attrs *a, int db) {
 }
 
 /* Declares a table entry (LoadModule, File, Procedure). */
-static int add_table_entry(reader *r, const char *tag, const attrs *a, const char *db_dir) {
+static int add_table_entry(reader *r, const char *tag, const attrs *a) {
   int64_t id;
   if (parse_int(a->i, &id) || !a->n) return fail(r, CCT_ECORRUPT, "table entry without id or name");
   if (!strcmp(tag, "LoadModule")) return cct_writer_module(r->w, id, a->n);
   if (!strcmp(tag, "File")) {
-    char src[4096];
-    struct stat sb;
-    const char *rel = !strncmp(a->n, "./", 2) ? a->n + 2 : a->n;
-    int copied = !strncmp(rel, "src/", 4) && snprintf(src, sizeof src, "%s/%s", db_dir, rel) < (int)sizeof src &&
-                 stat(src, &sb) == 0 && S_ISREG(sb.st_mode);
-    return cct_writer_file(r->w, id, a->n, copied ? src : NULL);
+    return cct_writer_file(r->w, id, a->n, a->n); /* hpcprof's copies are named './src/...' */
   }
   int added = 0;
   if (!cct_idmap_put(&r->procs, id, 0, (int64_t)r->nnames, &added)) return cct_err_set(r->err, CCT_ENOMEM, "out of memory");
@@ -330,6 +330,7 @@ static int metric_value(reader *r, const attrs *a) {
   char *end;
   double v = strtod(a->v, &end);
   if (*end || end == a->v) return fail(r, CCT_ECORRUPT, "<M> value is not a number");
+  if (!isfinite(v)) return fail(r, CCT_ECORRUPT, "<M> value is not a finite number (inf or nan)");
   const column *c = &r->cols[*idx];
   if (c->is_min && v > 0 && v < 2.3e-308) v = 0; /* DBL_MIN: Min never set */
   if (cct_writer_value(r->w, c->metric, c->which, v)) return fail(r, CCT_EUSAGE, cct_writer_err(r->w)->msg);
@@ -342,7 +343,7 @@ static int is_cct_tag(const char *t) {
   return !strcmp(t, "PF") || !strcmp(t, "Pr") || !strcmp(t, "L") || !strcmp(t, "C") || !strcmp(t, "S");
 }
 
-static int element_start(reader *r, const char *tag, const char *db_dir) {
+static int element_start(reader *r, const char *tag) {
   attrs a;
   read_attrs(r->xr, &a);
   if (r->in_data) {
@@ -366,7 +367,7 @@ static int element_start(reader *r, const char *tag, const char *db_dir) {
   if (!strcmp(tag, "Metric")) return add_column(r, &a, 0);
   if (!strcmp(tag, "MetricDB")) return add_column(r, &a, 1);
   if (!strcmp(tag, "LoadModule") || !strcmp(tag, "File") || !strcmp(tag, "Procedure"))
-    return add_table_entry(r, tag, &a, db_dir);
+    return add_table_entry(r, tag, &a);
   if (!strcmp(tag, "SecCallPathProfileData")) {
     r->in_data = 1;
     cct_context root = {r->hooks ? 0 : 1, CCT_KIND_ROOT, CCT_REL_LEXICAL, CCT_NONE, CCT_NONE, CCT_NONE, CCT_NONE, 0, 0};
@@ -395,7 +396,7 @@ static int element_end(reader *r, const char *tag) {
 }
 
 /* Streams experiment.xml into the writer. */
-static int read_xml(reader *r, const char *db_dir) {
+static int read_xml(reader *r) {
   int rc = CCT_OK, ret, saw_root = 0, saw_data = 0;
   while (!rc && (ret = xmlTextReaderRead(r->xr)) == 1) {
     int type = xmlTextReaderNodeType(r->xr);
@@ -408,7 +409,7 @@ static int read_xml(reader *r, const char *db_dir) {
       saw_root = 1;
       saw_data |= !strcmp(tag, "SecCallPathProfileData");
       int empty = xmlTextReaderIsEmptyElement(r->xr);
-      rc = element_start(r, tag, db_dir);
+      rc = element_start(r, tag);
       if (!rc && empty) rc = element_end(r, tag);
     } else {
       rc = element_end(r, tag);
@@ -423,6 +424,10 @@ static int read_xml(reader *r, const char *db_dir) {
     snprintf(msg, sizeof msg, "malformed XML: %s", e && e->message ? e->message : "parse error");
     size_t n = strlen(msg);
     while (n && (msg[n - 1] == '\n' || msg[n - 1] == ' ')) msg[--n] = 0;
+    for (char *c = msg; *c; c++) /* libxml2 continues some messages on a second line: keep one */
+      if (*c == '\n') *c = ' ';
+      else if ((unsigned char)*c < 0x20 || *c == 0x7f) *c = '?';
+    if (e && e->line > 0) return cct_err_set(r->err, CCT_ECORRUPT, "'%s' line %d: %s", r->path, e->line, msg);
     return fail(r, CCT_ECORRUPT, msg);
   }
   if (!saw_root) return fail(r, CCT_EFORMAT, "not an HPCToolkit experiment (empty document)");
@@ -520,6 +525,11 @@ static int read_metricdb_at(reader *r, FILE *f, const char *label, uint64_t size
       const column *c = &r->dbcols[k];
       double v = be_f64(row + 8 * c->xml_id);
       if (v == 0) continue;
+      if (!isfinite(v)) {
+        rc = cct_err_set(r->err, CCT_ECORRUPT, "%s: value of node %u, column %lld is not a finite number (inf or nan)",
+                         label, node, (long long)c->xml_id);
+        break;
+      }
       size_t m = (size_t)c->metric, j = count[m];
       if (!j || ctx[m * nodes + j - 1] != node) {
         ctx[m * nodes + j] = node;
@@ -549,8 +559,8 @@ static int read_metricdb(reader *r, const char *dir, const char *name) {
   char path[4096], label[4100];
   snprintf(path, sizeof path, "%s/%s", dir, name);
   snprintf(label, sizeof label, "'%s'", path);
-  FILE *f = fopen(path, "rb");
-  if (!f) return cct_err_set(r->err, CCT_EIO, "cannot open '%s': %s", path, strerror(errno));
+  FILE *f = cct_fopen_regular(path, r->err);
+  if (!f) return CCT_EIO;
   struct stat sb;
   int rc;
   if (fstat(fileno(f), &sb)) rc = cct_err_set(r->err, CCT_EIO, "cannot read '%s': %s", path, strerror(errno));
@@ -568,8 +578,8 @@ static int read_metricdb(reader *r, const char *dir, const char *name) {
 /* Reads hpcviewer's merged metric file: its embedded metric-db files, in
  * order, each a profile with the rank and thread of the header. */
 static int read_mdb(reader *r, const char *path) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return cct_err_set(r->err, CCT_EIO, "cannot open '%s': %s", path, strerror(errno));
+  FILE *f = cct_fopen_regular(path, r->err);
+  if (!f) return CCT_EIO;
   cct_mdb_entry *e = NULL;
   uint32_t n = 0, nodes = 0, ncol = 0;
   int rc = cct_mdb_read_index(f, path, &e, &n, r->err);
@@ -695,9 +705,10 @@ static char *find(char *h, size_t n, const char *needle) {
 }
 
 /* Opens path for the XML reader with its DTD blanked; NULL when it cannot be read. */
-static xml_input *xml_open(const char *path) {
+static xml_input *xml_open(const char *path, cct_err *err) {
   xml_input *in = calloc(1, sizeof *in);
-  if (!in || !(in->f = fopen(path, "rb")) || !(in->head = malloc(XML_HEAD))) {
+  if (!in || !(in->f = cct_fopen_regular(path, err)) || !(in->head = malloc(XML_HEAD))) {
+    cct_err_set(err, CCT_ENOMEM, "out of memory reading '%s'", path);
     if (in && in->f) fclose(in->f);
     free(in);
     return NULL;
@@ -728,12 +739,12 @@ static int read_database(const char *db_dir, cct_writer *w, const cct_xml_hooks 
   if (stat(path, &sb)) return cct_err_set(err, CCT_EIO, "cannot open '%s': %s", path, strerror(errno));
   r.file_size = sb.st_size;
   xmlSetGenericErrorFunc(NULL, quiet);
-  xml_input *in = xml_open(path);
-  if (!in) return cct_err_set(err, CCT_EIO, "cannot read '%s': %s", path, strerror(errno));
+  xml_input *in = xml_open(path, err);
+  if (!in) return err->code;
   r.xr = xmlReaderForIO(xml_read, xml_close, in, path, NULL,
-                        XML_PARSE_NONET | XML_PARSE_HUGE | XML_PARSE_NOWARNING | XML_PARSE_NOERROR);
+                        XML_PARSE_NONET | XML_PARSE_HUGE | XML_PARSE_BIG_LINES | XML_PARSE_NOWARNING | XML_PARSE_NOERROR);
   if (!r.xr) return cct_err_set(err, CCT_EIO, "cannot open '%s'", path);
-  int rc = read_xml(&r, db_dir);
+  int rc = read_xml(&r);
   if (!rc && !hooks) rc = read_profiles(&r, db_dir);
   reader_release(&r);
   return rc;

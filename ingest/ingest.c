@@ -26,31 +26,38 @@ void cct_digest_update(uint64_t *h, const void *p, size_t n) {
   *h = x;
 }
 
-/* Hashes a whole file into *h and adds its size to *bytes.  Returns 0, or -1
- * if it cannot be read. */
-static int digest_file(const char *path, uint64_t *h, long long *bytes) {
+/* Hashes a whole file into *h and adds its size to *bytes.  Returns CCT_OK,
+ * or CCT_EIO with err naming the file. */
+static int digest_file(const char *path, uint64_t *h, long long *bytes, cct_err *err) {
   enum { CHUNK = 1 << 20 };
-  FILE *f = fopen(path, "rb");
-  unsigned char *buf = f ? malloc(CHUNK) : NULL;
+  FILE *f = cct_fopen_regular(path, err);
+  if (!f) return CCT_EIO;
+  unsigned char *buf = malloc(CHUNK);
   size_t n;
-  int bad = !buf;
-  while (!bad && (n = fread(buf, 1, CHUNK, f)) > 0) {
+  int rc = buf ? CCT_OK : cct_err_set(err, CCT_ENOMEM, "out of memory reading '%s'", path);
+  while (!rc && (n = fread(buf, 1, CHUNK, f)) > 0) {
     cct_digest_update(h, buf, n);
     *bytes += (long long)n;
   }
-  bad = bad || ferror(f);
+  if (!rc && ferror(f)) rc = cct_err_set(err, CCT_EIO, "cannot read '%s': %s", path, strerror(errno));
   free(buf);
-  if (f) fclose(f);
-  return bad ? -1 : 0;
+  fclose(f);
+  return rc;
 }
 
-/* Reads the first n bytes of path into buf.  Returns the count read, or -1. */
-static long head(const char *path, char *buf, size_t n) {
-  FILE *f = fopen(path, "rb");
+/* Reads the first n bytes of path into buf.  Returns the count read, or -1 with err set. */
+static long head(const char *path, char *buf, size_t n, cct_err *err) {
+  FILE *f = cct_fopen_regular(path, err);
   if (!f) return -1;
   size_t got = fread(buf, 1, n, f);
   fclose(f);
   return (long)got;
+}
+
+/* 1 when a directory entry exists at path (a dangling symlink counts). */
+static int present(const char *path) {
+  struct stat sb;
+  return lstat(path, &sb) == 0;
 }
 
 int cct_ingest(const cct_ingest_options *opt, cct_ingest_stats *stats, cct_err *err) {
@@ -69,19 +76,22 @@ int cct_ingest(const cct_ingest_options *opt, cct_ingest_stats *stats, cct_err *
   long n;
   uint64_t h = 0xcbf29ce484222325ull;
   long long bytes = 0;
-  if ((n = head(meta, buf, 16)) >= 0) {
+  if (present(meta)) {
     format = "v4";
-    if (digest_file(meta, &h, &bytes) || (stat(prof, &sb) == 0 && digest_file(prof, &h, &bytes)))
-      return cct_err_set(err, CCT_EIO, "cannot read '%s': %s", meta, strerror(errno));
-  } else if ((n = head(xml, buf, sizeof buf - 1)) >= 0) {
+    int rc = digest_file(meta, &h, &bytes, err);
+    if (!rc && present(prof)) rc = digest_file(prof, &h, &bytes, err);
+    if (rc) return rc;
+  } else if (present(xml)) {
+    if ((n = head(xml, buf, sizeof buf - 1, err)) < 0) return CCT_EIO;
     buf[n] = 0;
     const char *v = strstr(buf, "<HPCToolkitExperiment");
     int prof2 = v && (v = strstr(v, "version=\"")) && v[9] == '4'; /* values in profile.db */
     format = prof2 ? "prof2" : "classic";
-    if (digest_file(xml, &h, &bytes) || (prof2 && stat(prof, &sb) == 0 && digest_file(prof, &h, &bytes)))
-      return cct_err_set(err, CCT_EIO, "cannot read '%s': %s", prof2 ? prof : xml, strerror(errno));
+    int rc = digest_file(xml, &h, &bytes, err);
+    if (!rc && prof2 && present(prof)) rc = digest_file(prof, &h, &bytes, err);
+    if (rc) return rc;
     char *mdb = NULL; /* per-thread values in hpcviewer's merged file */
-    int rc = prof2 ? CCT_OK : cct_mdb_find(opt->db_dir, &mdb, err);
+    rc = prof2 ? CCT_OK : cct_mdb_find(opt->db_dir, &mdb, err);
     if (rc) return rc;
     if (mdb) format = "classic+mdb";
     free(mdb);

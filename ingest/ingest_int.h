@@ -13,6 +13,7 @@
 #include "cct.h"
 #include "cct_ingest.h"
 #include <stdint.h>
+#include <stdio.h>
 
 #include "cct_kinds.h" /* CCT_KIND_*, CCT_REL_*, CCT_INCLUSIVE/EXCLUSIVE/EXCLUSIVE_LEX */
 
@@ -47,10 +48,13 @@ int cct_writer_open(const char *out_path, const char *db_dir, const char *format
                     const char *digest, long long input_bytes, int replace, cct_writer **pw, cct_err *err);
 
 /* Declarations, before the tree.  Ids are the reader's; each may be declared
- * once.  src_path (may be NULL) names a readable copy of the file's text,
- * which is stored zstd-compressed.  Return CCT_OK or an error. */
+ * once.  src_rel (may be NULL) is where the database says a copy of the file's
+ * text is, relative to its directory; the writer stores that copy
+ * (zstd-compressed) only when it is a regular file inside DB_DIR/src, named
+ * without '..' and reached through no symlink leaving DB_DIR/src (one rule
+ * for every format).  Return CCT_OK or an error. */
 int cct_writer_module(cct_writer *w, int64_t id, const char *path);
-int cct_writer_file(cct_writer *w, int64_t id, const char *path, const char *src_path);
+int cct_writer_file(cct_writer *w, int64_t id, const char *path, const char *src_rel);
 int cct_writer_function(cct_writer *w, int64_t id, const char *name, int64_t module, int64_t file, int64_t line);
 
 /* Declares a metric column: base name, statistic ('sum', 'mean', ...) and
@@ -103,6 +107,12 @@ cct_err *cct_writer_err(cct_writer *w);
 int cct_read_classic(const char *db_dir, cct_writer *w, cct_err *err);
 int cct_read_v4(const char *db_dir, cct_writer *w, cct_err *err);
 int cct_read_prof2(const char *db_dir, cct_writer *w, cct_err *err);
+
+/* Opens path for reading when it is a regular file (never waits on a FIFO,
+ * never reads a device).  Returns the descriptor (or stream), or -1 (NULL)
+ * with err set to one line naming the file and the problem. */
+int cct_open_regular(const char *path, cct_err *err);
+FILE *cct_fopen_regular(const char *path, cct_err *err);
 
 /* Mixes n bytes at p into the content digest *h that identifies a database
  * (cctingest refuses a database whose digest an archive already has). */

@@ -1,6 +1,7 @@
 /* main.c: the cctingest program, a thin command line over cct_ingest(). */
 #include "cct_ingest.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,7 +39,17 @@ int main(int argc, char **argv) {
     if (!strcmp(argv[i], "--title") && i + 1 < argc) opt.title = argv[++i];
     else if (!strcmp(argv[i], "--replace")) opt.replace = 1;
     else if (!strcmp(argv[i], "--list")) list = 1;
-    else if (!strcmp(argv[i], "--remove") && i + 1 < argc && atoi(argv[i + 1]) > 0) remove = atoi(argv[++i]);
+    else if (!strcmp(argv[i], "--remove")) {
+      char *end = NULL;
+      long n = i + 1 < argc ? strtol(argv[i + 1], &end, 10) : 0;
+      if (!end || end == argv[i + 1] || *end || n < 1 || n > INT_MAX) {
+        fprintf(stderr, "cctingest: error: --remove needs a run number (1 or more, see --list), not '%s'\n%s",
+                i + 1 < argc ? argv[i + 1] : "", usage);
+        return 2;
+      }
+      remove = (int)n;
+      i++;
+    }
     else if (!strcmp(argv[i], "--quiet") || !strcmp(argv[i], "-q")) quiet = 1;
     else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) return fputs(usage, stdout), 0;
     else if (!strcmp(argv[i], "--version")) return puts("cctingest " CCT_VERSION), 0;

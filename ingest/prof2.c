@@ -107,8 +107,8 @@ static int nomem(prof2 *r) { return cct_err_set(r->err, CCT_ENOMEM, "out of memo
 /* ---- profile.db ------------------------------------------------------------ */
 
 static int map_profile(prof2 *r) {
-  int fd = open(r->path, O_RDONLY);
-  if (fd < 0) return cct_err_set(r->err, CCT_EIO, "cannot open '%s': %s", r->path, strerror(errno));
+  int fd = cct_open_regular(r->path, r->err);
+  if (fd < 0) return CCT_EIO;
   struct stat sb;
   int rc = CCT_OK;
   if (fstat(fd, &sb)) rc = cct_err_set(r->err, CCT_EIO, "cannot read '%s': %s", r->path, strerror(errno));

@@ -282,17 +282,13 @@ static char *join_path(const char *dir, const char *name) {
 }
 
 static int map_file(v4 *r, v4_file *f) {
-  int fd = open(f->path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return cct_err_set(r->err, CCT_EIO, "cannot open '%s': %s", f->path, strerror(errno));
+  int fd = cct_open_regular(f->path, r->err);
+  if (fd < 0) return CCT_EIO;
   struct stat st;
   if (fstat(fd, &st) != 0) {
     int e = errno;
     close(fd);
     return cct_err_set(r->err, CCT_EIO, "cannot read '%s': %s", f->path, strerror(e));
-  }
-  if (!S_ISREG(st.st_mode)) {
-    close(fd);
-    return cct_err_set(r->err, CCT_EIO, "cannot read '%s': not a regular file", f->path);
   }
   static const uint8_t empty[1] = {0};
   f->p = empty;
@@ -495,19 +491,6 @@ static int read_table(v4 *r, unsigned i, const char *what, unsigned minsz, uint6
   return CCT_OK;
 }
 
-/* 1 when a source copy may be read at db_dir/path: relative, no "..". */
-static int safe_relative(const char *path) {
-  if (path[0] == '/' || path[0] == '\0') return 0;
-  for (const char *s = path; *s;) {
-    const char *e = strchr(s, '/');
-    size_t len = e ? (size_t)(e - s) : strlen(s);
-    if (len == 2 && s[0] == '.' && s[1] == '.') return 0;
-    s += len;
-    if (*s == '/') s++;
-  }
-  return 1;
-}
-
 /* Validates modules, files and functions; with emit, declares them. */
 static int read_tables(v4 *r, int emit) {
   const v4_file *f = &r->meta;
@@ -529,19 +512,8 @@ static int read_tables(v4 *r, int emit) {
     const char *path = "";
     if (pp && (rc = str_at(r, f, pp, "file path", &path))) return rc;
     if (!emit) continue;
-    char *src = NULL;
-    if ((flags & 1) && safe_relative(path)) {
-      src = join_path(r->db_dir, path);
-      if (!src) return nomem(r);
-      struct stat st;
-      if (stat(src, &st) != 0 || !S_ISREG(st.st_mode) || access(src, R_OK) != 0) {
-        free(src);
-        src = NULL;
-      }
-    }
-    rc = cct_writer_file(r->w, (int64_t)off, path, src);
-    free(src);
-    if (rc) return writer_fail(r, rc);
+    /* flag bit 0: a copy of the file is in the database, at path */
+    if ((rc = cct_writer_file(r->w, (int64_t)off, path, (flags & 1) ? path : NULL))) return writer_fail(r, rc);
   }
   for (uint32_t i = 0; i < r->fn_n; i++) {
     uint64_t off = r->fn_p + (uint64_t)i * r->fn_sz;

@@ -12,6 +12,8 @@
 #include "ingest_int.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -84,6 +86,7 @@ struct cct_writer {
   sqlite3 *db;               /* archive being written */
   char *out_path;            /* final path */
   char *tmp_path;            /* temporary file for a new archive, NULL when appending */
+  char *src_root;            /* real path of DB_DIR/src (a directory, not a symlink), NULL when none */
   int64_t run;               /* run number */
   const char *format;        /* "classic" or "v4" */
   cct_err err;               /* first error */
@@ -356,8 +359,21 @@ int cct_writer_open(const char *out_path, const char *db_dir, const char *format
   pthread_cond_init(&w->not_full, NULL);
   w->format = format;
   w->out_path = strdup(out_path);
+  char real[PATH_MAX];
   struct stat sb;
-  int exists = stat(out_path, &sb) == 0 && sb.st_size > 0;
+  if (realpath(db_dir, real) && strlen(real) + 5 < sizeof real) {
+    strcat(real, "/src");
+    if (lstat(real, &sb) == 0 && S_ISDIR(sb.st_mode)) w->src_root = strdup(real);
+  }
+  /* The output is absent, an empty regular file, or an archive: never a
+   * device, FIFO or symlink, which the rename of a new archive would replace. */
+  int exists = lstat(out_path, &sb) == 0;
+  if (exists && !S_ISREG(sb.st_mode)) {
+    cct_writer_abort(w);
+    return cct_err_set(err, CCT_EUSAGE, "'%s' exists and is not a regular file (%s); give a new path or an archive",
+                       out_path, S_ISLNK(sb.st_mode) ? "a symlink" : S_ISDIR(sb.st_mode) ? "a directory" : "a device or FIFO");
+  }
+  exists = exists && sb.st_size > 0;
   int rc = CCT_OK;
   if (!exists) {
     /* New archive: build it in a temporary file beside the output. */
@@ -514,14 +530,62 @@ int cct_writer_module(cct_writer *w, int64_t id, const char *path) {
   return row_end(w);
 }
 
-/* Reads and compresses the source copy at src_path.  Returns a malloc'd zstd
- * frame (size in *zn, text size in *n), or NULL when the file cannot be read. */
-static void *compress_file(const char *src_path, size_t *n, size_t *zn) {
-  FILE *f = fopen(src_path, "rb");
-  if (!f) return NULL;
+/* 1 when rel is relative and names no '..' component. */
+static int no_dotdot(const char *rel) {
+  if (rel[0] == '/' || rel[0] == '\0') return 0;
+  for (const char *s = rel; *s;) {
+    size_t len = strcspn(s, "/");
+    if (len == 2 && s[0] == '.' && s[1] == '.') return 0;
+    s += len;
+    if (*s == '/') s++;
+  }
+  return 1;
+}
+
+/* Opens the source copy rel (relative to the database directory) when it is a
+ * regular file inside DB_DIR/src: rel starts with 'src/' (after './'), has no
+ * '..', and resolves inside DB_DIR/src (a symlink may point within the tree,
+ * never out of it).  The resolved path is then opened one component at a time
+ * without following symlinks, so a link swapped in meanwhile is not followed.
+ * Returns the descriptor or -1. */
+static int open_source(const cct_writer *w, const char *rel) {
+  while (rel[0] == '.' && rel[1] == '/') rel += 2;
+  if (!w->src_root || strncmp(rel, "src/", 4) || !no_dotdot(rel)) return -1;
+  size_t nroot = strlen(w->src_root);
+  char joined[PATH_MAX], real[PATH_MAX];
+  if (snprintf(joined, sizeof joined, "%s/%s", w->src_root, rel + 4) >= (int)sizeof joined || !realpath(joined, real) ||
+      strncmp(real, w->src_root, nroot) || real[nroot] != '/')
+    return -1;
+  int fd = open(w->src_root, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  for (char *c = real + nroot + 1; fd >= 0 && *c;) {
+    char *slash = strchr(c, '/');
+    if (slash) *slash = 0;
+    int next = openat(fd, c, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | (slash ? O_DIRECTORY : O_NONBLOCK));
+    close(fd);
+    fd = next;
+    c = slash ? slash + 1 : c + strlen(c);
+  }
+  struct stat sb;
+  if (fd >= 0 && (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode))) {
+    close(fd);
+    fd = -1;
+  }
+  return fd;
+}
+
+/* Reads and compresses the source copy rel (see open_source).  Returns a
+ * malloc'd zstd frame (size in *zn, text size in *n), or NULL when there is
+ * no such copy or it cannot be read. */
+static void *compress_source(const cct_writer *w, const char *rel, size_t *n, size_t *zn) {
+  int fd = open_source(w, rel);
+  FILE *f = fd < 0 ? NULL : fdopen(fd, "rb");
+  if (!f) {
+    if (fd >= 0) close(fd);
+    return NULL;
+  }
   char *text = NULL, *z = NULL;
   struct stat sb;
-  if (fstat(fileno(f), &sb) == 0 && S_ISREG(sb.st_mode) && (text = malloc((size_t)sb.st_size + 1)) &&
+  if (fstat(fileno(f), &sb) == 0 && (text = malloc((size_t)sb.st_size + 1)) &&
       fread(text, 1, (size_t)sb.st_size, f) == (size_t)sb.st_size) {
     *n = (size_t)sb.st_size;
     size_t cap = ZSTD_compressBound(*n);
@@ -538,7 +602,7 @@ static void *compress_file(const char *src_path, size_t *n, size_t *zn) {
   return z;
 }
 
-int cct_writer_file(cct_writer *w, int64_t id, const char *path, const char *src_path) {
+int cct_writer_file(cct_writer *w, int64_t id, const char *path, const char *src_rel) {
   int added = 0;
   int64_t *v = cct_idmap_put(&w->files, id, 0, 0, &added);
   if (!v) return oom(w);
@@ -555,7 +619,7 @@ int cct_writer_file(cct_writer *w, int64_t id, const char *path, const char *src
   w->file_path = grow_array(w->file_path, &w->file_cap, (size_t)w->nfiles + 1, sizeof *w->file_path);
   if (!w->file_path || !(w->file_path[w->nfiles] = strdup(path))) return oom(w);
   size_t n = 0, zn = 0;
-  void *z = src_path ? compress_file(src_path, &n, &zn) : NULL;
+  void *z = src_rel ? compress_source(w, src_rel, &n, &zn) : NULL;
   row *r = row_begin(w, w->ins_file, "file");
   if (!r) return free(z), oom(w);
   row_int(r, 1, w->run);
@@ -1096,6 +1160,7 @@ void cct_writer_abort(cct_writer *w) {
   cct_idset_release(&w->contexts);
   cct_idmap_release(&w->scopes);
   free(w->tmp_path);
+  free(w->src_root);
   free(w->out_path);
   free(w);
 }

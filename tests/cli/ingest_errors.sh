@@ -130,16 +130,20 @@ grep -q "is already run 1 of .*; use --replace" "$t/err" || { echo "FAIL same-co
 [ "$(sqlite3 "$t/a.sqlite" 'SELECT group_concat(run || title) FROM runs; SELECT count(DISTINCT run) FROM context;' | tr '\n' ' ')" = "1again 1 " ] ||
   { echo "FAIL replace: $(sqlite3 "$t/a.sqlite" 'SELECT * FROM runs')"; fails=$((fails + 1)); }
 
-# kill -9 in the middle of an append: the reader blocks on a metric-db FIFO
-# with the new run half written; readers still see the archive, and after the
-# kill it holds exactly its earlier run.
-mkdb fifo; f=$(ls "$t/fifo"/*.metric-db | head -n 1); rm "$f"; mkfifo "$f"
-sed -i 's/CPUTIME/CPUTIME2/' "$t/fifo/experiment.xml" # other content, so not refused as a duplicate
-"$CCTINGEST" --quiet "$t/fifo" "$t/a.sqlite" 2>/dev/null & pid=$!
-sleep 30 >"$f" & holder=$!
-sleep 1
-during=$(sqlite3 "$t/a.sqlite" 'SELECT count(*) FROM runs')
-kill -9 "$pid"; kill "$holder" 2>/dev/null || true; wait "$pid" 2>/dev/null || true
+# kill -9 in the middle of an append: a generated database large enough that
+# the kill (when CCTINGEST_TRACE reports the tree written) lands while the new
+# run is half written; readers still see the archive, and after the kill it
+# holds exactly its earlier run.
+python3 "$CCT_SRC/scripts/gen-db" --format classic --nodes 100000 --profiles 8 "$t/big" >/dev/null 2>&1
+# kill_at_tree OUT: ingests $t/big into OUT and kill -9s it once the tree is written
+kill_at_tree() {
+  CCTINGEST_TRACE=1 "$CCTINGEST" --quiet "$t/big" "$1" 2>"$t/trace" & pid=$!
+  i=0; while ! grep -q ' tree$' "$t/trace" && [ $i -lt 1200 ]; do sleep 0.05; i=$((i + 1)); done
+  during=$(sqlite3 "$t/a.sqlite" 'SELECT count(*) FROM runs')
+  kill -9 "$pid"; wait "$pid" 2>/dev/null || true
+  ! grep -q 'commit' "$t/trace" || { echo "FAIL kill -9: the ingest finished before the kill"; fails=$((fails + 1)); }
+}
+kill_at_tree "$t/a.sqlite"
 after=$(sqlite3 "$t/a.sqlite" 'SELECT count(*) FROM runs; SELECT count(*) FROM context; PRAGMA integrity_check;' | tr '\n' ' ')
 [ "$during" = 1 ] && [ "$after" = "1 60 ok " ] || { echo "FAIL kill-9: during=$during after=$after"; fails=$((fails + 1)); }
 echo "ok kill -9 during append: archive kept its run (during=$during, after=$after)"
