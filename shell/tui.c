@@ -286,16 +286,18 @@ static void measure(pane *pn) {
   pn->pctw = 6; /* '100.0%' */
   if (!pn->v || !pn->v->nmetrics) return;
   for (size_t i = 0; i < pn->v->nrows; i++)
-    for (int e = 0; e < 2; e++) {
-      double d = e ? pn->v->rows[i].exclusive[0] : pn->v->rows[i].inclusive[0];
+    for (int e = 0; e < 3; e++) {
+      const cct_row *r = &pn->v->rows[i];
+      double d = e == 2 ? (r->share ? r->share[0] : 0) : e ? r->exclusive[0] : r->inclusive[0];
       if (!isfinite(d)) continue;
       if (fabs(d) >= 1e15 || d != floor(d)) pn->integral = 0;
       if (fabs(d) >= 1e6) pn->big = 1;
     }
   char buf[64];
   for (size_t i = 0; i < pn->v->nrows; i++)
-    for (int e = 0; e < 2; e++) {
-      fmt_value(pn, e ? pn->v->rows[i].exclusive[0] : pn->v->rows[i].inclusive[0], buf, sizeof buf);
+    for (int e = 0; e < 3; e++) {
+      const cct_row *r = &pn->v->rows[i];
+      fmt_value(pn, e == 2 ? (r->share ? r->share[0] : 0) : e ? r->exclusive[0] : r->inclusive[0], buf, sizeof buf);
       if ((int)strlen(buf) > pn->numw) pn->numw = (int)strlen(buf);
     }
 }
@@ -797,6 +799,9 @@ static void bar(int y, int focused) {
   mvhline(y, 0, ' ', COLS);
 }
 
+/* Whether pn is a source view with the center's share of each line (a center is set). */
+static int has_share(const pane *pn) { return pn->v && pn->v->nrows && pn->v->rows[0].share; }
+
 /* Narrow terminals (under 100 columns) show the exclusive value as a
  * percentage only, to leave room for the names. */
 static int narrow(void) { return COLS < 100; }
@@ -804,7 +809,8 @@ static int narrow(void) { return COLS < 100; }
 /* Column layout of a pane: x of the name column. */
 static int names_x(const pane *pn, int source) {
   int x = 1 + (source ? 7 : 0);
-  return x + pn->numw + 1 + pn->pctw + 2 + (narrow() ? 0 : pn->numw + 1) + pn->pctw + 3;
+  return x + pn->numw + 1 + pn->pctw + 2 + (narrow() ? 0 : pn->numw + 1) + pn->pctw + 3 +
+         (has_share(pn) ? pn->numw + 2 : 0);
 }
 
 static void draw_pane(tui *t, int pi) {
@@ -818,6 +824,7 @@ static void draw_pane(tui *t, int pi) {
   if (src) mvaddstr(pn->y, 1, "  line");
   if (narrow()) mvprintw(pn->y, x0, "%*s %*s  %*s", pn->numw, "inclusive", pn->pctw, "%", pn->pctw, "excl%");
   else mvprintw(pn->y, x0, "%*s %*s  %*s %*s", pn->numw, "inclusive", pn->pctw, "%", pn->numw, "exclusive", pn->pctw, "%");
+  if (has_share(pn)) printw("  %*s", pn->numw, "center");
   char title[1024], cl[600];
   if (pi == P_FLAT) {
     snprintf(title, sizeof title, "%s Flat %s%s", focused ? ">" : " ", flat_names[t->flat_kind],
@@ -860,12 +867,16 @@ static void draw_pane(tui *t, int pi) {
     fmt_value(pn, r->exclusive[0], ev, sizeof ev);
     fmt_percent(r->exclusive[0], total, ep, sizeof ep);
     if (src) mvprintw(y, 1, "%c%5lld", r->mark ? r->mark : ' ', r->line);
-    int empty = src && r->inclusive[0] == 0 && r->exclusive[0] == 0;
+    int empty = src && r->inclusive[0] == 0 && r->exclusive[0] == 0 && (!r->share || r->share[0] == 0);
     if (empty) {
     } else if (narrow()) {
       mvprintw(y, x0, "%*s %*s  %*s", pn->numw, iv, pn->pctw, ip, pn->pctw, ep);
     } else {
       mvprintw(y, x0, "%*s %*s  %*s %*s", pn->numw, iv, pn->pctw, ip, pn->numw, ev, pn->pctw, ep);
+    }
+    if (!empty && has_share(pn)) { /* the line's cost inside the center */
+      fmt_value(pn, r->share[0], iv, sizeof iv);
+      printw("  %*s", pn->numw, iv);
     }
     if (!src) mvaddstr(y, nx - 2, r->center ? "*" : " ");
     int x = nx;

@@ -13,7 +13,8 @@ this script, not the TUI, decides which rows the screen must show.
                                     depth with its values; '*' on center rows
   tui_check.py source SCREEN JSON   each source row on screen has the JSON row of
                                     its line: the '>' mark, the values (blank when
-                                    both are 0) and the text
+                                    all are 0; the center's share last, with a
+                                    center) and the text
 
 Panes are found by their title line (the value headings, then 'Flat',
 'Top-down of', 'Bottom-up of' or 'Source'); the label column starts where the
@@ -167,11 +168,16 @@ def check_source(j, rows, view):
             fail("line %s: mark %r, expected %s" % (m.group(2), m.group(1), r.get("mark")))
         cols = line[m.end(): j - 2].split()
         ri, re_ = metric_values(r)
-        if cols:
+        share = list(r["values"].values())[0].get("center")
+        if cols:  # inclusive, %, [exclusive,] %, [center share]
+            if share is not None:
+                if not close(cols[-1], share):
+                    fail("line %s: center share %s, expected %s" % (m.group(2), cols[-1], share))
+                cols = cols[:-1]
             if len(cols) not in (3, 4) or not close(cols[0], ri) or (len(cols) == 4 and not close(cols[2], re_)):
                 fail("line %s: values %s, expected %s %s" % (m.group(2), cols, ri, re_))
-        elif ri or re_:
-            fail("line %s: no values shown, expected %s %s" % (m.group(2), ri, re_))
+        elif ri or re_ or share:
+            fail("line %s: no values shown, expected %s %s %s" % (m.group(2), ri, re_, share))
         text = line[j:].rstrip()
         want = (r.get("text") or "").expandtabs(8).rstrip()
         if text != want and not ("..." not in text and want.startswith(text)):

@@ -229,6 +229,20 @@ wait_for 'Top-down of main' "TUI with NO_COLOR"
 tmux -L "$sock" capture-pane -e -p -t tui | grep -q "$(printf '\033\\[')[0-9;]*3[0-7]m" &&
   { echo "FAIL: colours despite NO_COLOR"; exit 1; }
 
+# ---- mouse (SGR reports, as xterm sends them): a click selects, a double click centers.
+start 120 40 --tui lulesh.sqlite
+wait_for 'Top-down of the program' "TUI for the mouse"
+click() { tmux -L "$sock" send-keys -t tui -l "$(printf '\033[<0;%d;%dM\033[<0;%d;%dm' "$1" "$2" "$1" "$2")"; }
+click 40 6 # screen line 6: the flat pane's 5th row, LagrangeNodal(Domain&)
+sleep 0.4
+keys c
+wait_for '^ center LagrangeNodal\(Domain&\) \(1 occurrence\) ' "a click did not select the flat row"
+click 40 8
+click 40 8 # the 7th row: CalcForceForNodes(Domain&)
+wait_for '^ center CalcForceForNodes\(Domain&\) \(1 occurrence\) ' "a double click did not center the flat row"
+every_pane lulesh.sqlite "center 'CalcForceForNodes(Domain&)';"
+quit_ok "the TUI"
+
 # ---- hostile names (as tests/cli/shell_escape.sh): shown escaped, never sent raw.
 cp "$t/cpi.sqlite" "$t/evil.sqlite"
 sqlite3 "$t/evil.sqlite" "UPDATE function SET name = 'MPI_' || char(27) || '[2J' || char(27) || ']0;pwn' || char(7)
