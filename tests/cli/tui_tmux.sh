@@ -243,6 +243,17 @@ wait_for '^ center CalcForceForNodes\(Domain&\) \(1 occurrence\) ' "a double cli
 every_pane lulesh.sqlite "center 'CalcForceForNodes(Domain&)';"
 quit_ok "the TUI"
 
+# ---- 'm' chooses the metric (a v4 database with cycles and instructions).
+"$CCTINGEST" --quiet "$CCT_DATA/v4-hpctoolkit-small_v4.0" "$t/small.sqlite"
+start 120 40 --tui small.sqlite
+wait_for ' cycles \| function \| top-down \| run 1$' "TUI on the v4 database"
+keys m
+wait_for 'Metric \(Enter chooses' "'m' did not show the metrics"
+keys Down Enter
+wait_for ' instructions \| function \| top-down \| run 1$' "'m' did not choose the second metric"
+every_pane small.sqlite "metric instructions;"
+quit_ok "the TUI"
+
 # ---- hostile names (as tests/cli/shell_escape.sh): shown escaped, never sent raw.
 cp "$t/cpi.sqlite" "$t/evil.sqlite"
 sqlite3 "$t/evil.sqlite" "UPDATE function SET name = 'MPI_' || char(27) || '[2J' || char(27) || ']0;pwn' || char(7)
