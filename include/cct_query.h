@@ -80,18 +80,38 @@ typedef struct cct_view {
   const char *note;        /* a line for the user (e.g. 'no stored copy of the source'), or NULL */
 } cct_view;
 
+/* Kinds of profiles: CPU threads (and ranks) and GPU streams (v4 GPUCONTEXT/GPUSTREAM
+ * identities; classic threads numbered 500 and up), kept apart in the figures. */
+enum { CCT_PROFILE_CPU = 0, CCT_PROFILE_GPU = 1 };
+
+/* Orders of cct_stats.profiles. */
+enum { CCT_STATS_BY_VALUE = 0, CCT_STATS_BY_RANK = 1, CCT_STATS_BY_THREAD = 2 };
+
+/* The distribution of a set of profile values. */
+typedef struct cct_stats_dist {
+  size_t count;            /* profiles */
+  double sum, min, max, mean, stddev, imbalance; /* imbalance = max / mean (0 when mean is 0) */
+  size_t *histogram;       /* profiles per bin (cct_stats.bins), equal widths from min to max */
+} cct_stats_dist;
+
 /* Distribution of the center's inclusive value over profiles. */
 typedef struct cct_stats {
   const char *metric;      /* metric name */
-  size_t count;            /* profiles */
-  double sum, min, max, mean, stddev, imbalance; /* imbalance = max / mean (0 when mean is 0) */
+  size_t count;            /* profiles (0: the run has no per-profile data) */
+  double sum, min, max, mean, stddev, imbalance; /* over all profiles, whatever their kind */
   struct cct_stats_profile {
     int profile;           /* profile id */
+    int kind;              /* CCT_PROFILE_* */
     long long node, rank, thread, gpucontext, gpustream; /* -1 when not applicable */
     double value;          /* center's inclusive value in this profile */
-  } *profiles;             /* all profiles, sorted by value, descending */
+  } *profiles;             /* all profiles, in the order asked for (by value: descending) */
   size_t bins;             /* histogram bins */
-  size_t *histogram;       /* profiles per bin, bins of equal width from min to max */
+  size_t *histogram;       /* over all profiles: profiles per bin, equal widths from min to max */
+  cct_stats_dist kinds[2]; /* per CCT_PROFILE_* kind (count 0 when the run has none of it) */
+  double program_sum;      /* the program's inclusive added up over the profiles */
+  double program_total;    /* the program's inclusive in the summary values */
+  const char *note;        /* for the user: no per-profile data, or profiles covering only part
+                              of the program total; NULL when the figures are whole */
 } cct_stats;
 
 /* Opens the archive at path read-only and selects its last run.
@@ -155,6 +175,9 @@ int cct_view_bottomup(cct_query *q, int depth, cct_view **out, cct_err *err);
 int cct_view_flat(cct_query *q, int kind, int n, cct_view **out, cct_err *err);
 int cct_view_source(cct_query *q, const char *file, cct_view **out, cct_err *err);
 int cct_view_stats(cct_query *q, size_t bins, cct_stats **out, cct_err *err);
+/* cct_view_stats with the profiles in order CCT_STATS_BY_* (by rank: rank, then thread;
+ * by thread: thread, then rank; node, GPU context and stream, id after). */
+int cct_view_stats_by(cct_query *q, size_t bins, int order, cct_stats **out, cct_err *err);
 
 /* Writes the names of the rows from the top-level row down to row i of v into
  * names[0..v->rows[i].depth] (names holds at least depth + 1 entries): a row's

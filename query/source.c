@@ -426,7 +426,57 @@ static int by_value_desc(const void *a, const void *b) {
   return (x->profile > y->profile) - (x->profile < y->profile);
 }
 
-static int cct_view_stats_run(cct_query *q, size_t bins, cct_stats **out, cct_err *err) {
+static int cmp_ll(long long a, long long b) { return (a > b) - (a < b); }
+
+/* By rank, thread, node, GPU context, stream, id (profiles without a rank last). */
+static int by_rank(const void *a, const void *b) {
+  const struct cct_stats_profile *x = a, *y = b;
+  int c = (x->rank < 0) - (y->rank < 0);
+  if (!c) c = cmp_ll(x->rank, y->rank);
+  if (!c) c = cmp_ll(x->thread, y->thread);
+  if (!c) c = cmp_ll(x->node, y->node);
+  if (!c) c = cmp_ll(x->gpucontext, y->gpucontext);
+  if (!c) c = cmp_ll(x->gpustream, y->gpustream);
+  return c ? c : (x->profile > y->profile) - (x->profile < y->profile);
+}
+
+/* By thread, rank, node, GPU context, stream, id (profiles without a thread last). */
+static int by_thread(const void *a, const void *b) {
+  const struct cct_stats_profile *x = a, *y = b;
+  int c = (x->thread < 0) - (y->thread < 0);
+  if (!c) c = cmp_ll(x->thread, y->thread);
+  if (!c) c = cmp_ll(x->rank, y->rank);
+  return c ? c : by_rank(a, b);
+}
+
+/* Fills d with the distribution of the profiles of kind (-1: all) of s; returns 0, or -1 out of memory. */
+static int distribution(const cct_stats *s, int kind, cct_stats_dist *d) {
+  memset(d, 0, sizeof *d);
+  if (!(d->histogram = calloc(s->bins, sizeof *d->histogram))) return -1;
+  for (size_t i = 0; i < s->count; i++) {
+    if (kind >= 0 && s->profiles[i].kind != kind) continue;
+    double x = s->profiles[i].value;
+    if (!d->count || x < d->min) d->min = x;
+    if (!d->count || x > d->max) d->max = x;
+    d->sum += x;
+    d->count++;
+  }
+  if (!d->count) return 0;
+  d->mean = d->sum / (double)d->count;
+  double var = 0, w = (d->max - d->min) / (double)s->bins;
+  for (size_t i = 0; i < s->count; i++) {
+    if (kind >= 0 && s->profiles[i].kind != kind) continue;
+    double x = s->profiles[i].value;
+    var += (x - d->mean) * (x - d->mean);
+    size_t b = w > 0 ? (size_t)((x - d->min) / w) : 0;
+    d->histogram[b >= s->bins ? s->bins - 1 : b]++;
+  }
+  d->stddev = sqrt(var / (double)d->count);
+  d->imbalance = d->mean != 0 ? d->max / d->mean : 0;
+  return 0;
+}
+
+static int cct_view_stats_run(cct_query *q, size_t bins, int order, cct_stats **out, cct_err *err) {
   *out = NULL;
   if (!q->ncols) return cct_err_set(err, CCT_ENOTFOUND, "run %d has no metrics", q->run);
   if (!bins) bins = 10;
@@ -466,6 +516,8 @@ static int cct_view_stats_run(cct_query *q, size_t bins, cct_stats **out, cct_er
     long long *f[] = {&p->node, &p->rank, &p->thread, &p->gpucontext, &p->gpustream};
     for (int k = 0; k < 5; k++)
       *f[k] = sqlite3_column_type(st, k + 1) == SQLITE_NULL ? -1 : sqlite3_column_int64(st, k + 1);
+    /* GPU streams: v4 GPUCONTEXT / GPUSTREAM identities, classic thread numbers >= 500 */
+    p->kind = p->gpucontext >= 0 || p->gpustream >= 0 || p->thread >= 500 ? CCT_PROFILE_GPU : CCT_PROFILE_CPU;
     p->value = 0;
     int added;
     if (!qmap_put(&index, p->profile, 0, 0, 0, 0, (int64_t)s->count, &added))
@@ -492,6 +544,7 @@ static int cct_view_stats_run(cct_query *q, size_t bins, cct_stats **out, cct_er
     double sum = 0;
     for (size_t i = 0; i < no; i++) sum += pvec_incl(&v, ids[i]);
     s->profiles[*slot].value = sum;
+    s->program_sum += pvec_incl(&v, (uint32_t)q->root.id);
     free(buf);
   }
   if (!rc) rc = step;
@@ -502,25 +555,36 @@ static int cct_view_stats_run(cct_query *q, size_t bins, cct_stats **out, cct_er
     cct_stats_free(s);
     return rc;
   }
-  if (s->count) {
-    s->min = s->max = s->profiles[0].value;
-    for (size_t i = 0; i < s->count; i++) {
-      double x = s->profiles[i].value;
-      s->sum += x;
-      if (x < s->min) s->min = x;
-      if (x > s->max) s->max = x;
-    }
-    s->mean = s->sum / (double)s->count;
-    double var = 0;
-    for (size_t i = 0; i < s->count; i++) var += (s->profiles[i].value - s->mean) * (s->profiles[i].value - s->mean);
-    s->stddev = sqrt(var / (double)s->count);
-    s->imbalance = s->mean != 0 ? s->max / s->mean : 0;
-    double w = (s->max - s->min) / (double)bins;
-    for (size_t i = 0; i < s->count; i++) {
-      size_t b = w > 0 ? (size_t)((s->profiles[i].value - s->min) / w) : 0;
-      s->histogram[b >= bins ? bins - 1 : b]++;
-    }
-    qsort(s->profiles, s->count, sizeof *s->profiles, by_value_desc);
+  /* the distribution over all profiles, then per kind */
+  cct_stats_dist all;
+  rc = distribution(s, -1, &all);
+  for (int k = 0; !rc && k < 2; k++) rc = distribution(s, k, &s->kinds[k]);
+  if (!rc) {
+    free(s->histogram);
+    s->histogram = all.histogram;
+    s->sum = all.sum, s->min = all.min, s->max = all.max, s->mean = all.mean;
+    s->stddev = all.stddev, s->imbalance = all.imbalance;
+  } else {
+    free(all.histogram);
+  }
+  if (s->count)
+    qsort(s->profiles, s->count, sizeof *s->profiles,
+          order == CCT_STATS_BY_RANK ? by_rank : order == CCT_STATS_BY_THREAD ? by_thread : by_value_desc);
+  /* what the figures do not say by themselves */
+  s->program_total = q->root_incl ? q->root_incl[q->disp] : 0;
+  char note[300] = "";
+  if (!s->count)
+    snprintf(note, sizeof note, "run %d has no per-profile data (the database holds summary values only)", q->run);
+  else if (fabs(s->program_sum - s->program_total) > 1e-3 * fabs(s->program_total))
+    snprintf(note, sizeof note,
+             "the %zu profiles add up to %.4g of the program's %.4g (%.1f%%): the per-profile data covers only part "
+             "of the run",
+             s->count, s->program_sum, s->program_total,
+             s->program_total ? 100.0 * s->program_sum / s->program_total : 0.0);
+  if (!rc && *note && !(s->note = strdup(note))) rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
+  if (rc) {
+    cct_stats_free(s);
+    return rc == -1 ? cct_err_set(err, CCT_ENOMEM, "out of memory") : rc;
   }
   *out = s;
   return CCT_OK;
@@ -529,8 +593,10 @@ static int cct_view_stats_run(cct_query *q, size_t bins, cct_stats **out, cct_er
 void cct_stats_free(cct_stats *s) {
   if (!s) return;
   free((char *)s->metric);
+  free((char *)s->note);
   free(s->profiles);
   free(s->histogram);
+  for (int k = 0; k < 2; k++) free(s->kinds[k].histogram);
   free(s);
 }
 
@@ -544,8 +610,13 @@ int cct_view_source(cct_query *q, const char *file, cct_view **out, cct_err *err
 
 /* cct_view_stats: the work above inside one read transaction. */
 int cct_view_stats(cct_query *q, size_t bins, cct_stats **out, cct_err *err) {
+  return cct_view_stats_by(q, bins, CCT_STATS_BY_VALUE, out, err);
+}
+
+/* cct_view_stats_by: the work above inside one read transaction. */
+int cct_view_stats_by(cct_query *q, size_t bins, int order, cct_stats **out, cct_err *err) {
   q_begin(q);
-  int rc = cct_view_stats_run(q, bins, out, err);
+  int rc = cct_view_stats_run(q, bins, order, out, err);
   q_end(q);
   return rc;
 }

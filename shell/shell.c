@@ -87,8 +87,9 @@ static const cct_cmd commands[] = {
      "totals per static scope, the N largest (default 20, 0 = all); center rows marked *", NULL},
     {"source", cmd_source, CMD_NEEDS_DB, "source [FILE | @N]",
      "source text with per-line metrics; '>' marks the center's lines (default: the center's file)", NULL},
-    {"stats", cmd_stats, CMD_NEEDS_DB, "stats [BINS]",
-     "distribution of the center's inclusive value over profiles (threads, ranks, streams)", NULL},
+    {"stats", cmd_stats, CMD_NEEDS_DB, "stats [by rank|by thread] [BINS]",
+     "distribution of the center's inclusive value over profiles, per kind (CPU threads, GPU streams); "
+     "'by rank' / 'by thread' lists every profile in that order", NULL},
     {"metric", cmd_metric, CMD_NEEDS_DB, "metric [NAME]",
      "show or set the display metric (case-insensitive, unique prefix accepted)", NULL},
     {"metrics", cmd_metrics, CMD_NEEDS_DB, "metrics",
@@ -579,16 +580,22 @@ static int cmd_source(cct_shell *p, cct_words *w) {
 }
 
 static int cmd_stats(cct_shell *p, cct_words *w) {
-  int bins = 10;
-  if (w->argc > 2) return usage_error(p, cmd_of(w), "unexpected argument", w->argv[2]);
-  if (w->argc == 2 && (parse_count(w->argv[1], &bins) || bins < 1 || bins > 1000))
-    return usage_error(p, cmd_of(w), "bad bin count", w->argv[1]);
+  int bins = 10, order = CCT_STATS_BY_VALUE, a = 1;
+  if (w->argc > a && !strcmp(w->argv[a], "by")) {
+    if (w->argc == a + 1 || (strcmp(w->argv[a + 1], "rank") && strcmp(w->argv[a + 1], "thread")))
+      return usage_error(p, cmd_of(w), "expected 'by rank' or 'by thread'", w->argc > a + 1 ? w->argv[a + 1] : NULL);
+    order = !strcmp(w->argv[a + 1], "rank") ? CCT_STATS_BY_RANK : CCT_STATS_BY_THREAD;
+    a += 2;
+  }
+  if (w->argc > a + 1) return usage_error(p, cmd_of(w), "unexpected argument", w->argv[a + 1]);
+  if (w->argc == a + 1 && (parse_count(w->argv[a], &bins) || bins < 1 || bins > 1000))
+    return usage_error(p, cmd_of(w), "bad bin count", w->argv[a]);
   cct_stats *s = NULL;
   cct_err err = CCT_ERR_INIT;
-  int rc = cct_view_stats(p->q, (size_t)bins, &s, &err);
+  int rc = cct_view_stats_by(p->q, (size_t)bins, order, &s, &err);
   if (rc) return lib_error(p, &err, rc);
   remember_view(p, CCT_LAST_STATS, 0, 0, bins, NULL);
-  cct_out_stats(p, s);
+  cct_out_stats_order(p, s, order);
   cct_stats_free(s);
   return CCT_CMD_OK;
 }

@@ -161,6 +161,9 @@ int cct_out_view_to(cct_shell *p, const cct_view *v, FILE *f, int mode);
 
 /* Prints stats of the current center of p->q in p->mode.  Returns 0. */
 int cct_out_stats(cct_shell *p, const cct_stats *s);
+/* Prints stats with the profiles listed in order CCT_STATS_BY_* (by value: the top 5;
+ * by rank or thread: all of them).  Returns 0. */
+int cct_out_stats_order(cct_shell *p, const cct_stats *s, int order);
 
 /* Prints stats to f in mode, or as cct_out_stats when f is NULL.  Returns 0. */
 int cct_out_stats_to(cct_shell *p, const cct_stats *s, FILE *f, int mode);

@@ -1265,7 +1265,56 @@ static void json_int_or_null(FILE *o, long long v) {
 
 int cct_out_stats(cct_shell *p, const cct_stats *s) { return cct_out_stats_to(p, s, NULL, 0); }
 
+static int stats_print(cct_shell *p, const cct_stats *s, FILE *f, int mode, int order);
+
+int cct_out_stats_order(cct_shell *p, const cct_stats *s, int order) { return stats_print(p, s, NULL, 0, order); }
+
 int cct_out_stats_to(cct_shell *p, const cct_stats *s, FILE *f, int mode) {
+  return stats_print(p, s, f, mode, CCT_STATS_BY_VALUE);
+}
+
+/* One profile's identity as text ('node a8c01a67 rank 1 thread 0'). */
+static void profile_id_text(const struct cct_stats_profile *pr, char *id, size_t size) {
+  const char *names[] = {"node", "rank", "thread", "gpucontext", "gpustream"};
+  long long ids[] = {pr->node, pr->rank, pr->thread, pr->gpucontext, pr->gpustream};
+  size_t l = 0;
+  id[0] = 0;
+  for (int k = 0; k < 5; k++)
+    if (ids[k] >= 0 && l < size)
+      l += (size_t)snprintf(id + l, size - l, k ? "%s%s %lld" : "%s%s %llx", l ? " " : "", names[k],
+                            ids[k]); /* the node is a host id: hex, as in HPCToolkit's file names */
+}
+
+/* The figures of one distribution (indented by ind, 2 blanks more than its title). */
+static void stats_figures(FILE *o, const cct_stats_dist *d, const char *ind) {
+  char b[40];
+  fprintf(o, "%s  sum        %s\n", ind, human_text(b, sizeof b, d->sum));
+  fprintf(o, "%s  min        %s\n", ind, human_text(b, sizeof b, d->min));
+  fprintf(o, "%s  max        %s\n", ind, human_text(b, sizeof b, d->max));
+  fprintf(o, "%s  mean       %s\n", ind, human_text(b, sizeof b, d->mean));
+  fprintf(o, "%s  stddev     %s\n", ind, human_text(b, sizeof b, d->stddev));
+  fprintf(o, "%s  imbalance  %.3f (max / mean)\n", ind, d->imbalance);
+}
+
+/* The histogram of one distribution, its title indented by ind. */
+static void stats_histogram(FILE *o, const cct_stats *s, const cct_stats_dist *d, const char *ind) {
+  char lo[40], hi[40];
+  if (!s->bins || !d->count) return;
+  size_t most = 1;
+  double width = (d->max - d->min) / (double)s->bins;
+  for (size_t k = 0; k < s->bins; k++)
+    if (d->histogram[k] > most) most = d->histogram[k];
+  fprintf(o, "%shistogram (%zu bins):\n", ind, s->bins);
+  for (size_t k = 0; k < s->bins; k++) {
+    human_text(lo, sizeof lo, d->min + width * (double)k);
+    human_text(hi, sizeof hi, k + 1 == s->bins ? d->max : d->min + width * (double)(k + 1));
+    int bar = (int)(40.0 * (double)d->histogram[k] / (double)most + 0.5);
+    fprintf(o, "%s  %14s .. %-14s %6zu %.*s\n", ind, lo, hi, d->histogram[k], bar,
+            "########################################");
+  }
+}
+
+static int stats_print(cct_shell *p, const cct_stats *s, FILE *f, int mode, int order) {
   outctx ctx = out_ctx(p, f, mode);
   FILE *o = ctx.out;
   size_t nc = cct_center_count(p->q);
@@ -1278,6 +1327,27 @@ int cct_out_stats_to(cct_shell *p, const cct_stats *s, FILE *f, int mode) {
     }
     fputs("], \"metric\": ", o);
     cct_out_json_string(o, s->metric);
+    fputs(", \"note\": ", o);
+    cct_out_json_string(o, s->note);
+    fputs(", \"program_sum\": ", o);
+    cct_out_number(o, s->program_sum);
+    fputs(", \"program_total\": ", o);
+    cct_out_number(o, s->program_total);
+    fputs(", \"kinds\": {", o);
+    for (int k = 0, first = 1; k < 2; k++) {
+      const cct_stats_dist *d = &s->kinds[k];
+      if (!d->count) continue;
+      fprintf(o, "%s\"%s\": {\"count\": %zu", first ? "" : ", ", k ? "gpu" : "cpu", d->count);
+      const char *dn[] = {"sum", "min", "max", "mean", "stddev", "imbalance"};
+      double dv[] = {d->sum, d->min, d->max, d->mean, d->stddev, d->imbalance};
+      for (int j = 0; j < 6; j++) {
+        fprintf(o, ", \"%s\": ", dn[j]);
+        cct_out_number(o, dv[j]);
+      }
+      fputc('}', o);
+      first = 0;
+    }
+    fputc('}', o);
     fprintf(o, ", \"count\": %zu", s->count);
     const char *names[] = {"sum", "min", "max", "mean", "stddev", "imbalance"};
     double vals[] = {s->sum, s->min, s->max, s->mean, s->stddev, s->imbalance};
@@ -1298,6 +1368,7 @@ int cct_out_stats_to(cct_shell *p, const cct_stats *s, FILE *f, int mode) {
       json_int_or_null(o, pr->gpucontext);
       fputs(", \"gpustream\": ", o);
       json_int_or_null(o, pr->gpustream);
+      fprintf(o, ", \"kind\": \"%s\"", pr->kind ? "gpu" : "cpu");
       fputs(", \"value\": ", o);
       cct_out_number(o, pr->value);
       fputc('}', o);
@@ -1342,43 +1413,33 @@ int cct_out_stats_to(cct_shell *p, const cct_stats *s, FILE *f, int mode) {
     if (!quoted) fputc('\'', o);
   }
   fprintf(o, " over %zu profile%s\n", s->count, s->count == 1 ? "" : "s");
-  char b[40];
-  fprintf(o, "  sum        %s\n", human_text(b, sizeof b, s->sum));
-  fprintf(o, "  min        %s\n", human_text(b, sizeof b, s->min));
-  fprintf(o, "  max        %s\n", human_text(b, sizeof b, s->max));
-  fprintf(o, "  mean       %s\n", human_text(b, sizeof b, s->mean));
-  fprintf(o, "  stddev     %s\n", human_text(b, sizeof b, s->stddev));
-  fprintf(o, "  imbalance  %.3f (max / mean)\n", s->imbalance);
-  if (s->count) {
-    size_t top = s->count < 5 ? s->count : 5;
-    fprintf(o, "top %zu:\n", top);
-    for (size_t i = 0; i < top; i++) {
-      const struct cct_stats_profile *pr = &s->profiles[i];
-      const char *names[] = {"node", "rank", "thread", "gpucontext", "gpustream"};
-      long long ids[] = {pr->node, pr->rank, pr->thread, pr->gpucontext, pr->gpustream};
-      char id[256] = "";
-      size_t l = 0;
-      for (int k = 0; k < 5; k++)
-        if (ids[k] >= 0 && l < sizeof id)
-          l += (size_t)snprintf(id + l, sizeof id - l, k ? "%s%s %lld" : "%s%s %llx", l ? " " : "", names[k],
-                                ids[k]); /* the node is a host id: hex, as in HPCToolkit's file names */
-      fprintf(o, "  profile %-4d %-36s %s\n", pr->profile, id, human_text(b, sizeof b, pr->value));
+  if (s->note) fprintf(o, "note: %s\n", s->note);
+  if (!s->count) {
+    fflush(o);
+    return 0;
+  }
+  char b[40], id[256];
+  int mixed = s->kinds[0].count && s->kinds[1].count;
+  const cct_stats_dist *only = &s->kinds[s->kinds[0].count ? 0 : 1];
+  if (!mixed) {
+    stats_figures(o, only, "");
+  } else { /* CPU threads and GPU streams apart: one imbalance over both would mean nothing */
+    for (int k = 0; k < 2; k++) {
+      fprintf(o, "%s (%zu):\n", k ? "GPU streams" : "CPU threads", s->kinds[k].count);
+      stats_figures(o, &s->kinds[k], "  ");
+      stats_histogram(o, s, &s->kinds[k], "  ");
     }
   }
-  if (s->bins && s->count) {
-    size_t most = 1;
-    for (size_t k = 0; k < s->bins; k++)
-      if (s->histogram[k] > most) most = s->histogram[k];
-    fprintf(o, "histogram (%zu bins):\n", s->bins);
-    char lo[40], hi[40];
-    for (size_t k = 0; k < s->bins; k++) {
-      human_text(lo, sizeof lo, s->min + width * (double)k);
-      human_text(hi, sizeof hi, k + 1 == s->bins ? s->max : s->min + width * (double)(k + 1));
-      int bar = (int)(40.0 * (double)s->histogram[k] / (double)most + 0.5);
-      fprintf(o, "  %14s .. %-14s %6zu %.*s\n", lo, hi, s->histogram[k], bar,
-              "########################################");
-    }
+  size_t top = order == CCT_STATS_BY_VALUE ? (s->count < 5 ? s->count : 5) : s->count;
+  if (order == CCT_STATS_BY_VALUE) fprintf(o, "top %zu:\n", top);
+  else fprintf(o, "profiles by %s:\n", order == CCT_STATS_BY_RANK ? "rank" : "thread");
+  for (size_t i = 0; i < top; i++) {
+    const struct cct_stats_profile *pr = &s->profiles[i];
+    profile_id_text(pr, id, sizeof id);
+    fprintf(o, "  profile %-4d %-36s %s%s\n", pr->profile, id, human_text(b, sizeof b, pr->value),
+            mixed && pr->kind ? "  (GPU)" : "");
   }
+  if (!mixed) stats_histogram(o, s, only, "");
   fflush(o);
   return 0;
 }

@@ -314,6 +314,73 @@ static void test_source_marks(void **state) {
   cct_query_close(q);
 }
 
+/* ---- 5. stats says what the per-profile data is ---- */
+
+static cct_stats *stats(cct_query *q, int order) {
+  cct_stats *s = NULL;
+  cct_err e = CCT_ERR_INIT;
+  if (cct_view_stats_by(q, 4, order, &s, &e)) fail_msg("stats: %s", e.msg);
+  return s;
+}
+
+static void test_stats_truth(void **state) {
+  (void)state;
+  /* classic-callflow-lulesh has no metric-db files: no per-profile data (was "over 0 profiles, sum 0") */
+  cct_query *q = open_sample("classic-callflow-lulesh");
+  cct_stats *s = stats(q, CCT_STATS_BY_VALUE);
+  assert_int_equal(s->count, 0);
+  assert_non_null(s->note);
+  assert_non_null(strstr(s->note, "no per-profile data"));
+  cct_stats_free(s);
+  cct_query_close(q);
+  /* classic-hpcviewer-gauss: its 4 metric-db files add up to 54.5 M of the program's 894 M */
+  q = open_sample("classic-hpcviewer-gauss");
+  s = stats(q, CCT_STATS_BY_RANK);
+  assert_int_equal(s->count, 4);
+  assert_non_null(s->note);
+  assert_non_null(strstr(s->note, "only part"));
+  assert_true(s->program_sum > 5.44e7 && s->program_sum < 5.45e7);
+  assert_true(s->program_total > 8.94e8 && s->program_total < 8.95e8);
+  /* by rank: rank 0 thread 0, rank 0 thread 1, rank 1 thread 0, rank 1 thread 1 (file names
+   * 1.gauss_mpi-00000R-00T-...) */
+  long long want_rank[] = {0, 0, 1, 1}, want_thread[] = {0, 1, 0, 1};
+  for (int i = 0; i < 4; i++) {
+    assert_int_equal(s->profiles[i].rank, want_rank[i]);
+    assert_int_equal(s->profiles[i].thread, want_thread[i]);
+    assert_int_equal(s->profiles[i].kind, CCT_PROFILE_CPU);
+  }
+  cct_stats_free(s);
+  s = stats(q, CCT_STATS_BY_THREAD);
+  for (int i = 0; i < 4; i++) {
+    assert_int_equal(s->profiles[i].rank, want_thread[i]);
+    assert_int_equal(s->profiles[i].thread, want_rank[i]);
+  }
+  assert_int_equal(s->kinds[CCT_PROFILE_CPU].count, 4);
+  assert_int_equal(s->kinds[CCT_PROFILE_GPU].count, 0);
+  cct_stats_free(s);
+  cct_query_close(q);
+  /* loops-cuda-nvidia-t.d: one CPU thread (NODE/THREAD) and one GPU stream
+   * (NODE/GPUCONTEXT/GPUSTREAM), kept apart */
+  q = open_sample("v4-hpctoolkit-tests-dbase/loops-cuda-nvidia-t.d");
+  s = stats(q, CCT_STATS_BY_VALUE);
+  assert_int_equal(s->count, 2);
+  assert_int_equal(s->kinds[CCT_PROFILE_CPU].count, 1);
+  assert_int_equal(s->kinds[CCT_PROFILE_GPU].count, 1);
+  for (size_t i = 0; i < s->count; i++)
+    assert_int_equal(s->profiles[i].kind, s->profiles[i].gpustream >= 0 ? CCT_PROFILE_GPU : CCT_PROFILE_CPU);
+  assert_true(fabs(s->kinds[0].sum + s->kinds[1].sum - s->sum) <= 1e-9 * fabs(s->sum));
+  cct_stats_free(s);
+  cct_query_close(q);
+  /* v4-hatchet-cpi: 16 ranks whose profiles add up to the summary: no note */
+  q = open_sample("v4-hatchet-cpi");
+  s = stats(q, CCT_STATS_BY_RANK);
+  assert_int_equal(s->count, 16);
+  assert_null(s->note);
+  for (size_t i = 1; i < s->count; i++) assert_true(s->profiles[i - 1].rank <= s->profiles[i].rank);
+  cct_stats_free(s);
+  cct_query_close(q);
+}
+
 int main(void) {
   if (!getenv("CCTINGEST") || !getenv("CCT_DATA")) {
     fprintf(stderr, "test_numbers: set CCTINGEST and CCT_DATA (ctest does)\n");
@@ -324,6 +391,7 @@ int main(void) {
       cmocka_unit_test(test_exclusive_rule),
       cmocka_unit_test(test_module_decoration),
       cmocka_unit_test(test_source_marks),
+      cmocka_unit_test(test_stats_truth),
   };
   return cmocka_run_group_tests(tests, NULL, test_tmpdir_remove);
 }
