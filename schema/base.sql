@@ -8,6 +8,7 @@
 -- Enumerations used below:
 --   context.kind      0 root, 1 function, 2 loop, 3 line, 4 instruction
 --   context.relation  0 lexical, 1 call, 2 inlined   (to the parent context)
+--   (the codes of common/cct_kinds.h, shared by ingest and query; CHECKed below)
 
 -- One ingested HPCToolkit database.
 CREATE TABLE IF NOT EXISTS run(
@@ -77,8 +78,8 @@ CREATE TABLE IF NOT EXISTS context(
   id        INTEGER NOT NULL,       -- the database's own id (classic i, v4 ctxId; root 0/1)
   parent    INTEGER,                -- parent id, NULL for the root
   depth     INTEGER NOT NULL,       -- root 0
-  kind      INTEGER NOT NULL,       -- 0 root, 1 function, 2 loop, 3 line, 4 instruction
-  relation  INTEGER NOT NULL,       -- 0 lexical, 1 call, 2 inlined
+  kind      INTEGER NOT NULL CHECK(kind BETWEEN 0 AND 4),     -- 0 root, 1 function, 2 loop, 3 line, 4 instruction
+  relation  INTEGER NOT NULL CHECK(relation BETWEEN 0 AND 2), -- 0 lexical, 1 call, 2 inlined
   function  INTEGER,                -- function.id for frames, else the enclosing frame's
   file      INTEGER,                -- file.id of the source location, NULL if unknown
   line      INTEGER,                -- source line (loop: header line), NULL if unknown

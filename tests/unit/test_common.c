@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include "cct_kinds.h"
+#include "cct_schema.h"
 #include "cct_util.h"
 
 #include <math.h>
@@ -159,6 +160,20 @@ static void test_kinds(void **state) {
   assert_string_equal(cct_relation_name(CCT_REL_INLINED), "inlined");
   assert_string_equal(cct_scope_name(CCT_EXCLUSIVE_LEX), "exclusive_lex");
   assert_string_equal(cct_scope_name(-1), "?");
+  /* the archive's CHECK constraints accept exactly these codes */
+  sqlite3 *db = NULL;
+  assert_int_equal(sqlite3_open(":memory:", &db), SQLITE_OK);
+  cct_err e = CCT_ERR_INIT;
+  assert_int_equal(cct_schema_exec(db, cct_sql_base, &e), CCT_OK);
+  for (int kind = -1; kind <= CCT_KIND_COUNT; kind++)
+    for (int rel = -1; rel <= CCT_REL_COUNT; rel++) {
+      char sql[300];
+      snprintf(sql, sizeof sql, "INSERT INTO context(run, id, depth, kind, relation, last, frame, fdepth, ldepth, nframes) "
+                                "VALUES (1, %d, 0, %d, %d, 0, 0, 0, 0, 0)", (kind + 1) * 10 + rel + 1, kind, rel);
+      int ok = kind >= 0 && kind < CCT_KIND_COUNT && rel >= 0 && rel < CCT_REL_COUNT;
+      assert_int_equal(sqlite3_exec(db, sql, NULL, NULL, NULL), ok ? SQLITE_OK : SQLITE_CONSTRAINT);
+    }
+  sqlite3_close(db);
 }
 
 int main(void) {
