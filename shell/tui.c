@@ -983,8 +983,9 @@ done:
   return s;
 }
 
-/* Shows a list of choices in a box; returns the index chosen or -1. */
-static int choose(tui *t, const char *title, char **items, size_t n, size_t cur) {
+/* Shows a list of choices in a box (cursor: with a cursor on the current
+ * one; without, a text to read that scrolls); returns the index chosen or -1. */
+static int choose(tui *t, const char *title, char **items, size_t n, size_t cur, int cursor) {
   long sel = (long)cur;
   for (;;) {
     draw(t);
@@ -1000,7 +1001,7 @@ static int choose(tui *t, const char *title, char **items, size_t n, size_t cur)
     for (int y = 0; y < h; y++) mvhline(y0 + y, x0, ' ', w);
     put(y0, x0 + 2, title, w - 4, 0, CUT_END);
     for (int k = 0; k < rows && top + k < (long)n; k++) {
-      attrset(top + k == sel ? A_NORMAL | A_BOLD : A_REVERSE);
+      attrset(top + k == sel && cursor ? A_NORMAL | A_BOLD : A_REVERSE);
       mvhline(y0 + 1 + k, x0 + 1, ' ', w - 2);
       put(y0 + 1 + k, x0 + 2, items[top + k], w - 4, 0, CUT_MIDDLE);
     }
@@ -1026,20 +1027,23 @@ static int choose(tui *t, const char *title, char **items, size_t n, size_t cur)
 }
 
 static const char *const key_help[] = {
-    "Up/Down, j/k     move          PgUp/PgDn, Home/End   page, first/last",
-    "Enter, Right     expand a tree row      Left   collapse (or go to the parent)",
-    "Tab              next pane (flat, tree, source)",
-    "c                center on the selected row (any pane; a source line: that line)",
-    "+ / -            add the selected row to / remove it from the center",
-    "r                reset the center      u   undo the last center change",
-    "t / b            tree pane: top-down / bottom-up of the center",
-    "s                source of the selected row (in the source pane: hide it)",
+    "Up Down j k      move (PgUp PgDn Home End: page, first, last)",
+    "Enter Right      expand a tree row",
+    "Left             collapse a tree row, or go to its parent",
+    "Tab              next pane: flat, tree, source",
+    "c                center on the selected row (source: that line)",
+    "+ -              add the row to the center, remove it",
+    "r                reset the center",
+    "u                undo the last center change",
+    "t b              tree pane: top-down, bottom-up",
+    "s                source of the row (in the source pane: hide it)",
     "/ n N            find (regular expression), next, previous",
-    "m                choose the metric     g   toggle granularity (function / line)",
-    "f                next flat kind (functions, loops, lines, files, modules)",
-    "e                export the picture (FILE.svg or FILE.html)",
+    "m                choose the metric",
+    "g                granularity: function or line",
+    "f                flat view: functions, loops, lines, files, modules",
+    "e                export the picture to FILE.svg or FILE.html",
     "q                quit",
-    "Mouse: click selects, double-click centers.",
+    "mouse            click selects, double click centers",
 };
 
 static void show_help(tui *t) {
@@ -1047,7 +1051,7 @@ static void show_help(tui *t) {
   char **items = malloc(n * sizeof *items);
   if (!items) return;
   for (size_t i = 0; i < n; i++) items[i] = (char *)key_help[i];
-  choose(t, "Keys (Esc or q closes)", items, n, 0);
+  choose(t, "Keys (Esc or q closes)", items, n, 0, 0);
   free(items);
 }
 
@@ -1078,7 +1082,7 @@ static void choose_metric(tui *t) {
   size_t cur = 0;
   for (size_t i = 0; i < m.n; i++)
     if (cct_query_metric(t->q) && !strcmp(m.v[i], cct_query_metric(t->q))) cur = i;
-  int k = m.n ? choose(t, "Metric (Enter chooses, Esc cancels)", m.v, m.n, cur) : -1;
+  int k = m.n ? choose(t, "Metric (Enter chooses, Esc cancels)", m.v, m.n, cur, 1) : -1;
   if (!m.n) say(t, 1, "this run has no metrics");
   if (k >= 0) {
     cct_err err = CCT_ERR_INIT;
@@ -1422,6 +1426,12 @@ int cct_tui_run(cct_shell *p) {
   t.pn[P_FLAT].spec.n = 200;
   layout(&t);
   refresh_all(&t, 0);
+  pane *fp = &t.pn[P_FLAT]; /* the flat cursor starts on the center's first row */
+  for (size_t i = 0; fp->v && i < fp->nvis; i++)
+    if (fp->v->rows[fp->vis[i]].center) {
+      fp->sel = (long)i;
+      break;
+    }
   for (;;) {
     draw(&t);
     wint_t c;
