@@ -1,13 +1,22 @@
 /* cct_query.h: context-centric views of a cctq archive (the cct_query
- * library).  A cct_query is a session on one archive: the current run, center,
- * display metric, granularity and threshold.  Views are computed from the
- * archive and returned as rows; the library never prints.
+ * library); the library never prints.
  *
- * Ownership: every cct_view returned must be freed with cct_view_free; strings
- * inside a view belong to the view.  Strings returned by cct_query_* getters
- * belong to the session and stay valid until the setting changes.  The session
- * keeps a copy of the rows of the last view it returned, so that '@N' items
- * refer to what the user saw. */
+ * Two layers.  The view core: cct_view_compute computes the view a
+ * cct_view_spec describes (run, center, metric, granularity, threshold, depth,
+ * ...) from the archive, in its own read transaction, and changes nothing; a
+ * cct_center is a resolved center (items and their occurrences in one run), an
+ * immutable value made with cct_center_edit / cct_center_rerun.  Several views
+ * of one archive, with different settings, can live side by side.
+ * The session on top: a cct_query also holds current settings (run, center,
+ * metric, granularity, threshold) and the cct_view_topdown/... calls compute
+ * with them and remember the rows of the view they return, so that '@N' in
+ * cct_center_apply / cct_view_source names a row the user saw.  Clients that
+ * keep their own state (several panes, a diff, a picture) use the core.
+ *
+ * Ownership: every cct_view returned must be freed with cct_view_free, every
+ * cct_center with cct_center_free; strings inside them belong to them.
+ * Strings returned by cct_query_* getters belong to the session and stay
+ * valid until the setting changes. */
 #ifndef CCT_QUERY_H
 #define CCT_QUERY_H
 
@@ -17,6 +26,7 @@
 #include <stdint.h>
 
 typedef struct cct_query cct_query;
+typedef struct cct_center cct_center;
 
 enum { CCT_GRAN_FUNCTION = 0, CCT_GRAN_LINE = 1 };
 enum { CCT_CENTER_SET = 0, CCT_CENTER_ADD = 1, CCT_CENTER_REMOVE = 2 };
@@ -78,6 +88,7 @@ typedef struct cct_view {
   cct_row *rows;
   size_t nrows;
   const char *note;        /* a line for the user (e.g. 'no stored copy of the source'), or NULL */
+  void *priv;              /* library data: what each row stands for (see cct_center_edit) */
 } cct_view;
 
 /* Kinds of profiles: CPU threads (and ranks) and GPU streams (v4 GPUCONTEXT/GPUSTREAM
@@ -113,6 +124,77 @@ typedef struct cct_stats {
   const char *note;        /* for the user: no per-profile data, or profiles covering only part
                               of the program total; NULL when the figures are whole */
 } cct_stats;
+
+/* ---- the view core ---- */
+
+/* Which view a spec asks for. */
+enum { CCT_VIEW_TOPDOWN = 0, CCT_VIEW_BOTTOMUP = 1, CCT_VIEW_FLAT = 2, CCT_VIEW_SOURCE = 3 };
+
+/* Everything a view depends on, as a value (zero-initialize, then set what
+ * matters; cct_view_spec_init fills it from a session's settings). */
+typedef struct cct_view_spec {
+  int view;                 /* CCT_VIEW_* */
+  int run;                  /* the run; 0: the session's current run */
+  const cct_center *center; /* NULL: no center (the program root); else a center of this run */
+  const char *metric;       /* display metric, exact name or unique prefix; NULL: the run's default */
+  int granularity;          /* CCT_GRAN_* */
+  double threshold;         /* rows below this fraction (0..1) of the program total are hidden */
+  int depth;                /* topdown, bottomup: levels below the top row */
+  int flat_kind, flat_n;    /* flat: CCT_FLAT_*, rows at most (0 = all) */
+  const char *file;         /* source: a path suffix, '@N' (a row of last), NULL: the center's file */
+  const cct_view *last;     /* source: the view '@N' refers to (NULL: none) */
+  /* (the filters of the coming issues go here) */
+} cct_view_spec;
+
+/* Computes the view spec describes (SPEC section 5) from the archive of q, in
+ * one read transaction of its own.  Nothing in q changes (only caches): the
+ * session's settings and '@N' rows are neither used nor touched, except that
+ * run 0 means the session's current run.  Returns CCT_OK with *out set (free
+ * with cct_view_free), or an error with *out NULL: CCT_EUSAGE (bad spec, a
+ * center of another run, bottomup without a center), CCT_ENOTFOUND (no such
+ * run, metric, file or row), CCT_ECORRUPT (damaged archive), CCT_ENOMEM, ... */
+int cct_view_compute(cct_query *q, const cct_view_spec *spec, cct_view **out, cct_err *err);
+
+/* The distribution of the inclusive value of spec's center over profiles
+ * (spec's run, center and metric; bins histogram bins, 0 = 10; profiles in
+ * order CCT_STATS_BY_*).  Same contract as cct_view_compute. */
+int cct_stats_compute(cct_query *q, const cct_view_spec *spec, size_t bins, int order, cct_stats **out,
+                      cct_err *err);
+
+/* Fills spec with the session's settings (run, center, metric, granularity,
+ * threshold) for view; the other fields zero.  spec points into q: valid
+ * until the settings change. */
+void cct_view_spec_init(const cct_query *q, int view, cct_view_spec *spec);
+
+/* A new center of run (0: the session's run): base's items (base NULL: none)
+ * changed by op (CCT_CENTER_SET, _ADD, _REMOVE) with item (the syntax of
+ * cct_center_apply).  '@N' names row N of last (a view of that run; NULL:
+ * none).  base is not changed.  *out is NULL with CCT_OK when item is the top
+ * row of last (no change).  Returns CCT_OK, CCT_ENOTFOUND (the item matches
+ * nothing: message with close names), CCT_EUSAGE (bad syntax) or an error. */
+int cct_center_edit(cct_query *q, int run, const cct_center *base, int op, const char *item, const cct_view *last,
+                    cct_center **out, cct_err *err);
+
+/* c's items resolved again in another run (ids fall back to names and paths,
+ * as cct_query_set_run does); items that match nothing there are left out and,
+ * when missing is not NULL, named in *missing ("'a', 'b'", malloc'd; NULL
+ * when none).  Returns CCT_OK or an error. */
+int cct_center_rerun(cct_query *q, const cct_center *c, int run, cct_center **out, char **missing, cct_err *err);
+
+/* Frees a center.  NULL is a no-op. */
+void cct_center_free(cct_center *c);
+
+/* A center's run, item count, i-th item as typed, and its occurrence count. */
+int cct_center_run(const cct_center *c);
+size_t cct_center_size(const cct_center *c);
+const char *cct_center_text(const cct_center *c, size_t i);
+long long cct_center_occ(const cct_center *c, size_t i);
+
+/* ---- the session ---- */
+
+/* The session's current center (never NULL; owned by the session, valid
+ * until the center or the run changes). */
+const cct_center *cct_query_center(const cct_query *q);
 
 /* Opens the archive at path read-only and selects its last run.
  * Returns CCT_OK, or CCT_EIO / CCT_ESCHEMA with a message. */
@@ -166,10 +248,11 @@ size_t cct_center_count(const cct_query *q);
 const char *cct_center_item(const cct_query *q, size_t i);
 long long cct_center_occurrences(const cct_query *q, size_t i);
 
-/* Views (SPEC section 5).  depth counts levels below the top row.  flat: kind
- * CCT_FLAT_*, n rows at most (0 = all).  source: file (suffix match on the
- * path) or "@N", or NULL for the center's own file.
- * Each returns CCT_OK with *out set, or an error (*out NULL). */
+/* Views (SPEC section 5) with the session's settings: cct_view_compute with
+ * cct_view_spec_init's spec, and the rows remembered for '@N'.  depth counts
+ * levels below the top row.  flat: kind CCT_FLAT_*, n rows at most (0 = all).
+ * source: file (suffix match on the path) or "@N", or NULL for the center's
+ * own file.  Each returns CCT_OK with *out set, or an error (*out NULL). */
 int cct_view_topdown(cct_query *q, int depth, cct_view **out, cct_err *err);
 int cct_view_bottomup(cct_query *q, int depth, cct_view **out, cct_err *err);
 int cct_view_flat(cct_query *q, int kind, int n, cct_view **out, cct_err *err);

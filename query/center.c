@@ -66,7 +66,7 @@ static void occ_normalize(occlist *l) {
 }
 
 /* Runs st (already bound) and appends every context row. */
-static int collect(cct_query *q, sqlite3_stmt *st, occlist *l, cct_err *err) {
+static int collect(const qv *q, sqlite3_stmt *st, occlist *l, cct_err *err) {
   int rc;
   (void)q;
   while ((rc = cct_step(st, err)) == CCT_STEP_ROW) {
@@ -82,7 +82,7 @@ static int collect(cct_query *q, sqlite3_stmt *st, occlist *l, cct_err *err) {
 }
 
 /* Appends the frames of function fn. */
-static int frames_of(cct_query *q, int64_t fn, occlist *l, cct_err *err) {
+static int frames_of(const qv *q, int64_t fn, occlist *l, cct_err *err) {
   sqlite3_stmt *st = q_stmt(q, ST_FUNCTION_FRAMES, err);
   if (!st) return CCT_ESQL;
   sqlite3_bind_int64(st, 2, fn);
@@ -90,7 +90,7 @@ static int frames_of(cct_query *q, int64_t fn, occlist *l, cct_err *err) {
 }
 
 /* Collects the ids of st's first column, then appends the frames of each. */
-static int frames_of_ids(cct_query *q, sqlite3_stmt *st, occlist *l, cct_err *err) {
+static int frames_of_ids(const qv *q, sqlite3_stmt *st, occlist *l, cct_err *err) {
   int64_t *ids = NULL;
   size_t n = 0, cap = 0;
   int rc;
@@ -115,7 +115,7 @@ static int frames_of_ids(cct_query *q, sqlite3_stmt *st, occlist *l, cct_err *er
 }
 
 /* Appends the ids (kind 0: files, 1: modules) whose path suffix-matches path. */
-static int paths_matching(cct_query *q, int kind, const char *path, int64_t **ids, size_t *n, cct_err *err) {
+static int paths_matching(const qv *q, int kind, const char *path, int64_t **ids, size_t *n, cct_err *err) {
   sqlite3_stmt *st = q_stmt(q, kind ? ST_MODULES : ST_FILES, err);
   if (!st) return CCT_ESQL;
   size_t cap = 0;
@@ -203,7 +203,7 @@ static void suggest_format(suggest *s, char *buf, size_t size) {
 }
 
 /* Suggests function names close to name; an error reading them lands in e. */
-static void suggest_functions(cct_query *q, const char *name, char *buf, size_t size, cct_err *e_) {
+static void suggest_functions(const qv *q, const char *name, char *buf, size_t size, cct_err *e_) {
   suggest s = {{0}, {0}};
   cct_err e = CCT_ERR_INIT;
   sqlite3_stmt *st = q_stmt(q, ST_FUNCTION_NAMES, &e);
@@ -227,7 +227,7 @@ static char *quote_name(const char *name);
  * instead of what was asked for (a loop: loop = 1, else a line context): a
  * source line or call site, a loop header, functions defined there, each with
  * the center item that names it. */
-static void describe_line(cct_query *q, int64_t file, const char *base, long long line, int loop, char *buf,
+static void describe_line(const qv *q, int64_t file, const char *base, long long line, int loop, char *buf,
                           size_t size) {
   cct_err e = CCT_ERR_INIT;
   size_t len = strlen(buf);
@@ -262,7 +262,7 @@ static void describe_line(cct_query *q, int64_t file, const char *base, long lon
  * context asked for (describe_line), then suggests loop headers (or lines)
  * with cost near line in the files matching path, never line itself, or close
  * file names when no file matches; an error lands in e_. */
-static void suggest_lines(cct_query *q, const char *path, long long line, int loop, char *buf, size_t size,
+static void suggest_lines(const qv *q, const char *path, long long line, int loop, char *buf, size_t size,
                           cct_err *e_) {
   suggest s = {{0}, {0}};
   cct_err e = CCT_ERR_INIT;
@@ -273,12 +273,12 @@ static void suggest_lines(cct_query *q, const char *path, long long line, int lo
   for (size_t i = 0; i < n; i++) {
     const char *p = NULL;
     q_path(q, 0, ids[i], &p, &e);
-    if (!p || !q->ncols) break;
+    if (!p || !q->r->ncols) break;
     describe_line(q, ids[i], q_basename(p), line, loop, there, sizeof there);
     sqlite3_stmt *st = q_stmt(q, loop ? ST_LOOP_COSTS : ST_LINE_COSTS, &e);
     if (!st) break;
     sqlite3_bind_int64(st, 2, ids[i]);
-    sqlite3_bind_int64(st, 3, q->cols[q->disp].id);
+    sqlite3_bind_int64(st, 3, q->r->cols[q->disp].id);
     while (cct_step(st, &e) == CCT_STEP_ROW) { /* hints only */
       long long l = sqlite3_column_int64(st, 0);
       if (l == line) continue; /* the item that was just rejected */
@@ -392,7 +392,7 @@ static void item_free(citem *it) {
 }
 
 /* Appends contexts of kind at (file ids matching path or file id, line). */
-static int contexts_at(cct_query *q, const int64_t *files, size_t nfiles, long long line, int kind, occlist *l,
+static int contexts_at(const qv *q, const int64_t *files, size_t nfiles, long long line, int kind, occlist *l,
                        cct_err *err) {
   for (size_t i = 0; i < nfiles; i++) {
     sqlite3_stmt *st = q_stmt(q, ST_CONTEXTS_AT, err);
@@ -408,7 +408,7 @@ static int contexts_at(cct_query *q, const int64_t *files, size_t nfiles, long l
 
 /* Resolves it in the current run into it->occ.  An item that matches nothing
  * returns CCT_ENOTFOUND with a message and suggestions. */
-static int resolve_item(cct_query *q, citem *it, cct_err *err) {
+static int resolve_item(const qv *q, citem *it, cct_err *err) {
   occlist l = {0};
   int rc = CCT_OK;
   sqlite3_stmt *st = NULL;
@@ -530,7 +530,7 @@ static int resolve_item(cct_query *q, citem *it, cct_err *err) {
     }
     const char *shown = it->type == IT_CTX ? it->text + 1 : it->type == IT_NAME ? it->arg : it->text;
     if (it->type == IT_LINE || it->type == IT_LOOP) shown = it->text + (it->type == IT_LOOP ? 5 : 0);
-    rc = cct_err_set(err, CCT_ENOTFOUND, "no %s '%s' in run %d%s", what[it->type], shown, q->run, sug);
+    rc = cct_err_set(err, CCT_ENOTFOUND, "no %s '%s' in run %d%s", what[it->type], shown, q->r->run, sug);
   }
   if (rc) {
     free(l.v);
@@ -554,11 +554,11 @@ static char *quote_name(const char *name) {
 
 /* Turns '@N' into a concrete item from the last view.  Returns CCT_OK,
  * CCT_EUSAGE, or -1 for the top row (no change). */
-static int resolve_handle(cct_query *q, citem *it, cct_err *err) {
+static int resolve_handle(const qv *q, citem *it, const lastrow *facts, size_t nfacts, cct_err *err) {
   long long h = it->id;
-  if (h < 1 || (size_t)h > q->nlast)
-    return cct_err_set(err, CCT_ENOTFOUND, "no row @%lld in the last view%s", h, q->nlast ? "" : " (no view yet)");
-  const lastrow *r = &q->last[h - 1];
+  if (h < 1 || (size_t)h > nfacts || !facts)
+    return cct_err_set(err, CCT_ENOTFOUND, "no row @%lld in the last view%s", h, nfacts ? "" : " (no view yet)");
+  const lastrow *r = &facts[h - 1];
   char buf[600];
   const char *file = NULL;
   int rc = q_path(q, 0, r->file, &file, err);
@@ -609,125 +609,143 @@ static int resolve_handle(cct_query *q, citem *it, cct_err *err) {
 
 /* ---- derived sets ---- */
 
-static void clear_derived(cct_query *q) {
-  free(q->O);
-  free(q->outer);
-  free(q->lexouter);
-  free(q->ov);
-  free(q->sub_ex);
-  free(q->sub_lex);
-  q->O = NULL;
-  q->outer = q->lexouter = NULL;
-  q->ov = q->sub_ex = q->sub_lex = NULL;
-  q->nO = 0;
-  qmap_free(&q->cfuncs);
+const cct_center q_no_center;
+
+static void clear_derived(cct_center *c) {
+  free(c->O);
+  free(c->outer);
+  free(c->lexouter);
+  free(c->ov);
+  free(c->sub_ex);
+  free(c->sub_lex);
+  c->O = NULL;
+  c->outer = c->lexouter = NULL;
+  c->ov = c->sub_ex = c->sub_lex = NULL;
+  c->nO = 0;
+  qmap_free(&c->cfuncs);
 }
 
-void q_center_clear(cct_query *q) {
-  for (size_t i = 0; i < q->nitems; i++) item_free(&q->items[i]);
-  free(q->items);
-  q->items = NULL;
-  q->nitems = 0;
-  clear_derived(q);
+void cct_center_free(cct_center *c) {
+  if (!c || c == &q_no_center) return;
+  for (size_t i = 0; i < c->nitems; i++) item_free(&c->items[i]);
+  free(c->items);
+  clear_derived(c);
+  free(c);
 }
 
-int q_center_rebuild(cct_query *q, cct_err *err) {
-  clear_derived(q);
-  if (!q->nitems) return CCT_OK;
+/* Computes c's O, O*, the exclusive set and the subtree sums from its items (run q->r). */
+static int center_rebuild(const qv *q, cct_center *c, cct_err *err) {
+  clear_derived(c);
+  c->run = q->r->run;
+  c->ncols = q->r->ncols;
+  if (!c->nitems) return CCT_OK;
   occlist l = {0};
-  for (size_t i = 0; i < q->nitems; i++)
-    for (size_t j = 0; j < q->items[i].nocc; j++)
-      if (occ_push(&l, &q->items[i].occ[j])) {
+  for (size_t i = 0; i < c->nitems; i++)
+    for (size_t j = 0; j < c->items[i].nocc; j++)
+      if (occ_push(&l, &c->items[i].occ[j])) {
         free(l.v);
         return cct_err_set(err, CCT_ENOMEM, "out of memory");
       }
   occ_normalize(&l);
-  size_t n = l.n, nc = q->ncols ? q->ncols : 1;
-  q->O = l.v;
-  q->nO = n;
-  q->outer = calloc(n ? n : 1, 1);
-  q->lexouter = calloc(n ? n : 1, 1);
-  q->ov = calloc(n * nc * 3 + 1, sizeof *q->ov);
-  q->sub_ex = calloc(n * nc + 1, sizeof *q->sub_ex);
-  q->sub_lex = calloc(n * nc + 1, sizeof *q->sub_lex);
+  size_t n = l.n, nc = q->r->ncols ? q->r->ncols : 1;
+  c->O = l.v;
+  c->nO = n;
+  c->outer = calloc(n ? n : 1, 1);
+  c->lexouter = calloc(n ? n : 1, 1);
+  c->ov = calloc(n * nc * 3 + 1, sizeof *c->ov);
+  c->sub_ex = calloc(n * nc + 1, sizeof *c->sub_ex);
+  c->sub_lex = calloc(n * nc + 1, sizeof *c->sub_lex);
   size_t *stack = malloc((n ? n : 1) * sizeof *stack);
-  if (!q->outer || !q->lexouter || !q->ov || !q->sub_ex || !q->sub_lex || !stack) {
+  if (!c->outer || !c->lexouter || !c->ov || !c->sub_ex || !c->sub_lex || !stack) {
     free(stack);
-    clear_derived(q);
+    clear_derived(c);
     return cct_err_set(err, CCT_ENOMEM, "out of memory");
   }
   int rc = CCT_OK, added;
   for (size_t i = 0; !rc && i < n; i++)
-    if (q->O[i].frame == q->O[i].id && q->O[i].kind != K_ROOT &&
-        !qmap_put(&q->cfuncs, q->O[i].function, 0, 0, 0, 0, 1, &added))
+    if (c->O[i].frame == c->O[i].id && c->O[i].kind != K_ROOT &&
+        !qmap_put(&c->cfuncs, c->O[i].function, 0, 0, 0, 0, 1, &added))
       rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
   /* Values: one statement per column for all of O (by pre, in pre order). */
   int64_t *ids = malloc((n ? n : 1) * sizeof *ids);
   if (!ids) rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
-  for (size_t i = 0; !rc && i < n; i++) ids[i] = q->O[i].pre;
-  for (size_t c = 0; !rc && c < q->ncols; c++) rc = q_values_many(q, ids, n, c, q->ov + 3 * c, 3 * nc, err);
+  for (size_t i = 0; !rc && i < n; i++) ids[i] = c->O[i].pre;
+  for (size_t k = 0; !rc && k < q->r->ncols; k++) rc = q_values_many(q, ids, n, k, c->ov + 3 * k, 3 * nc, err);
   free(ids);
   /* Sweep in pre order with the stack of open members (all ancestors in O). */
   size_t top = 0, outer_idx = 0;
   for (size_t i = 0; !rc && i < n; i++) {
-    const qctx *x = &q->O[i];
-    while (top && q->O[stack[top - 1]].last < x->pre) top--;
-    q->outer[i] = top == 0;
-    q->lexouter[i] = top == 0 || q->O[stack[top - 1]].frame != x->frame;
-    if (q->outer[i]) outer_idx = i;
-    if (q->lexouter[i])
-      for (size_t c = 0; c < q->ncols; c++) {
-        q->sub_ex[outer_idx * nc + c] += q->ov[3 * (nc * i + c) + 1];
-        q->sub_lex[outer_idx * nc + c] += q->ov[3 * (nc * i + c) + 2];
+    const qctx *x = &c->O[i];
+    while (top && c->O[stack[top - 1]].last < x->pre) top--;
+    c->outer[i] = top == 0;
+    c->lexouter[i] = top == 0 || c->O[stack[top - 1]].frame != x->frame;
+    if (c->outer[i]) outer_idx = i;
+    if (c->lexouter[i])
+      for (size_t k = 0; k < q->r->ncols; k++) {
+        c->sub_ex[outer_idx * nc + k] += c->ov[3 * (nc * i + k) + 1];
+        c->sub_lex[outer_idx * nc + k] += c->ov[3 * (nc * i + k) + 2];
       }
     stack[top++] = i;
   }
   free(stack);
-  if (rc) clear_derived(q);
+  if (rc) clear_derived(c);
   return rc;
 }
 
-void q_center_top(const cct_query *q, const size_t *vcols, size_t n, int lex, double *incl, double *excl) {
-  size_t nc = q->ncols ? q->ncols : 1;
+void q_center_top(const cct_center *c, const size_t *vcols, size_t n, int lex, double *incl, double *excl) {
+  size_t nc = c->ncols ? c->ncols : 1;
   for (size_t k = 0; k < n; k++) {
     incl[k] = excl[k] = 0;
-    for (size_t i = 0; i < q->nO; i++) {
-      if (!q->outer[i]) continue;
-      incl[k] += q->ov[3 * (nc * i + vcols[k])];
-      excl[k] += (lex ? q->sub_lex : q->sub_ex)[nc * i + vcols[k]];
+    for (size_t i = 0; i < c->nO; i++) {
+      if (!c->outer[i]) continue;
+      incl[k] += c->ov[3 * (nc * i + vcols[k])];
+      excl[k] += (lex ? c->sub_lex : c->sub_ex)[nc * i + vcols[k]];
     }
   }
 }
 
-const char *q_center_label(const cct_query *q) {
-  if (q->nitems != 1) return "<multiple contexts>";
-  return q->items[0].type == IT_NAME ? q->items[0].arg : q->items[0].text; /* a name without its quotes */
+const char *q_center_label(const cct_center *c) {
+  if (c->nitems != 1) return "<multiple contexts>";
+  return c->items[0].type == IT_NAME ? c->items[0].arg : c->items[0].text; /* a name without its quotes */
 }
 
-int q_center_has_function(const cct_query *q, int64_t fn) { return qmap_get(&q->cfuncs, fn, 0, 0, 0, 0) != NULL; }
+int q_center_has_function(const cct_center *c, int64_t fn) { return qmap_get(&c->cfuncs, fn, 0, 0, 0, 0) != NULL; }
 
-int q_center_copy_items(cct_query *dst, const cct_query *src, cct_err *err) {
-  q_center_clear(dst);
-  if (!src->nitems) return CCT_OK;
-  dst->items = calloc(src->nitems, sizeof *dst->items);
-  if (!dst->items) return cct_err_set(err, CCT_ENOMEM, "out of memory");
-  for (size_t i = 0; i < src->nitems; i++) {
-    const citem *a = &src->items[i];
-    citem *b = &dst->items[dst->nitems++];
+/* A new center holding copies of base's items (with their occurrences when occ is set). */
+static int center_copy(const cct_center *base, int occ, cct_center **out, cct_err *err) {
+  cct_center *c = calloc(1, sizeof *c);
+  *out = c;
+  if (!c) return cct_err_set(err, CCT_ENOMEM, "out of memory");
+  c->run = base ? base->run : 0;
+  if (!base || !base->nitems) return CCT_OK;
+  c->items = calloc(base->nitems, sizeof *c->items);
+  if (!c->items) return cct_err_set(err, CCT_ENOMEM, "out of memory");
+  for (size_t i = 0; i < base->nitems; i++) {
+    const citem *a = &base->items[i];
+    citem *b = &c->items[c->nitems++];
     *b = *a;
-    b->occ = NULL;
-    b->nocc = 0;
     b->text = q_strdup(a->text);
     b->arg = q_strdup(a->arg);
-    if ((a->text && !b->text) || (a->arg && !b->arg)) return cct_err_set(err, CCT_ENOMEM, "out of memory");
+    b->occ = NULL;
+    b->nocc = 0;
+    if (occ && a->nocc && (b->occ = malloc(a->nocc * sizeof *b->occ))) {
+      memcpy(b->occ, a->occ, a->nocc * sizeof *b->occ);
+      b->nocc = a->nocc;
+    }
+    if ((a->text && !b->text) || (a->arg && !b->arg) || (occ && a->nocc && !b->occ))
+      return cct_err_set(err, CCT_ENOMEM, "out of memory");
   }
   return CCT_OK;
 }
 
-int q_center_reresolve(cct_query *q, cct_err *err) {
+int q_center_rerun(const qv *q, const cct_center *base, cct_center **out, char **missing, cct_err *err) {
+  cct_center *c = NULL;
+  *out = NULL;
+  if (missing) *missing = NULL;
+  int rc = center_copy(base, 0, &c, err);
   size_t k = 0;
-  for (size_t i = 0; i < q->nitems; i++) {
-    citem *it = &q->items[i];
+  for (size_t i = 0; !rc && i < c->nitems; i++) {
+    citem *it = &c->items[i];
     /* Ids do not carry over between runs: fall back to the name or path. */
     if (it->type == IT_FUNCTION_ID) it->type = IT_NAME;
     else if (it->type == IT_FILE_ID) it->type = IT_FILE;
@@ -735,93 +753,107 @@ int q_center_reresolve(cct_query *q, cct_err *err) {
     else if (it->type == IT_LINE_ID) it->type = IT_LINE;
     else if (it->type == IT_LOOP_ID) it->type = IT_LOOP;
     cct_err e = CCT_ERR_INIT;
-    int rc = it->type == IT_INSTR ? CCT_ENOTFOUND : resolve_item(q, it, &e);
-    if (rc == CCT_OK) {
-      q->items[k++] = *it;
-    } else if (rc == CCT_ENOTFOUND || rc == CCT_EUSAGE) { /* matches nothing in this run: dropped */
-      item_free(it);
-    } else { /* the archive failed: no half-resolved center */
-      for (size_t j = i; j < q->nitems; j++) item_free(&q->items[j]);
-      q->nitems = k;
-      return cct_err_set(err, rc, "%s", e.msg);
+    int r = it->type == IT_INSTR ? CCT_ENOTFOUND : resolve_item(q, it, &e);
+    if (r == CCT_OK) {
+      c->items[k++] = *it;
+      continue;
     }
+    if (r != CCT_ENOTFOUND && r != CCT_EUSAGE) { /* the archive failed: no half-resolved center */
+      rc = cct_err_set(err, r, "%s", e.msg);
+      break;
+    }
+    if (missing) { /* matches nothing in this run: left out, and named */
+      size_t len = *missing ? strlen(*missing) : 0;
+      char *m = realloc(*missing, len + strlen(it->text) + 5);
+      if (!m) {
+        rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
+      } else {
+        sprintf(m + len, "%s'%s'", len ? ", " : "", it->text);
+        *missing = m;
+      }
+    }
+    item_free(it);
   }
-  q->nitems = k;
-  return q_center_rebuild(q, err);
+  if (!rc) {
+    c->nitems = k;
+    rc = center_rebuild(q, c, err);
+  }
+  if (rc) {
+    if (c) { /* items [0, k) were kept, the one at k may be half done, the rest untouched */
+      for (size_t i = k; i < c->nitems; i++) item_free(&c->items[i]);
+      c->nitems = k;
+    }
+    cct_center_free(c);
+    if (missing) {
+      free(*missing);
+      *missing = NULL;
+    }
+    return rc;
+  }
+  *out = c;
+  return CCT_OK;
 }
 
-/* ---- public API ---- */
-
-static int cct_center_apply_run(cct_query *q, int op, const char *item, cct_err *err) {
+int q_center_edit(const qv *q, const cct_center *base, int op, const char *item, const lastrow *facts, size_t nfacts,
+                  cct_center **out, cct_err *err) {
+  *out = NULL;
   citem it;
   int rc = parse_item(item ? item : "", &it, err);
   if (!rc && it.type == -1) {
-    rc = resolve_handle(q, &it, err);
-    if (rc == -1) { /* the top row: the current center */
+    rc = resolve_handle(q, &it, facts, nfacts, err);
+    if (rc == -1) { /* the top row: the center as it is (*out NULL) */
       item_free(&it);
       return CCT_OK;
     }
   }
-  if (rc) {
-    item_free(&it);
-    return rc;
-  }
-  if (op == CCT_CENTER_REMOVE) {
+  if (!rc && op != CCT_CENTER_REMOVE) rc = resolve_item(q, &it, err);
+  cct_center *c = NULL;
+  if (!rc) rc = center_copy(op == CCT_CENTER_SET ? NULL : base, 1, &c, err);
+  if (!rc && op == CCT_CENTER_REMOVE) {
     size_t i = 0;
-    while (i < q->nitems && strcmp(q->items[i].text, it.text) && (!it.arg || !q->items[i].arg ||
-                                                                  strcmp(q->items[i].arg, it.arg) ||
-                                                                  q->items[i].type != it.type))
+    while (i < c->nitems && strcmp(c->items[i].text, it.text) &&
+           (!it.arg || !c->items[i].arg || strcmp(c->items[i].arg, it.arg) || c->items[i].type != it.type))
       i++;
-    if (i == q->nitems) {
+    if (i == c->nitems) {
       rc = cct_err_set(err, CCT_ENOTFOUND, "'%s' is not in the center", it.text);
-      item_free(&it);
-      return rc;
+    } else {
+      item_free(&c->items[i]);
+      memmove(c->items + i, c->items + i + 1, (c->nitems - i - 1) * sizeof *c->items);
+      c->nitems--;
     }
-    item_free(&q->items[i]);
-    memmove(q->items + i, q->items + i + 1, (q->nitems - i - 1) * sizeof *q->items);
-    q->nitems--;
     item_free(&it);
-    return q_center_rebuild(q, err);
+  } else if (!rc) {
+    size_t i = 0;
+    while (i < c->nitems && strcmp(c->items[i].text, it.text)) i++;
+    if (i < c->nitems) { /* already there: refresh */
+      item_free(&c->items[i]);
+      c->items[i] = it;
+    } else {
+      citem *v = realloc(c->items, (c->nitems + 1) * sizeof *v);
+      if (!v) {
+        item_free(&it);
+        rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
+      } else {
+        c->items = v;
+        c->items[c->nitems++] = it;
+      }
+    }
+  } else {
+    item_free(&it);
   }
-  rc = resolve_item(q, &it, err);
+  if (!rc) rc = center_rebuild(q, c, err);
   if (rc) {
-    item_free(&it);
+    cct_center_free(c);
     return rc;
   }
-  if (op == CCT_CENTER_SET) {
-    q_center_clear(q);
-  } else {
-    for (size_t i = 0; i < q->nitems; i++)
-      if (!strcmp(q->items[i].text, it.text)) { /* already there: refresh */
-        item_free(&q->items[i]);
-        q->items[i] = it;
-        return q_center_rebuild(q, err);
-      }
-  }
-  citem *v = realloc(q->items, (q->nitems + 1) * sizeof *v);
-  if (!v) {
-    item_free(&it);
-    return cct_err_set(err, CCT_ENOMEM, "out of memory");
-  }
-  q->items = v;
-  q->items[q->nitems++] = it;
-  return q_center_rebuild(q, err);
+  *out = c;
+  return CCT_OK;
 }
 
-void cct_center_reset(cct_query *q) { q_center_clear(q); }
+size_t cct_center_size(const cct_center *c) { return c ? c->nitems : 0; }
 
-size_t cct_center_count(const cct_query *q) { return q->nitems; }
+const char *cct_center_text(const cct_center *c, size_t i) { return c && i < c->nitems ? c->items[i].text : NULL; }
 
-const char *cct_center_item(const cct_query *q, size_t i) { return i < q->nitems ? q->items[i].text : NULL; }
+long long cct_center_occ(const cct_center *c, size_t i) { return c && i < c->nitems ? (long long)c->items[i].nocc : 0; }
 
-long long cct_center_occurrences(const cct_query *q, size_t i) {
-  return i < q->nitems ? (long long)q->items[i].nocc : 0;
-}
-
-/* cct_center_apply: the work above inside one read transaction. */
-int cct_center_apply(cct_query *q, int op, const char *item, cct_err *err) {
-  q_begin(q);
-  int rc = cct_center_apply_run(q, op, item, err);
-  q_end(q);
-  return rc;
-}
+int cct_center_run(const cct_center *c) { return c ? c->run : 0; }

@@ -88,12 +88,20 @@ static void free_keys(rkey *k, size_t n) {
   free(k);
 }
 
+/* The view kind of spec at depth (or flat kind) computed by the core. */
+static int view_at(cct_query *q, cct_view_spec spec, int view, int depth, cct_view **out, cct_err *err) {
+  spec.view = view;
+  spec.depth = depth;
+  spec.flat_kind = depth;
+  return cct_view_compute(q, &spec, out, err);
+}
+
 /* Invariant 6 for one view kind. */
-static int check_depths(cct_query *q, int bottomup, cct_err *err) {
+static int check_depths(cct_query *q, const cct_view_spec *spec, int bottomup, cct_err *err) {
   cct_view *a = NULL, *b = NULL;
-  int rc = bottomup ? cct_view_bottomup(q, INV_DEPTH, &a, err) : cct_view_topdown(q, INV_DEPTH, &a, err);
-  if (!rc) rc = bottomup ? cct_view_bottomup(q, INV_DEPTH + INV_EXTRA, &b, err)
-                         : cct_view_topdown(q, INV_DEPTH + INV_EXTRA, &b, err);
+  int view = bottomup ? CCT_VIEW_BOTTOMUP : CCT_VIEW_TOPDOWN;
+  int rc = view_at(q, *spec, view, INV_DEPTH, &a, err);
+  if (!rc) rc = view_at(q, *spec, view, INV_DEPTH + INV_EXTRA, &b, err);
   if (rc) {
     cct_view_free(a);
     return rc;
@@ -141,25 +149,25 @@ static int check_monotone(const cct_view *v, cct_err *err) {
   return CCT_OK;
 }
 
-static int cct_check_invariants_run(cct_query *q, cct_err *err) {
-  double saved = q->threshold;
-  lastrow *last = q->last; /* keep the user's last view for '@N' */
-  size_t nlast = q->nlast;
-  q->last = NULL;
-  q->nlast = 0;
-  q->threshold = 0;
+/* The checks run on views of the session's settings with a zero threshold,
+ * computed by the core: the session (its '@N' rows included) is not touched. */
+int cct_check_invariants(cct_query *q, cct_err *err) {
+  cct_view_spec spec;
+  cct_view_spec_init(q, CCT_VIEW_TOPDOWN, &spec);
+  spec.threshold = 0;
+  const cct_center *c = cct_query_center(q);
   cct_view *td = NULL, *bu = NULL, *fl = NULL;
-  int rc = cct_view_topdown(q, INV_DEPTH, &td, err);
+  int rc = view_at(q, spec, CCT_VIEW_TOPDOWN, INV_DEPTH, &td, err);
   if (!rc) rc = check_monotone(td, err);
-  if (!rc) rc = check_depths(q, 0, err);
+  if (!rc) rc = check_depths(q, &spec, 0, err);
   double total = td && td->nmetrics ? td->total[0] : 0;
-  if (!rc && q->nitems && td->nmetrics) {
-    rc = cct_view_bottomup(q, INV_DEPTH, &bu, err);
+  if (!rc && c->nitems && td->nmetrics) {
+    rc = view_at(q, spec, CCT_VIEW_BOTTOMUP, INV_DEPTH, &bu, err);
     if (!rc) rc = check_monotone(bu, err);
-    if (!rc) rc = check_depths(q, 1, err);
+    if (!rc) rc = check_depths(q, &spec, 1, err);
     const cct_row *t = &td->rows[0];
     const cct_row *b = bu ? &bu->rows[0] : NULL;
-    int type = q->nitems == 1 ? q->items[0].type : -1;
+    int type = c->nitems == 1 ? c->items[0].type : -1;
     int one_function = type == IT_NAME || type == IT_FUNCTION_ID;
     int one_scope = type == IT_LOOP || type == IT_LOOP_ID || type == IT_LINE || type == IT_LINE_ID;
     if (!rc && !close_to(t->inclusive[0], b->inclusive[0], total))
@@ -186,18 +194,18 @@ static int cct_check_invariants_run(cct_query *q, cct_err *err) {
     /* Invariant 2: a single function's flat row. */
     if (!rc && one_function) {
       int64_t fn = -1;
-      for (size_t i = 0; i < q->nO; i++) {
-        if (fn >= 0 && q->O[i].function != fn) {
+      for (size_t i = 0; i < c->nO; i++) {
+        if (fn >= 0 && c->O[i].function != fn) {
           fn = -2; /* several functions share the name: no single flat row */
           break;
         }
-        fn = q->O[i].function;
+        fn = c->O[i].function;
       }
       if (fn >= 0) {
-        rc = cct_view_flat(q, CCT_FLAT_FUNCTIONS, 0, &fl, err);
+        rc = view_at(q, spec, CCT_VIEW_FLAT, CCT_FLAT_FUNCTIONS, &fl, err);
         const cct_row *f = NULL;
-        for (size_t i = 0; !rc && i < q->nlast; i++)
-          if (q->last[i].function == fn) f = &fl->rows[i];
+        for (size_t i = 0; !rc && i < fl->nrows; i++)
+          if (q_view_facts(fl)[i].function == fn) f = &fl->rows[i];
         if (!rc && !f && !close_to(t->inclusive[0], 0, total))
           rc = cct_err_set(err, CCT_ECORRUPT, "function of the center has no flat row");
         if (!rc && f && (!close_to(f->inclusive[0], b->inclusive[0], total) ||
@@ -207,16 +215,16 @@ static int cct_check_invariants_run(cct_query *q, cct_err *err) {
       }
     }
     /* Invariant 2 for one loop header or one source line (all occurrences at one file:line). */
-    int same = one_scope && q->nO > 0;
-    for (size_t i = 1; same && i < q->nO; i++) same = q->O[i].file == q->O[0].file && q->O[i].line == q->O[0].line;
+    int same = one_scope && c->nO > 0;
+    for (size_t i = 1; same && i < c->nO; i++) same = c->O[i].file == c->O[0].file && c->O[i].line == c->O[0].line;
     if (!rc && same) {
       int loop = type == IT_LOOP || type == IT_LOOP_ID;
       cct_view_free(fl);
       fl = NULL;
-      rc = cct_view_flat(q, loop ? CCT_FLAT_LOOPS : CCT_FLAT_LINES, 0, &fl, err);
+      rc = view_at(q, spec, CCT_VIEW_FLAT, loop ? CCT_FLAT_LOOPS : CCT_FLAT_LINES, &fl, err);
       const cct_row *f = NULL;
-      for (size_t i = 0; !rc && i < q->nlast; i++)
-        if (q->last[i].file == q->O[0].file && q->last[i].line == q->O[0].line) f = &fl->rows[i];
+      for (size_t i = 0; !rc && i < fl->nrows; i++)
+        if (q_view_facts(fl)[i].file == c->O[0].file && q_view_facts(fl)[i].line == c->O[0].line) f = &fl->rows[i];
       if (!rc && !f && !close_to(t->inclusive[0], 0, total))
         rc = cct_err_set(err, CCT_ECORRUPT, "%s of the center has no flat row", loop ? "loop" : "line");
       if (!rc && f && (!close_to(f->inclusive[0], t->inclusive[0], total) ||
@@ -229,7 +237,7 @@ static int cct_check_invariants_run(cct_query *q, cct_err *err) {
   for (int kind = CCT_FLAT_FUNCTIONS; !rc && td && td->nmetrics && kind <= CCT_FLAT_MODULES; kind++) {
     cct_view_free(fl);
     fl = NULL;
-    rc = cct_view_flat(q, kind, 0, &fl, err);
+    rc = view_at(q, spec, CCT_VIEW_FLAT, kind, &fl, err);
     for (size_t i = 0; !rc && i < fl->nrows; i++) {
       const cct_row *f = &fl->rows[i];
       if (exceeds(f->exclusive[0], f->inclusive[0], total))
@@ -240,18 +248,5 @@ static int cct_check_invariants_run(cct_query *q, cct_err *err) {
   cct_view_free(td);
   cct_view_free(bu);
   cct_view_free(fl);
-  q->threshold = saved;
-  for (size_t i = 0; i < q->nlast; i++) free(q->last[i].name);
-  free(q->last);
-  q->last = last;
-  q->nlast = nlast;
-  return rc;
-}
-
-/* cct_check_invariants: the work above inside one read transaction. */
-int cct_check_invariants(cct_query *q, cct_err *err) {
-  q_begin(q);
-  int rc = cct_check_invariants_run(q, err);
-  q_end(q);
   return rc;
 }

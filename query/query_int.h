@@ -84,10 +84,10 @@ enum {
   ST_RUNS, ST_BEGIN, ST_COMMIT, ST_VALUES, ST_TD_FRAMES_RANGE, ST_TD_LINES_RANGE, ST_BU_FRAMES, ST_LOOP_COSTS, ST_FUNCTIONS_AT, ST_FILE_CONTEXTS, ST_COUNT
 };
 
-/* What '@N' can refer to: a copy of the facts of each row of the last view. */
+/* What '@N' can refer to: the facts of each row of a view (cct_view.priv). */
 typedef struct lastrow {
   int kind;              /* CCT_ROW_* */
-  char *name;            /* label */
+  char *name;            /* label (owned only by the session's copy, see session.c) */
   int64_t function, file, module, offset;
   long long line;
 } lastrow;
@@ -99,74 +99,124 @@ typedef struct fninfo {
   long long line;
 } fninfo;
 
-struct cct_query {
-  sqlite3 *db;
-  int borrowed;          /* db is the caller's (cct_query_open_db): never closed here */
-  sqlite3_stmt *st[ST_COUNT];
+/* One loaded run (archive.c): its metric columns, root and program totals.
+ * Immutable once loaded; the archive keeps every run it loaded. */
+typedef struct qrun {
   int run;
   qcolumn *cols;         /* metric columns of the run */
   size_t ncols, nsum;    /* all columns, 'sum' columns (the first nsum) */
-  size_t disp;           /* index in cols of the display metric */
-  int has_lex;           /* the display metric has exclusive_lex from the database */
-  int gran;
-  double threshold;
-  int txn, txn_own;      /* nesting depth of q_begin; whether q_begin opened the transaction */
+  size_t defdisp;        /* the default display column (see default_metric) */
   qctx root;
   double *root_incl;     /* per column: program total */
-  /* center */
+} qrun;
+
+/* The archive layer (archive.c): the connection, the statement cache, the
+ * loaded runs, look-up caches keyed by (id, run), the read transaction. */
+typedef struct qarch {
+  sqlite3 *db;
+  int borrowed;          /* db is the caller's (cct_query_open_db): never closed here */
+  sqlite3_stmt *st[ST_COUNT];
+  int txn, txn_own;      /* nesting depth of q_begin; whether q_begin opened the transaction */
+  qrun **runs;           /* loaded runs */
+  size_t nruns;
+  qmap fnmap;            /* (function id, run) -> index in fns */
+  fninfo *fns;
+  size_t nfns, fncap;
+  qmap pathmap;          /* (0 file | 1 module, id, run) -> index in paths */
+  char **paths;
+  size_t npaths, pathcap;
+} qarch;
+
+/* A resolved center (center.c): the items of one run and their occurrences.
+ * Immutable once built: views only read it. */
+struct cct_center {
+  int run;
   citem *items;
   size_t nitems;
   qctx *O;               /* union of occurrences, sorted by pre, unique */
   size_t nO;
+  size_t ncols;          /* columns of the run (the stride of ov, sub_ex, sub_lex) */
   unsigned char *outer;  /* per O: in O* (no proper ancestor in O) */
   unsigned char *lexouter; /* per O: no proper ancestor in O within the same frame (exclusive counted) */
   double *ov;            /* per O x column: inclusive, exclusive, exclusive_lex (3 * ncols each) */
   double *sub_ex;        /* per O x column: for O* members, sum of exclusive over counted members of the subtree */
   double *sub_lex;       /* same for exclusive_lex */
   qmap cfuncs;           /* functions with a frame in O (key: function id) */
-  /* last view */
-  lastrow *last;
-  size_t nlast;
-  /* caches */
-  qmap fnmap;            /* function id -> index in fns */
-  fninfo *fns;
-  size_t nfns, fncap;
-  qmap pathmap;          /* (0 file | 1 module, id) -> index in paths */
-  char **paths;
-  size_t npaths, pathcap;
 };
 
-/* ---- session.c ---- */
+/* One computation (a view, a center change): what it reads.  Built on the
+ * stack by the entry points from a spec; never outlives the call. */
+typedef struct qv {
+  qarch *a;
+  const qrun *r;         /* the run */
+  const cct_center *c;   /* the center; an empty one for the program root */
+  size_t disp;           /* index in r->cols of the display metric */
+  int gran;              /* CCT_GRAN_* */
+  double threshold;
+} qv;
 
-/* Returns the cached statement i, reset and unbound, with ?1 bound to the run;
+/* The session (session.c): an archive plus the current settings, the
+ * convenience layer over cct_view_compute that clients without their own
+ * state use. */
+struct cct_query {
+  qarch a;
+  const qrun *r;         /* current run (owned by a) */
+  cct_center *center;    /* current center (owned), never NULL */
+  size_t disp;           /* display column in r */
+  int gran;
+  double threshold;
+  lastrow *last;         /* facts of the last view a cct_view_* call returned, for '@N' */
+  size_t nlast;
+};
+
+/* ---- archive.c ---- */
+
+/* Opens the archive at path read-only into a (zeroed first); with db (path
+ * NULL), borrows that open connection instead (no tuning, never closed here).
+ * Returns CCT_OK or an error. */
+int q_arch_open(qarch *a, const char *path, sqlite3 *db, cct_err *err);
+/* Frees everything of a and closes its connection. */
+void q_arch_close(qarch *a);
+/* The loaded run (loading it once); *r NULL with CCT_ENOTFOUND when the
+ * archive has no such run.  Returns CCT_OK or an error. */
+int q_run_get(qarch *a, int run, const qrun **r, cct_err *err);
+/* The archive's last run (0 when it has none).  Returns CCT_OK or an error. */
+int q_last_run(qarch *a, int *run, cct_err *err);
+/* Returns the cached statement i, reset and unbound, with ?1 bound to q's run;
  * NULL (err set) on failure. */
-sqlite3_stmt *q_stmt(cct_query *q, int i, cct_err *err);
+sqlite3_stmt *q_stmt(const qv *q, int i, cct_err *err);
+/* The same for the archive alone, ?1 bound to run. */
+sqlite3_stmt *q_arch_stmt(qarch *a, int i, int run, cct_err *err);
 /* Reads the columns of @root from st into c. */
 void q_read_ctx(sqlite3_stmt *st, qctx *c);
 /* Opens (depth 0) or joins a read transaction; q_end closes it at depth 0.
- * Views and center changes run inside one, for speed. */
-void q_begin(cct_query *q);
-void q_end(cct_query *q);
-/* Loads one context by id; returns CCT_OK or CCT_ENOTFOUND / CCT_ESQL. */
-int q_load_ctx(cct_query *q, int64_t id, qctx *c, cct_err *err);
+ * Every entry point (a view, a center change) runs inside one. */
+void q_begin(qarch *a);
+void q_end(qarch *a);
+/* Loads one context by id; returns CCT_OK or CCT_ENOTFOUND / an error. */
+int q_load_ctx(const qv *q, int64_t id, qctx *c, cct_err *err);
 /* Loads inclusive, exclusive, exclusive_lex of the context numbered pre (values
  * are keyed by pre) for the view metric columns vcols[0..n): out[3*i + 0..2].
- * Returns CCT_OK or CCT_ESQL. */
-int q_values(cct_query *q, int64_t pre, const size_t *vcols, size_t n, double *out, cct_err *err);
+ * Returns CCT_OK or an error. */
+int q_values(const qv *q, int64_t pre, const size_t *vcols, size_t n, double *out, cct_err *err);
 /* Loads inclusive, exclusive, exclusive_lex of column col for each context of
  * pres[0..n) (pre numbers, any order, duplicates allowed) in one statement that
  * reads runs of neighbouring contexts as ranges: out[stride*i + 0..2] (0 where
- * the context has no value).  Returns CCT_OK, CCT_ENOMEM or CCT_ESQL. */
-int q_values_many(cct_query *q, const int64_t *pres, size_t n, size_t col, double *out, size_t stride, cct_err *err);
+ * the context has no value).  Returns CCT_OK or an error. */
+int q_values_many(const qv *q, const int64_t *pres, size_t n, size_t col, double *out, size_t stride, cct_err *err);
 /* Facts of function id (cached) into *f, NULL when unknown.  Returns CCT_OK,
  * or an error (damaged archive, out of memory): never an unknown by mistake. */
-int q_function(cct_query *q, int64_t id, const fninfo **f, cct_err *err);
+int q_function(const qv *q, int64_t id, const fninfo **f, cct_err *err);
 /* Path of file (kind 0) or module (kind 1) id (cached) into *path, NULL when
  * unknown (id <= 0 or no such row).  Returns CCT_OK or an error. */
-int q_path(cct_query *q, int kind, int64_t id, const char **path, cct_err *err);
+int q_path(const qv *q, int kind, int64_t id, const char **path, cct_err *err);
 /* Columns of a view: the display metric first, then other 'sum' columns, at
  * most CCT_VIEW_MAX_METRICS; returns the count and fills vcols. */
-size_t q_view_columns(const cct_query *q, size_t *vcols);
+size_t q_view_columns(const qv *q, size_t *vcols);
+/* The display column of run r for metric name (exact, else unique prefix,
+ * case-insensitive; NULL: the default).  Returns CCT_OK or CCT_ENOTFOUND with
+ * the run's metrics in the message. */
+int q_metric_column(const qrun *r, const char *name, size_t *disp, cct_err *err);
 /* Whether path ends with suffix at a '/' boundary (or equals it). */
 int q_suffix_match(const char *path, const char *suffix);
 /* The last component of path. */
@@ -176,29 +226,41 @@ char *q_strdup(const char *s);
 
 /* ---- center.c ---- */
 
-/* Recomputes O, O*, the exclusive set and the subtree sums from the items. */
-int q_center_rebuild(cct_query *q, cct_err *err);
-/* Re-resolves every item in the current run (after a run change); items that
- * match nothing are dropped. */
-int q_center_reresolve(cct_query *q, cct_err *err);
-/* Replaces dst's items by copies of src's (text, type, argument; no
- * occurrences: q_center_reresolve finds them).  Returns CCT_OK or CCT_ENOMEM. */
-int q_center_copy_items(cct_query *dst, const cct_query *src, cct_err *err);
-/* Frees the items and derived arrays. */
-void q_center_clear(cct_query *q);
+/* The empty center (the program root) of any run. */
+extern const cct_center q_no_center;
+/* A new center of run q->r: base's items (NULL: none) changed by op with item
+ * ('@N' resolved against the rows facts[0..nfacts)).  The result owns copies;
+ * base is not changed.  *out is NULL (CCT_OK) when the item is the top row
+ * ('@1' of a centered view: no change).  Returns CCT_OK, CCT_ENOTFOUND, CCT_EUSAGE or an error. */
+int q_center_edit(const qv *q, const cct_center *base, int op, const char *item, const lastrow *facts, size_t nfacts,
+                  cct_center **out, cct_err *err);
+/* c's items resolved again in run q->r (ids fall back to names and paths);
+ * items that match nothing there are left out and, when missing is not NULL,
+ * listed in *missing (malloc'd, "'a', 'b'"; NULL when none).  Returns CCT_OK or an error. */
+int q_center_rerun(const qv *q, const cct_center *c, cct_center **out, char **missing, cct_err *err);
 /* Top-row values of the center for view columns vcols: inclusive over O*, and
  * exclusive over the counted members (lex = 1: exclusive_lex). */
-void q_center_top(const cct_query *q, const size_t *vcols, size_t n, int lex, double *incl, double *excl);
+void q_center_top(const cct_center *c, const size_t *vcols, size_t n, int lex, double *incl, double *excl);
 /* Label of the top row: the item text or '<multiple contexts>'. */
-const char *q_center_label(const cct_query *q);
+const char *q_center_label(const cct_center *c);
 /* Whether function id has an occurrence in the center (a frame of it). */
-int q_center_has_function(const cct_query *q, int64_t fn);
+int q_center_has_function(const cct_center *c, int64_t fn);
 
-/* ---- views.c ---- */
+/* ---- views.c, source.c: the view core ---- */
 
-/* Remembers the rows of v as the session's last view (for '@N'). */
-int q_remember(cct_query *q, const cct_view *v, const lastrow *facts, cct_err *err);
 /* Allocates an empty view of the given kind for q with metric columns vcols. */
-cct_view *q_view_new(cct_query *q, const char *name, const size_t *vcols, size_t n);
+cct_view *q_view_new(const qv *q, const char *name, const size_t *vcols, size_t n);
+/* The views, computed from q alone (nothing is changed); *facts receives the
+ * rows' facts (for '@N'), kept in the view. */
+int q_topdown(const qv *q, int depth, cct_view **out, cct_err *err);
+int q_bottomup(const qv *q, int depth, cct_view **out, cct_err *err);
+int q_flat(const qv *q, int kind, int n, cct_view **out, cct_err *err);
+/* file: a path suffix, '@N' (a row of last), or NULL for the center's file. */
+int q_source(const qv *q, const char *file, const cct_view *last, cct_view **out, cct_err *err);
+int q_stats(const qv *q, size_t bins, int order, cct_stats **out, cct_err *err);
+/* The facts of the rows of a view (cct_view.priv). */
+const lastrow *q_view_facts(const cct_view *v);
+/* Builds the computation q for spec on archive a (the session s supplies run 0's meaning). */
+int q_spec_bind(cct_query *s, const cct_view_spec *spec, qv *q, cct_err *err);
 
 #endif

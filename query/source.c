@@ -46,7 +46,7 @@ static int by_line(const void *a, const void *b) {
 }
 
 /* Reads the per-line figures of file fid for the view columns. */
-static int line_figures(cct_query *q, int64_t fid, const size_t *vcols, size_t nm, lfig **out, size_t *nout,
+static int line_figures(const qv *q, int64_t fid, const size_t *vcols, size_t nm, lfig **out, size_t *nout,
                         cct_err *err) {
   lfig *v = NULL;
   size_t n = 0, cap = 0;
@@ -57,7 +57,7 @@ static int line_figures(cct_query *q, int64_t fid, const size_t *vcols, size_t n
       return CCT_ESQL;
     }
     sqlite3_bind_int64(st, 2, fid);
-    sqlite3_bind_int64(st, 3, q->cols[vcols[m]].id);
+    sqlite3_bind_int64(st, 3, q->r->cols[vcols[m]].id);
     int rc;
     while ((rc = cct_step(st, err)) == CCT_STEP_ROW) {
       long long line = sqlite3_column_int64(st, 0);
@@ -94,10 +94,10 @@ static int line_figures(cct_query *q, int64_t fid, const size_t *vcols, size_t n
 
 /* Sets *mark when line of file fid is marked '>': the center's own lines and
  * the call sites leading into it.  Returns CCT_OK or an error. */
-static int is_marked(cct_query *q, int64_t fid, long long line, int *mark, cct_err *err) {
+static int is_marked(const qv *q, int64_t fid, long long line, int *mark, cct_err *err) {
   *mark = 0;
-  for (size_t i = 0; i < q->nO && !*mark; i++) {
-    const qctx *o = &q->O[i];
+  for (size_t i = 0; i < q->c->nO && !*mark; i++) {
+    const qctx *o = &q->c->O[i];
     if ((o->kind == K_LINE || o->kind == K_LOOP) && o->file == fid && o->line == line) *mark = 1;
     if (o->frame == o->id && o->kind != K_ROOT) {
       if (o->call_file == fid && o->call_line == line) *mark = 1;
@@ -129,17 +129,17 @@ static int by_cline(const void *a, const void *b) {
  * line of the same frame; it is in the share when any member is around it
  * (the outermost one is in O*), counting only the outermost context of each
  * line (recursion).  Returns CCT_OK or an error. */
-static int center_lines(cct_query *q, int64_t fid, const size_t *vcols, size_t nm, cline **out, size_t *nout,
+static int center_lines(const qv *q, int64_t fid, const size_t *vcols, size_t nm, cline **out, size_t *nout,
                         cct_err *err) {
   *out = NULL;
   *nout = 0;
-  if (!q->nO) return CCT_OK;
+  if (!q->c->nO) return CCT_OK;
   typedef struct fctx {
     int64_t pre, last, line;
     int kind, own, in;
   } fctx;
   fctx *c = NULL;
-  size_t n = 0, cap = 0, *stk = malloc(q->nO * sizeof *stk), top = 0, oi = 0;
+  size_t n = 0, cap = 0, *stk = malloc(q->c->nO * sizeof *stk), top = 0, oi = 0;
   if (!stk) return cct_err_set(err, CCT_ENOMEM, "out of memory");
   sqlite3_stmt *st = q_stmt(q, ST_FILE_CONTEXTS, err);
   int rc = st ? CCT_OK : CCT_ESQL;
@@ -150,13 +150,13 @@ static int center_lines(cct_query *q, int64_t fid, const size_t *vcols, size_t n
               sqlite3_column_type(st, 3) == SQLITE_NULL ? -1 : sqlite3_column_int64(st, 3), sqlite3_column_int(st, 4),
               0, 0};
     int64_t frame = sqlite3_column_int64(st, 2);
-    while (oi < q->nO && q->O[oi].pre <= x.pre) {
-      while (top && q->O[stk[top - 1]].last < q->O[oi].pre) top--;
+    while (oi < q->c->nO && q->c->O[oi].pre <= x.pre) {
+      while (top && q->c->O[stk[top - 1]].last < q->c->O[oi].pre) top--;
       stk[top++] = oi++;
     }
-    while (top && q->O[stk[top - 1]].last < x.pre) top--;
+    while (top && q->c->O[stk[top - 1]].last < x.pre) top--;
     if (!top) continue;
-    const qctx *o = &q->O[stk[top - 1]];
+    const qctx *o = &q->c->O[stk[top - 1]];
     x.own = o->frame == o->id ? o->id == frame : o->frame == frame;
     x.in = 1;
     if (n == cap) {
@@ -214,22 +214,24 @@ static int center_lines(cct_query *q, int64_t fid, const size_t *vcols, size_t n
   return CCT_OK;
 }
 
-/* Picks the file for the source view.  Returns CCT_OK with *fid set. */
-static int source_file(cct_query *q, const char *file, int64_t *fid, cct_err *err) {
+/* Picks the file for the source view ('@N': a row of last).  Returns CCT_OK with *fid set. */
+static int source_file(const qv *q, const char *file, const cct_view *last, int64_t *fid, cct_err *err) {
   *fid = 0;
   if (file && file[0] == '@') {
     char *end = NULL;
     long long h = strtoll(file + 1, &end, 10);
-    if (!file[1] || *end || h < 1 || (size_t)h > q->nlast)
+    size_t nlast = last && q_view_facts(last) ? last->nrows : 0;
+    if (!file[1] || *end || h < 1 || (size_t)h > nlast)
       return cct_err_set(err, CCT_ENOTFOUND, "no row %s in the last view", file);
-    *fid = q->last[h - 1].file;
-    if (*fid <= 0 && q->last[h - 1].kind == CCT_ROW_CENTER && q->nO) file = NULL;
+    const lastrow *r = &q_view_facts(last)[h - 1];
+    *fid = r->file;
+    if (*fid <= 0 && r->kind == CCT_ROW_CENTER && q->c->nO) file = NULL;
     else if (*fid <= 0) return cct_err_set(err, CCT_ENOTFOUND, "row %s has no source file", file);
     else return CCT_OK;
   }
   if (!file) {
-    if (!q->nO) return cct_err_set(err, CCT_EUSAGE, "no center: use 'source FILE' or set a center");
-    const qctx *o = &q->O[0];
+    if (!q->c->nO) return cct_err_set(err, CCT_EUSAGE, "no center: use 'source FILE' or set a center");
+    const qctx *o = &q->c->O[0];
     if (o->frame == o->id) {
       /* a function's own file when its definition line is known, else the file of its call site */
       const fninfo *f = NULL;
@@ -256,15 +258,15 @@ static int source_file(cct_query *q, const char *file, int64_t *fid, cct_err *er
   }
   sqlite3_reset(st);
   if (rc) return rc;
-  if (!first) return cct_err_set(err, CCT_ENOTFOUND, "no file '%s' in run %d", file, q->run);
+  if (!first) return cct_err_set(err, CCT_ENOTFOUND, "no file '%s' in run %d", file, q->r->run);
   *fid = first;
   return CCT_OK;
 }
 
-static int cct_view_source_run(cct_query *q, const char *file, cct_view **out, cct_err *err) {
+int q_source(const qv *q, const char *file, const cct_view *last, cct_view **out, cct_err *err) {
   *out = NULL;
   int64_t fid = 0;
-  int rc = source_file(q, file, &fid, err);
+  int rc = source_file(q, file, last, &fid, err);
   if (rc) return rc;
   const char *path = NULL;
   if ((rc = q_path(q, 0, fid, &path, err))) return rc;
@@ -356,7 +358,7 @@ static int cct_view_source_run(cct_query *q, const char *file, cct_view **out, c
     while (ci < ncl && cl[ci].line < line) ci++;
     const cline *c = ci < ncl && cl[ci].line == line ? &cl[ci] : NULL;
     if (c && c->own) mark = 1;
-    if (q->nitems && !(r->share = calloc(nm + 1, sizeof(double)))) rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
+    if (q->c->nitems && !(r->share = calloc(nm + 1, sizeof(double)))) rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
     for (size_t m = 0; c && r->share && m < nm; m++) r->share[m] = c->share[m];
     r->mark = mark ? '>' : 0;
     r->center = r->mark != 0;
@@ -372,11 +374,11 @@ static int cct_view_source_run(cct_query *q, const char *file, cct_view **out, c
       r->exclusive[m] = f->excl[m];
     }
   }
-  if (!rc) rc = q_remember(q, v, facts, err);
+  for (size_t i = 0; i < v->nrows; i++) facts[i].name = (char *)v->rows[i].name; /* not owned */
+  v->priv = facts;
   free(figs);
   free(cl);
   free(text);
-  free(facts);
   if (rc) {
     cct_view_free(v);
     return rc;
@@ -476,26 +478,26 @@ static int distribution(const cct_stats *s, int kind, cct_stats_dist *d) {
   return 0;
 }
 
-static int cct_view_stats_run(cct_query *q, size_t bins, int order, cct_stats **out, cct_err *err) {
+int q_stats(const qv *q, size_t bins, int order, cct_stats **out, cct_err *err) {
   *out = NULL;
-  if (!q->ncols) return cct_err_set(err, CCT_ENOTFOUND, "run %d has no metrics", q->run);
+  if (!q->r->ncols) return cct_err_set(err, CCT_ENOTFOUND, "run %d has no metrics", q->r->run);
   if (!bins) bins = 10;
   cct_stats *s = calloc(1, sizeof *s);
   if (!s) return cct_err_set(err, CCT_ENOMEM, "out of memory");
-  s->metric = q_strdup(q->cols[q->disp].name);
+  s->metric = q_strdup(q->r->cols[q->disp].name);
   s->bins = bins;
   s->histogram = calloc(bins, sizeof *s->histogram);
   /* The outermost occurrences (the root without a center). */
   size_t no = 0;
-  uint32_t *ids = malloc((q->nO + 1) * sizeof *ids);
+  uint32_t *ids = malloc((q->c->nO + 1) * sizeof *ids);
   if (!ids || !s->histogram) {
     free(ids);
     cct_stats_free(s);
     return cct_err_set(err, CCT_ENOMEM, "out of memory");
   }
-  if (!q->nitems) ids[no++] = (uint32_t)q->root.id;
-  for (size_t i = 0; i < q->nO; i++)
-    if (q->outer[i]) ids[no++] = (uint32_t)q->O[i].id;
+  if (!q->c->nitems) ids[no++] = (uint32_t)q->r->root.id;
+  for (size_t i = 0; i < q->c->nO; i++)
+    if (q->c->outer[i]) ids[no++] = (uint32_t)q->c->O[i].id;
   int rc = CCT_OK;
   sqlite3_stmt *st = q_stmt(q, ST_PROFILES, err);
   size_t cap = 0;
@@ -528,7 +530,7 @@ static int cct_view_stats_run(cct_query *q, size_t bins, int order, cct_stats **
   if (!st) rc = CCT_ESQL;
   if (!rc) rc = step;
   if (!rc && !(st = q_stmt(q, ST_PROFILE_VALUES, err))) rc = CCT_ESQL;
-  if (!rc) sqlite3_bind_int64(st, 2, q->cols[q->disp].id);
+  if (!rc) sqlite3_bind_int64(st, 2, q->r->cols[q->disp].id);
   while (!rc && (step = cct_step(st, err)) == CCT_STEP_ROW) {
     int64_t *slot = qmap_get(&index, sqlite3_column_int64(st, 0), 0, 0, 0, 0);
     if (!slot) continue;
@@ -544,7 +546,7 @@ static int cct_view_stats_run(cct_query *q, size_t bins, int order, cct_stats **
     double sum = 0;
     for (size_t i = 0; i < no; i++) sum += pvec_incl(&v, ids[i]);
     s->profiles[*slot].value = sum;
-    s->program_sum += pvec_incl(&v, (uint32_t)q->root.id);
+    s->program_sum += pvec_incl(&v, (uint32_t)q->r->root.id);
     free(buf);
   }
   if (!rc) rc = step;
@@ -571,10 +573,10 @@ static int cct_view_stats_run(cct_query *q, size_t bins, int order, cct_stats **
     qsort(s->profiles, s->count, sizeof *s->profiles,
           order == CCT_STATS_BY_RANK ? by_rank : order == CCT_STATS_BY_THREAD ? by_thread : by_value_desc);
   /* what the figures do not say by themselves */
-  s->program_total = q->root_incl ? q->root_incl[q->disp] : 0;
+  s->program_total = q->r->root_incl ? q->r->root_incl[q->disp] : 0;
   char note[300] = "";
   if (!s->count)
-    snprintf(note, sizeof note, "run %d has no per-profile data (the database holds summary values only)", q->run);
+    snprintf(note, sizeof note, "run %d has no per-profile data (the database holds summary values only)", q->r->run);
   else if (fabs(s->program_sum - s->program_total) > 1e-3 * fabs(s->program_total))
     snprintf(note, sizeof note,
              "the %zu profiles add up to %.4g of the program's %.4g (%.1f%%): the per-profile data covers only part "
@@ -598,25 +600,4 @@ void cct_stats_free(cct_stats *s) {
   free(s->histogram);
   for (int k = 0; k < 2; k++) free(s->kinds[k].histogram);
   free(s);
-}
-
-/* cct_view_source: the work above inside one read transaction. */
-int cct_view_source(cct_query *q, const char *file, cct_view **out, cct_err *err) {
-  q_begin(q);
-  int rc = cct_view_source_run(q, file, out, err);
-  q_end(q);
-  return rc;
-}
-
-/* cct_view_stats: the work above inside one read transaction. */
-int cct_view_stats(cct_query *q, size_t bins, cct_stats **out, cct_err *err) {
-  return cct_view_stats_by(q, bins, CCT_STATS_BY_VALUE, out, err);
-}
-
-/* cct_view_stats_by: the work above inside one read transaction. */
-int cct_view_stats_by(cct_query *q, size_t bins, int order, cct_stats **out, cct_err *err) {
-  q_begin(q);
-  int rc = cct_view_stats_run(q, bins, order, out, err);
-  q_end(q);
-  return rc;
 }

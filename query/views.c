@@ -88,20 +88,21 @@ static void vt_addval(vtree *t, int node, const double *incl, const double *excl
   }
 }
 
-static const vtree *sort_tree;
+/* A child with its sort keys (no sort context outside the array). */
+typedef struct skey {
+  double v; /* inclusive of the display metric (0 without metrics) */
+  const char *name, *callsite;
+  int node;
+} skey;
+
+/* Inclusive descending, then label, call site and node. */
 static int by_value(const void *a, const void *b) {
-  const vtree *t = sort_tree;
-  int x = *(const int *)a, y = *(const int *)b;
-  if (t->nm) {
-    double vx = t->val[(size_t)x * t->nm * 2], vy = t->val[(size_t)y * t->nm * 2];
-    if (vx != vy) return vx > vy ? -1 : 1;
-  }
-  const char *nx = t->n[x].name ? t->n[x].name : "", *ny = t->n[y].name ? t->n[y].name : "";
-  int c = strcmp(nx, ny);
+  const skey *x = a, *y = b;
+  if (x->v != y->v) return x->v > y->v ? -1 : 1;
+  int c = strcmp(x->name, y->name);
   if (c) return c;
-  const char *cx = t->n[x].callsite ? t->n[x].callsite : "", *cy = t->n[y].callsite ? t->n[y].callsite : "";
-  c = strcmp(cx, cy);
-  return c ? c : (x > y) - (x < y);
+  c = strcmp(x->callsite, y->callsite);
+  return c ? c : (x->node > y->node) - (x->node < y->node);
 }
 
 /* Builds the sorted child lists. */
@@ -122,38 +123,51 @@ static int vt_sort(vtree *t) {
       vnode *p = &t->n[t->n[i].parent];
       p->child[p->nchild++] = (int)i;
     }
-  free(cnt);
-  sort_tree = t;
+  int most = 0;
   for (size_t i = 0; i < t->nn; i++)
-    if (t->n[i].nchild > 1) qsort(t->n[i].child, (size_t)t->n[i].nchild, sizeof(int), by_value);
-  sort_tree = NULL;
+    if (cnt[i] > most) most = cnt[i];
+  free(cnt);
+  skey *keys = malloc(((size_t)most + 1) * sizeof *keys);
+  if (!keys) return -1;
+  for (size_t i = 0; i < t->nn; i++) {
+    vnode *p = &t->n[i];
+    if (p->nchild < 2) continue;
+    for (int c = 0; c < p->nchild; c++) {
+      const vnode *x = &t->n[p->child[c]];
+      keys[c] = (skey){t->nm ? t->val[(size_t)p->child[c] * t->nm * 2] : 0, x->name ? x->name : "",
+                       x->callsite ? x->callsite : "", p->child[c]};
+    }
+    qsort(keys, (size_t)p->nchild, sizeof *keys, by_value);
+    for (int c = 0; c < p->nchild; c++) p->child[c] = keys[c].node;
+  }
+  free(keys);
   return 0;
 }
 
 /* ---- views ---- */
 
-cct_view *q_view_new(cct_query *q, const char *name, const size_t *vcols, size_t n) {
+cct_view *q_view_new(const qv *q, const char *name, const size_t *vcols, size_t n) {
   cct_view *v = calloc(1, sizeof *v);
   if (!v) return NULL;
   v->view = name;
-  v->run = q->run;
+  v->run = q->r->run;
   v->granularity = q->gran;
   v->nmetrics = n;
   v->metrics = calloc(n + 1, sizeof *v->metrics);
   v->total = calloc(n + 1, sizeof *v->total);
-  v->ncenter = q->nitems;
-  v->center = calloc(q->nitems + 1, sizeof *v->center);
+  v->ncenter = q->c->nitems;
+  v->center = calloc(q->c->nitems + 1, sizeof *v->center);
   if (!v->metrics || !v->total || !v->center) {
     cct_view_free(v);
     return NULL;
   }
   int lost = 0; /* out of memory */
   for (size_t i = 0; i < n; i++) {
-    v->metrics[i] = q_strdup(q->cols[vcols[i]].name);
-    v->total[i] = q->root_incl[vcols[i]];
-    lost |= !v->metrics[i] && q->cols[vcols[i]].name;
+    v->metrics[i] = q_strdup(q->r->cols[vcols[i]].name);
+    v->total[i] = q->r->root_incl[vcols[i]];
+    lost |= !v->metrics[i] && q->r->cols[vcols[i]].name;
   }
-  for (size_t i = 0; i < q->nitems; i++) lost |= !(v->center[i] = q_strdup(q->items[i].text));
+  for (size_t i = 0; i < q->c->nitems; i++) lost |= !(v->center[i] = q_strdup(q->c->items[i].text));
   if (lost) {
     cct_view_free(v);
     return NULL;
@@ -192,24 +206,11 @@ void cct_view_free(cct_view *v) {
   free((char *)v->center);
   free(v->total);
   free((char *)v->note);
+  free(v->priv);
   free(v);
 }
 
-int q_remember(cct_query *q, const cct_view *v, const lastrow *facts, cct_err *err) {
-  for (size_t i = 0; i < q->nlast; i++) free(q->last[i].name);
-  free(q->last);
-  q->last = NULL;
-  q->nlast = 0;
-  if (!v->nrows) return CCT_OK;
-  q->last = calloc(v->nrows, sizeof *q->last);
-  if (!q->last) return cct_err_set(err, CCT_ENOMEM, "out of memory");
-  for (size_t i = 0; i < v->nrows; i++) {
-    q->last[i] = facts[i];
-    q->last[i].name = q_strdup(v->rows[i].name);
-  }
-  q->nlast = v->nrows;
-  return CCT_OK;
-}
+const lastrow *q_view_facts(const cct_view *v) { return v->priv; }
 
 /* Emits node i and its visible subtree in pre-order into v (rows and facts);
  * prow is the index in v->rows of the parent's row (-1 for none). */
@@ -250,7 +251,7 @@ static int emit(vtree *t, int i, double cut, cct_view *v, lastrow *facts, int *h
 }
 
 /* Sorts t and moves its rows (roots: nodes without parent, in order) into v. */
-static int vt_to_view(cct_query *q, vtree *t, const int *roots, size_t nroots, cct_view *v, cct_err *err) {
+static int vt_to_view(const qv *q, vtree *t, const int *roots, size_t nroots, cct_view *v, cct_err *err) {
   if (vt_sort(t)) return cct_err_set(err, CCT_ENOMEM, "out of memory");
   v->rows = calloc(t->nn + 1, sizeof *v->rows);
   lastrow *facts = calloc(t->nn + 1, sizeof *facts);
@@ -267,16 +268,15 @@ static int vt_to_view(cct_query *q, vtree *t, const int *roots, size_t nroots, c
       continue;
     rc = emit(t, roots[i], cut, v, facts, &handle, -1);
   }
-  if (!rc) rc = q_remember(q, v, facts, err);
-  else rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
-  free(facts);
-  return rc;
+  for (size_t i = 0; i < v->nrows; i++) facts[i].name = (char *)v->rows[i].name; /* not owned */
+  v->priv = facts;
+  return rc ? cct_err_set(err, CCT_ENOMEM, "out of memory") : CCT_OK;
 }
 
 /* Ends a view built in the row tree t: unless rc says an error came first,
  * fills v from t and hands it to *out; frees t, and v on error.  Returns rc or
  * the error of the conversion. */
-static int vt_finish(cct_query *q, vtree *t, int rc, cct_view *v, cct_view **out, cct_err *err) {
+static int vt_finish(const qv *q, vtree *t, int rc, cct_view *v, cct_view **out, cct_err *err) {
   int root = 0;
   if (!rc) rc = vt_to_view(q, t, &root, 1, v, err);
   vt_free(t);
@@ -289,7 +289,7 @@ static int vt_finish(cct_query *q, vtree *t, int rc, cct_view *v, cct_view **out
 }
 
 /* Fills a function row's facts. */
-static int set_function(cct_query *q, vnode *x, int64_t fn, cct_err *err) {
+static int set_function(const qv *q, vnode *x, int64_t fn, cct_err *err) {
   const fninfo *f = NULL;
   int rc = q_function(q, fn, &f, err);
   if (rc) return rc;
@@ -311,7 +311,7 @@ static int set_function(cct_query *q, vnode *x, int64_t fn, cct_err *err) {
 
 /* "PREFIXbasename:line" into *out (malloc'd).  Returns CCT_OK or an error
  * (out of memory, damaged archive) with *out NULL. */
-static int loc_label(cct_query *q, const char *prefix, int64_t file, long long line, char **out, cct_err *err) {
+static int loc_label(const qv *q, const char *prefix, int64_t file, long long line, char **out, cct_err *err) {
   const char *p = NULL;
   *out = NULL;
   int rc = q_path(q, 0, file, &p, err);
@@ -324,17 +324,17 @@ static int loc_label(cct_query *q, const char *prefix, int64_t file, long long l
 }
 
 /* Creates the top row (node 0): the center, or the program root without a center. */
-static int top_row(cct_query *q, vtree *t, const size_t *vcols, size_t nm, int lex, cct_err *err) {
-  int top = vt_add(t, -1, q->nitems ? CCT_ROW_CENTER : CCT_ROW_ROOT);
+static int top_row(const qv *q, vtree *t, const size_t *vcols, size_t nm, int lex, cct_err *err) {
+  int top = vt_add(t, -1, q->c->nitems ? CCT_ROW_CENTER : CCT_ROW_ROOT);
   if (top < 0) return cct_err_set(err, CCT_ENOMEM, "out of memory");
-  t->n[top].name = strdup(q->nitems ? q_center_label(q) : "<program>");
-  t->n[top].center = q->nitems > 0;
+  t->n[top].name = strdup(q->c->nitems ? q_center_label(q->c) : "<program>");
+  t->n[top].center = q->c->nitems > 0;
   double incl[CCT_VIEW_MAX_METRICS] = {0}, excl[CCT_VIEW_MAX_METRICS] = {0};
-  if (q->nitems) {
-    q_center_top(q, vcols, nm, lex, incl, excl);
+  if (q->c->nitems) {
+    q_center_top(q->c, vcols, nm, lex, incl, excl);
   } else {
     double v[3 * CCT_VIEW_MAX_METRICS];
-    int rc = q_values(q, q->root.pre, vcols, nm, v, err);
+    int rc = q_values(q, q->r->root.pre, vcols, nm, v, err);
     if (rc) return rc;
     for (size_t m = 0; m < nm; m++) {
       incl[m] = v[3 * m];
@@ -346,18 +346,18 @@ static int top_row(cct_query *q, vtree *t, const size_t *vcols, size_t nm, int l
 }
 
 /* The outermost occurrences (or the root without a center). */
-static qctx *outer_list(cct_query *q, size_t *n) {
-  if (!q->nitems) {
+static qctx *outer_list(const qv *q, size_t *n) {
+  if (!q->c->nitems) {
     qctx *r = malloc(sizeof *r);
-    if (r) *r = q->root;
+    if (r) *r = q->r->root;
     *n = r ? 1 : 0;
     return r;
   }
-  qctx *r = malloc((q->nO ? q->nO : 1) * sizeof *r);
+  qctx *r = malloc((q->c->nO ? q->c->nO : 1) * sizeof *r);
   *n = 0;
   if (!r) return NULL;
-  for (size_t i = 0; i < q->nO; i++)
-    if (q->outer[i]) r[(*n)++] = q->O[i];
+  for (size_t i = 0; i < q->c->nO; i++)
+    if (q->c->outer[i]) r[(*n)++] = q->c->O[i];
   return r;
 }
 
@@ -437,19 +437,19 @@ static void read_lrow(sqlite3_stmt *st, int line, int level, lrow *r) {
 }
 
 /* The level of o that its level-1 rows are one below. */
-static int td_base(const cct_query *q, const qctx *o) {
+static int td_base(const qv *q, const qctx *o) {
   if (q->gran != CCT_GRAN_LINE) return o->fdepth;
   return o->ldepth - (o->kind == K_LINE && o->callsite ? 1 : 0);
 }
 
 /* Whether o has anything below it at the session's granularity. */
-static int td_has_below(const cct_query *q, const qctx *o) {
+static int td_has_below(const qv *q, const qctx *o) {
   return q->gran == CCT_GRAN_LINE ? o->last > o->pre : o->nframes > 0;
 }
 
 /* Reads the small subtrees os[g[0..ng)] (sorted by pre) in one range and files
  * their rows at levels 1..depth into lv[1..depth]. */
-static int td_range(cct_query *q, const qctx *os, const size_t *g, size_t ng, int depth, lrows *lv, cct_err *err) {
+static int td_range(const qv *q, const qctx *os, const size_t *g, size_t ng, int depth, lrows *lv, cct_err *err) {
   int line = q->gran == CCT_GRAN_LINE;
   sqlite3_stmt *st = q_stmt(q, line ? ST_TD_LINES_RANGE : ST_TD_FRAMES_RANGE, err);
   if (!st) return CCT_ESQL;
@@ -491,7 +491,7 @@ static int td_range(cct_query *q, const qctx *os, const size_t *g, size_t ng, in
 
 /* Reads level k of the large subtree of o with a level index into l; *found
  * tells whether it had any row. */
-static int td_level(cct_query *q, const qctx *o, int k, lrows *l, int *found, cct_err *err) {
+static int td_level(const qv *q, const qctx *o, int k, lrows *l, int *found, cct_err *err) {
   int line = q->gran == CCT_GRAN_LINE;
   sqlite3_stmt *st = q_stmt(q, line ? ST_TD_LINES : ST_TD_FRAMES, err);
   if (!st) return CCT_ESQL;
@@ -517,7 +517,7 @@ static int td_level(cct_query *q, const qctx *o, int k, lrows *l, int *found, cc
 
 /* Adds the rows of one level (sorted by pre) to t.  prev maps the contexts of
  * the level above to rows; cur receives this level's. */
-static int td_add(cct_query *q, vtree *t, const lrows *l, int k, const qmap *prev, qmap *cur, const size_t *vcols,
+static int td_add(const qv *q, vtree *t, const lrows *l, int k, const qmap *prev, qmap *cur, const size_t *vcols,
                   size_t nm, cct_err *err) {
   int line = q->gran == CCT_GRAN_LINE;
   size_t n = l->n;
@@ -576,7 +576,7 @@ static int td_add(cct_query *q, vtree *t, const lrows *l, int k, const qmap *pre
       x->inlined = r->relation == R_INLINED;
       if (kind == CCT_ROW_FUNCTION) {
         rc = set_function(q, x, r->function, err);
-        x->center = q_center_has_function(q, r->function);
+        x->center = q_center_has_function(q->c, r->function);
         if (!rc && line && r->call_line >= 0) rc = loc_label(q, "", r->call_file, r->call_line, &x->callsite, err);
       } else if (kind == CCT_ROW_INSTRUCTION) {
         const char *mp = NULL;
@@ -606,19 +606,7 @@ static int td_add(cct_query *q, vtree *t, const lrows *l, int k, const qmap *pre
   return rc;
 }
 
-/* Top-down with a fresh error record. */
-static int topdown(cct_query *q, int depth, cct_view **out, cct_err *err);
-
-int cct_view_topdown(cct_query *q, int depth, cct_view **out, cct_err *err) {
-  cct_err e = CCT_ERR_INIT;
-  q_begin(q);
-  int rc = topdown(q, depth, out, &e);
-  q_end(q);
-  if (rc) cct_err_set(err, rc, "%s", e.msg);
-  return rc;
-}
-
-static int topdown(cct_query *q, int depth, cct_view **out, cct_err *err) {
+int q_topdown(const qv *q, int depth, cct_view **out, cct_err *err) {
   *out = NULL;
   if (depth < 0) return cct_err_set(err, CCT_EUSAGE, "depth must be 0 or more");
   size_t vcols[CCT_VIEW_MAX_METRICS], nm = q_view_columns(q, vcols);
@@ -699,7 +687,7 @@ static int by_int64(const void *a, const void *b) {
 
 /* Reads the caller frames ids[0..n) (sorted, distinct) in one statement into
  * frames, memo maps id -> index in frames. */
-static int bu_fetch(cct_query *q, const int64_t *ids, size_t n, bframe **frames, size_t *nframes, size_t *fcap,
+static int bu_fetch(const qv *q, const int64_t *ids, size_t n, bframe **frames, size_t *nframes, size_t *fcap,
                     qmap *memo, cct_err *err) {
   if (!n) return CCT_OK;
   char *json = malloc(21 * n + 3), *p = json;
@@ -719,7 +707,7 @@ static int bu_fetch(cct_query *q, const int64_t *ids, size_t n, bframe **frames,
   while (!rc && i < n && (src = cct_step(st, err)) == CCT_STEP_ROW) {
     int64_t id = ids[i++];
     if (sqlite3_column_type(st, 0) == SQLITE_NULL) {
-      rc = cct_err_set(err, CCT_ECORRUPT, "context %lld of run %d is missing", (long long)id, q->run);
+      rc = cct_err_set(err, CCT_ECORRUPT, "context %lld of run %d is missing", (long long)id, q->r->run);
       break;
     }
     if (*nframes == *fcap) {
@@ -746,7 +734,7 @@ static int bu_fetch(cct_query *q, const int64_t *ids, size_t n, bframe **frames,
   sqlite3_reset(st);
   sqlite3_clear_bindings(st);
   if (!rc && src != CCT_STEP_ROW && src != CCT_STEP_DONE) rc = src;
-  if (!rc && i != n) rc = cct_err_set(err, CCT_ECORRUPT, "callers of run %d are missing from the archive", q->run);
+  if (!rc && i != n) rc = cct_err_set(err, CCT_ECORRUPT, "callers of run %d are missing from the archive", q->r->run);
   return rc;
 }
 
@@ -755,10 +743,10 @@ static int bu_fetch(cct_query *q, const int64_t *ids, size_t n, bframe **frames,
  * statement.  Rows are created and values added in occurrence order within
  * each level, which keeps the order of siblings and of sums of a walk done
  * occurrence by occurrence. */
-static int cct_view_bottomup_run(cct_query *q, int depth, cct_view **out, cct_err *err) {
+int q_bottomup(const qv *q, int depth, cct_view **out, cct_err *err) {
   *out = NULL;
   if (depth < 0) return cct_err_set(err, CCT_EUSAGE, "depth must be 0 or more");
-  if (!q->nitems) return cct_err_set(err, CCT_EUSAGE, "no center: use 'center NAME' or 'flat'");
+  if (!q->c->nitems) return cct_err_set(err, CCT_EUSAGE, "no center: use 'center NAME' or 'flat'");
   size_t vcols[CCT_VIEW_MAX_METRICS], nm = q_view_columns(q, vcols);
   cct_view *v = q_view_new(q, "bottomup", vcols, nm);
   if (!v) return cct_err_set(err, CCT_ENOMEM, "out of memory");
@@ -767,7 +755,7 @@ static int cct_view_bottomup_run(cct_query *q, int depth, cct_view **out, cct_er
   int rc = top_row(q, &t, vcols, nm, 0, err);
   qmap memo = {0};
   bframe *frames = NULL;
-  size_t nframes = 0, fcap = 0, nc = q->ncols ? q->ncols : 1;
+  size_t nframes = 0, fcap = 0, nc = q->r->ncols ? q->r->ncols : 1;
   int line = q->gran == CCT_GRAN_LINE;
   /* per walk (one per member of O*): O index, current row, next caller frame, call site */
   typedef struct walk {
@@ -775,13 +763,13 @@ static int cct_view_bottomup_run(cct_query *q, int depth, cct_view **out, cct_er
     int node;
     int64_t cur, cfile, cline;
   } walk;
-  walk *w = malloc((q->nO + 1) * sizeof *w);
-  int64_t *want = malloc((q->nO + 1) * sizeof *want);
+  walk *w = malloc((q->c->nO + 1) * sizeof *w);
+  int64_t *want = malloc((q->c->nO + 1) * sizeof *want);
   size_t nw = 0;
   if (!rc && (!w || !want)) rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
-  for (size_t i = 0; !rc && i < q->nO && depth > 0; i++) {
-    if (!q->outer[i]) continue;
-    const qctx *o = &q->O[i];
+  for (size_t i = 0; !rc && i < q->c->nO && depth > 0; i++) {
+    if (!q->c->outer[i]) continue;
+    const qctx *o = &q->c->O[i];
     int is_frame = o->frame == o->id;
     w[nw++] = (walk){i, 0, is_frame ? o->fparent : o->frame, is_frame ? o->call_file : 0, is_frame ? o->call_line : -1};
     if (o->kind == K_ROOT) w[nw - 1].cur = -1;
@@ -790,7 +778,7 @@ static int cct_view_bottomup_run(cct_query *q, int depth, cct_view **out, cct_er
     /* the callers of this level not read yet */
     size_t nwant = 0;
     for (size_t j = 0; j < nw; j++)
-      if (w[j].cur >= 0 && w[j].cur != q->root.id && !qmap_get(&memo, w[j].cur, 0, 0, 0, 0)) want[nwant++] = w[j].cur;
+      if (w[j].cur >= 0 && w[j].cur != q->r->root.id && !qmap_get(&memo, w[j].cur, 0, 0, 0, 0)) want[nwant++] = w[j].cur;
     qsort(want, nwant, sizeof *want, by_int64);
     size_t u = 0;
     for (size_t j = 0; j < nwant; j++)
@@ -801,11 +789,11 @@ static int cct_view_bottomup_run(cct_query *q, int depth, cct_view **out, cct_er
       walk *x = &w[j];
       double incl[CCT_VIEW_MAX_METRICS], excl[CCT_VIEW_MAX_METRICS];
       for (size_t m = 0; m < nm; m++) {
-        incl[m] = q->ov[3 * (nc * x->i + vcols[m])];
-        excl[m] = q->sub_ex[nc * x->i + vcols[m]];
+        incl[m] = q->c->ov[3 * (nc * x->i + vcols[m])];
+        excl[m] = q->c->sub_ex[nc * x->i + vcols[m]];
       }
       const bframe *f = NULL;
-      if (x->cur >= 0 && x->cur != q->root.id) {
+      if (x->cur >= 0 && x->cur != q->r->root.id) {
         int64_t *slot = qmap_get(&memo, x->cur, 0, 0, 0, 0);
         f = slot ? &frames[*slot] : NULL;
         if (f && f->kind == K_ROOT) f = NULL; /* defensive: the root is never a caller row */
@@ -831,7 +819,7 @@ static int cct_view_bottomup_run(cct_query *q, int depth, cct_view **out, cct_er
       if (added) {
         rc = set_function(q, &t.n[child], f->function, err);
         t.n[child].inlined = f->relation == R_INLINED;
-        t.n[child].center = q_center_has_function(q, f->function);
+        t.n[child].center = q_center_has_function(q->c, f->function);
         if (!rc && line && x->cline >= 0) rc = loc_label(q, "", x->cfile, x->cline, &t.n[child].callsite, err);
       }
       vt_addval(&t, child, incl, excl);
@@ -839,7 +827,7 @@ static int cct_view_bottomup_run(cct_query *q, int depth, cct_view **out, cct_er
       x->cfile = f->call_file;
       x->cline = f->call_line;
       x->cur = f->fparent;
-      if (x->cur < 0 || x->cur == q->root.id) continue; /* chain ends: no '<program root>' below level 1 */
+      if (x->cur < 0 || x->cur == q->r->root.id) continue; /* chain ends: no '<program root>' below level 1 */
       w[keep++] = *x;
     }
     nw = keep;
@@ -873,14 +861,14 @@ static int by_incl(const void *a, const void *b) {
 static const char *const scope_kind[] = {"function", "loop", "line", "file", "module"};
 
 /* Reads the static scopes of kind s for the display metric, sorted, at most n (0 = all). */
-static int flat_rows(cct_query *q, int s, int n, frow **prows, size_t *pnr, cct_err *err) {
+static int flat_rows(const qv *q, int s, int n, frow **prows, size_t *pnr, cct_err *err) {
   *prows = NULL;
   *pnr = 0;
-  if (!q->ncols) return CCT_OK;
+  if (!q->r->ncols) return CCT_OK;
   sqlite3_stmt *st = q_stmt(q, ST_FLAT, err);
   if (!st) return CCT_ESQL;
   sqlite3_bind_text(st, 2, scope_kind[s], -1, SQLITE_STATIC);
-  sqlite3_bind_int64(st, 3, q->cols[q->disp].id);
+  sqlite3_bind_int64(st, 3, q->r->cols[q->disp].id);
   frow *rows = NULL;
   size_t nr = 0, cap = 0;
   int step;
@@ -933,17 +921,17 @@ static int flat_rows(cct_query *q, int s, int n, frow **prows, size_t *pnr, cct_
 }
 
 /* Whether the center holds a context of kind at (file, line). */
-static int center_has_at(const cct_query *q, int kind, int64_t file, long long line) {
-  for (size_t i = 0; i < q->nO; i++)
-    if (q->O[i].kind == kind && q->O[i].file == file && q->O[i].line == line) return 1;
+static int center_has_at(const qv *q, int kind, int64_t file, long long line) {
+  for (size_t i = 0; i < q->c->nO; i++)
+    if (q->c->O[i].kind == kind && q->c->O[i].file == file && q->c->O[i].line == line) return 1;
   return 0;
 }
 
 /* Sets *has to whether an item names file / module id.  Returns CCT_OK or an error. */
-static int center_has_scope(cct_query *q, int module, int64_t id, int *has, cct_err *err) {
+static int center_has_scope(const qv *q, int module, int64_t id, int *has, cct_err *err) {
   *has = 0;
-  for (size_t i = 0; i < q->nitems && !*has; i++) {
-    const citem *it = &q->items[i];
+  for (size_t i = 0; i < q->c->nitems && !*has; i++) {
+    const citem *it = &q->c->items[i];
     if (it->type == (module ? IT_MODULE_ID : IT_FILE_ID) && it->id == id) *has = 1;
     if (it->type == (module ? IT_MODULE : IT_FILE)) {
       const char *p = NULL;
@@ -956,7 +944,7 @@ static int center_has_scope(cct_query *q, int module, int64_t id, int *has, cct_
 }
 
 /* Fills node x (kind s of CCT_FLAT_*) from a flat row; values of other columns by point look-up. */
-static int flat_node(cct_query *q, vtree *t, int node, int s, const frow *r, const size_t *vcols, size_t nm,
+static int flat_node(const qv *q, vtree *t, int node, int s, const frow *r, const size_t *vcols, size_t nm,
                      cct_err *err) {
   vnode *x = &t->n[node];
   double incl[CCT_VIEW_MAX_METRICS] = {0}, excl[CCT_VIEW_MAX_METRICS] = {0};
@@ -966,7 +954,7 @@ static int flat_node(cct_query *q, vtree *t, int node, int s, const frow *r, con
     sqlite3_stmt *st = q_stmt(q, ST_FLAT_ONE, err);
     if (!st) return CCT_ESQL;
     sqlite3_bind_text(st, 2, scope_kind[s], -1, SQLITE_STATIC);
-    sqlite3_bind_int64(st, 3, q->cols[vcols[m]].id);
+    sqlite3_bind_int64(st, 3, q->r->cols[vcols[m]].id);
     sqlite3_bind_int64(st, 4, r->key);
     sqlite3_bind_int64(st, 5, r->line);
     int rc = cct_step(st, err);
@@ -983,7 +971,7 @@ static int flat_node(cct_query *q, vtree *t, int node, int s, const frow *r, con
   case CCT_FLAT_FUNCTIONS: {
     int rc = set_function(q, x, r->key, err);
     if (rc) return rc;
-    x->center = q_center_has_function(q, r->key);
+    x->center = q_center_has_function(q->c, r->key);
     break;
   }
   case CCT_FLAT_LOOPS:
@@ -1014,7 +1002,7 @@ static const int flat_row_kind[] = {CCT_ROW_FUNCTION, CCT_ROW_LOOP, CCT_ROW_LINE
 
 /* Loop and line rows of function fn under node: loops by header, lines under
  * their innermost loop of the same frame; inclusive by the outermost rule per key. */
-static int flat_scopes(cct_query *q, vtree *t, int node, int64_t fn, const size_t *vcols, size_t nm, double cut,
+static int flat_scopes(const qv *q, vtree *t, int node, int64_t fn, const size_t *vcols, size_t nm, double cut,
                        cct_err *err) {
   typedef struct sc {
     int64_t id, pre, last, frame, file, line;
@@ -1104,7 +1092,7 @@ static int flat_scopes(cct_query *q, vtree *t, int node, int64_t fn, const size_
 }
 
 /* flat tree: module > file > function > loop > line. */
-static int flat_tree(cct_query *q, vtree *t, int n, const size_t *vcols, size_t nm, double cut, int **roots,
+static int flat_tree(const qv *q, vtree *t, int n, const size_t *vcols, size_t nm, double cut, int **roots,
                      size_t *nroots, cct_err *err) {
   frow *mods = NULL, *files = NULL, *fns = NULL;
   size_t nmods = 0, nfiles = 0, nfns = 0;
@@ -1172,7 +1160,7 @@ static int flat_tree(cct_query *q, vtree *t, int n, const size_t *vcols, size_t 
   return rc;
 }
 
-static int cct_view_flat_run(cct_query *q, int kind, int n, cct_view **out, cct_err *err) {
+int q_flat(const qv *q, int kind, int n, cct_view **out, cct_err *err) {
   *out = NULL;
   if (kind < CCT_FLAT_FUNCTIONS || kind > CCT_FLAT_TREE) return cct_err_set(err, CCT_EUSAGE, "bad flat kind %d", kind);
   size_t vcols[CCT_VIEW_MAX_METRICS], nm = q_view_columns(q, vcols);
@@ -1210,20 +1198,4 @@ static int cct_view_flat_run(cct_query *q, int kind, int n, cct_view **out, cct_
   }
   *out = v;
   return CCT_OK;
-}
-
-/* cct_view_bottomup: the work above inside one read transaction. */
-int cct_view_bottomup(cct_query *q, int depth, cct_view **out, cct_err *err) {
-  q_begin(q);
-  int rc = cct_view_bottomup_run(q, depth, out, err);
-  q_end(q);
-  return rc;
-}
-
-/* cct_view_flat: the work above inside one read transaction. */
-int cct_view_flat(cct_query *q, int kind, int n, cct_view **out, cct_err *err) {
-  q_begin(q);
-  int rc = cct_view_flat_run(q, kind, n, out, err);
-  q_end(q);
-  return rc;
 }

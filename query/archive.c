@@ -1,0 +1,582 @@
+/* archive.c: the archive layer of the cct_query library: opening an archive
+ * read-only, the statement cache over schema/query.sql, read transactions,
+ * loading runs (metric columns, root, program totals, the default metric) and
+ * small cached look-ups keyed by (id, run): functions, paths, values.  Also the
+ * hash map of query_int.h.  Everything above it (centers, views, the session)
+ * calls down into this file, never the other way. */
+#include "query_int.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+/* ---- hash map ---- */
+
+static uint64_t qmap_hash(int64_t a, int64_t b, int64_t c, int64_t d, int64_t e) {
+  uint64_t h = 0x9E3779B97F4A7C15ull;
+  int64_t k[5] = {a, b, c, d, e};
+  for (int i = 0; i < 5; i++) {
+    h ^= (uint64_t)k[i] + 0x9E3779B97F4A7C15ull + (h << 6) + (h >> 2);
+    h *= 0xBF58476D1CE4E5B9ull;
+  }
+  return h ^ (h >> 31);
+}
+
+int64_t *qmap_get(const qmap *m, int64_t a, int64_t b, int64_t c, int64_t d, int64_t e) {
+  if (!m->cap) return NULL;
+  size_t i = (size_t)qmap_hash(a, b, c, d, e) & (m->cap - 1);
+  for (;;) {
+    qmap_slot *s = &m->slots[i];
+    if (!s->used) return NULL;
+    if (s->k[0] == a && s->k[1] == b && s->k[2] == c && s->k[3] == d && s->k[4] == e) return &s->v;
+    i = (i + 1) & (m->cap - 1);
+  }
+}
+
+static int qmap_grow(qmap *m) {
+  size_t ncap = m->cap ? m->cap * 2 : 64;
+  qmap_slot *ns = calloc(ncap, sizeof *ns);
+  if (!ns) return -1;
+  for (size_t j = 0; j < m->cap; j++) {
+    qmap_slot *s = &m->slots[j];
+    if (!s->used) continue;
+    size_t i = (size_t)qmap_hash(s->k[0], s->k[1], s->k[2], s->k[3], s->k[4]) & (ncap - 1);
+    while (ns[i].used) i = (i + 1) & (ncap - 1);
+    ns[i] = *s;
+  }
+  free(m->slots);
+  m->slots = ns;
+  m->cap = ncap;
+  return 0;
+}
+
+int64_t *qmap_put(qmap *m, int64_t a, int64_t b, int64_t c, int64_t d, int64_t e, int64_t v, int *added) {
+  *added = 0;
+  if ((m->n + 1) * 2 > m->cap && qmap_grow(m)) return NULL;
+  size_t i = (size_t)qmap_hash(a, b, c, d, e) & (m->cap - 1);
+  for (;;) {
+    qmap_slot *s = &m->slots[i];
+    if (!s->used) {
+      s->used = 1;
+      s->k[0] = a, s->k[1] = b, s->k[2] = c, s->k[3] = d, s->k[4] = e;
+      s->v = v;
+      m->n++;
+      *added = 1;
+      return &s->v;
+    }
+    if (s->k[0] == a && s->k[1] == b && s->k[2] == c && s->k[3] == d && s->k[4] == e) return &s->v;
+    i = (i + 1) & (m->cap - 1);
+  }
+}
+
+void qmap_free(qmap *m) {
+  free(m->slots);
+  m->slots = NULL;
+  m->cap = m->n = 0;
+}
+
+/* ---- small helpers ---- */
+
+char *q_strdup(const char *s) { return s ? strdup(s) : NULL; }
+
+const char *q_basename(const char *path) {
+  const char *b = path ? strrchr(path, '/') : NULL;
+  return b ? b + 1 : path;
+}
+
+int q_suffix_match(const char *path, const char *suffix) {
+  size_t n = strlen(path), k = strlen(suffix);
+  if (!k || k > n || strcmp(path + n - k, suffix)) return 0;
+  return k == n || path[n - k - 1] == '/' || suffix[0] == '/';
+}
+
+/* ---- statements ---- */
+
+static const char *const stmt_names[ST_COUNT] = {
+    [ST_ROOT] = "root", [ST_CTX] = "ctx", [ST_VALUE] = "value", [ST_FUNCTION_INFO] = "function_info",
+    [ST_FILE_PATH] = "file_path", [ST_MODULE_PATH] = "module_path", [ST_FUNCTIONS_BY_NAME] = "functions_by_name",
+    [ST_FUNCTIONS_BY_GLOB] = "functions_by_glob", [ST_FUNCTION_NAMES] = "function_names",
+    [ST_FUNCTIONS_BY_FILE] = "functions_by_file", [ST_FUNCTIONS_BY_MODULE] = "functions_by_module",
+    [ST_FUNCTIONS_BY_CLASS] = "functions_by_class", [ST_FUNCTIONS_BY_NAMESPACE] = "functions_by_namespace",
+    [ST_FILES] = "files", [ST_MODULES] = "modules", [ST_FUNCTION_FRAMES] = "function_frames",
+    [ST_CONTEXTS_AT] = "contexts_at", [ST_INSTRUCTIONS_AT] = "instructions_at",
+    [ST_FUNCTION_SCOPES] = "function_scopes", [ST_LINE_COSTS] = "line_costs", [ST_TD_FRAMES] = "td_frames",
+    [ST_TD_LINES] = "td_lines", [ST_FLAT] = "flat", [ST_FLAT_ONE] = "flat_one",
+    [ST_SOURCE] = "source", [ST_PROFILES] = "profiles", [ST_PROFILE_VALUES] = "profile_values",
+    [ST_COMPLETE_FUNCTIONS] = "complete_functions", [ST_COMPLETE_METRICS] = "complete_metrics",
+    [ST_RUN_EXISTS] = "run_exists", [ST_COLUMNS] = "columns", [ST_RUNS] = "runs", [ST_BEGIN] = "begin", [ST_COMMIT] = "commit",
+    [ST_VALUES] = "values", [ST_TD_FRAMES_RANGE] = "td_frames_range", [ST_TD_LINES_RANGE] = "td_lines_range",
+    [ST_BU_FRAMES] = "bu_frames", [ST_LOOP_COSTS] = "loop_costs", [ST_FUNCTIONS_AT] = "functions_at",
+    [ST_FILE_CONTEXTS] = "file_contexts"};
+
+sqlite3_stmt *q_arch_stmt(qarch *a, int i, int run, cct_err *err) {
+  if (!a->st[i] && cct_schema_prepare_named(a->db, cct_sql_query, stmt_names[i], &a->st[i], err)) return NULL;
+  sqlite3_stmt *st = a->st[i];
+  sqlite3_reset(st);
+  sqlite3_clear_bindings(st);
+  if (sqlite3_bind_parameter_count(st) >= 1) sqlite3_bind_int64(st, 1, run);
+  return st;
+}
+
+sqlite3_stmt *q_stmt(const qv *q, int i, cct_err *err) { return q_arch_stmt(q->a, i, q->r->run, err); }
+
+void q_begin(qarch *q) {
+  if (q->txn++) return;
+  q->txn_own = sqlite3_get_autocommit(q->db); /* not when the caller has a transaction open */
+  sqlite3_stmt *st = q->txn_own ? q_arch_stmt(q, ST_BEGIN, 0, NULL) : NULL;
+  if (st) cct_step(st, NULL); /* a failed BEGIN leaves autocommit: each statement then reads on its own */
+  if (st) sqlite3_reset(st);
+}
+
+void q_end(qarch *q) {
+  if (q->txn <= 0 || --q->txn || !q->txn_own) return;
+  q->txn_own = 0;
+  sqlite3_stmt *st = q_arch_stmt(q, ST_COMMIT, 0, NULL);
+  if (st && !sqlite3_get_autocommit(q->db)) {
+    cct_step(st, NULL); /* ending a read transaction: nothing to lose */
+    sqlite3_reset(st);
+  }
+}
+
+void q_read_ctx(sqlite3_stmt *st, qctx *c) {
+  c->id = sqlite3_column_int64(st, 0);
+  c->pre = sqlite3_column_int64(st, 1);
+  c->last = sqlite3_column_int64(st, 2);
+  c->frame = sqlite3_column_int64(st, 3);
+  c->fdepth = sqlite3_column_int(st, 4);
+  c->ldepth = sqlite3_column_int(st, 5);
+  c->kind = sqlite3_column_int(st, 6);
+  c->relation = sqlite3_column_int(st, 7);
+  c->callsite = sqlite3_column_int(st, 8);
+  c->function = sqlite3_column_type(st, 9) == SQLITE_NULL ? 0 : sqlite3_column_int64(st, 9);
+  c->fparent = sqlite3_column_type(st, 10) == SQLITE_NULL ? -1 : sqlite3_column_int64(st, 10);
+  c->file = sqlite3_column_type(st, 11) == SQLITE_NULL ? 0 : sqlite3_column_int64(st, 11);
+  c->line = sqlite3_column_type(st, 12) == SQLITE_NULL ? -1 : sqlite3_column_int64(st, 12);
+  c->call_file = sqlite3_column_type(st, 13) == SQLITE_NULL ? 0 : sqlite3_column_int64(st, 13);
+  c->call_line = sqlite3_column_type(st, 14) == SQLITE_NULL ? -1 : sqlite3_column_int64(st, 14);
+  c->module = sqlite3_column_type(st, 15) == SQLITE_NULL ? 0 : sqlite3_column_int64(st, 15);
+  c->offset = sqlite3_column_int64(st, 16);
+  c->nframes = sqlite3_column_int64(st, 17);
+}
+
+int q_load_ctx(const qv *q, int64_t id, qctx *c, cct_err *err) {
+  sqlite3_stmt *st = q_stmt(q, ST_CTX, err);
+  if (!st) return err ? err->code : CCT_ESQL;
+  sqlite3_bind_int64(st, 2, id);
+  int rc = cct_step(st, err);
+  if (rc == CCT_STEP_ROW) q_read_ctx(st, c);
+  sqlite3_reset(st);
+  return rc == CCT_STEP_ROW ? CCT_OK : rc == CCT_STEP_DONE ? CCT_ENOTFOUND : rc;
+}
+
+int q_values(const qv *q, int64_t pre, const size_t *vcols, size_t n, double *out, cct_err *err) {
+  sqlite3_stmt *st = q_stmt(q, ST_VALUE, err);
+  if (!st) return CCT_ESQL;
+  for (size_t i = 0; i < n; i++) {
+    sqlite3_reset(st);
+    sqlite3_bind_int64(st, 2, q->r->cols[vcols[i]].id);
+    sqlite3_bind_int64(st, 3, pre);
+    int rc = cct_step(st, err);
+    if (rc == CCT_STEP_ROW) {
+      for (int j = 0; j < 3; j++) out[3 * i + j] = sqlite3_column_double(st, j);
+    } else if (rc == CCT_STEP_DONE) {
+      out[3 * i] = out[3 * i + 1] = out[3 * i + 2] = 0;
+    } else {
+      return rc;
+    }
+  }
+  sqlite3_reset(st);
+  return CCT_OK;
+}
+
+/* A context to read and where its values go. */
+typedef struct prei {
+  int64_t pre;
+  size_t i;
+} prei;
+
+static int by_pre(const void *a, const void *b) {
+  const prei *x = a, *y = b;
+  return x->pre < y->pre ? -1 : x->pre > y->pre;
+}
+
+/* Contexts whose pre numbers are closer than this are read as one range of the value table (the
+ * rows between cost less than another look-up). */
+#define VALUE_GAP 24
+
+int q_values_many(const qv *q, const int64_t *pres, size_t n, size_t col, double *out, size_t stride, cct_err *err) {
+  if (!n) return CCT_OK;
+  prei *idx = malloc(n * sizeof *idx);
+  char *json = malloc(44 * n + 3), *p = json;
+  if (!idx || !json) {
+    free(idx);
+    free(json);
+    return cct_err_set(err, CCT_ENOMEM, "out of memory");
+  }
+  int sorted = 1;
+  for (size_t i = 0; i < n; i++) {
+    idx[i] = (prei){pres[i], i};
+    if (i && pres[i] < pres[i - 1]) sorted = 0;
+    out[stride * i] = out[stride * i + 1] = out[stride * i + 2] = 0;
+  }
+  if (!sorted) qsort(idx, n, sizeof *idx, by_pre);
+  /* ranges of neighbouring contexts */
+  *p++ = '[';
+  for (size_t i = 0; i < n;) {
+    size_t j = i + 1;
+    while (j < n && idx[j].pre - idx[j - 1].pre <= VALUE_GAP) j++;
+    p += sprintf(p, "%s[%lld,%lld]", i ? "," : "", (long long)idx[i].pre, (long long)idx[j - 1].pre);
+    i = j;
+  }
+  *p++ = ']';
+  *p = 0;
+  sqlite3_stmt *st = q_stmt(q, ST_VALUES, err);
+  if (!st) {
+    free(idx);
+    free(json);
+    return CCT_ESQL;
+  }
+  sqlite3_bind_int64(st, 2, q->r->cols[col].id);
+  sqlite3_bind_text(st, 3, json, (int)(p - json), free);
+  size_t k = 0;
+  int rc;
+  while ((rc = cct_step(st, err)) == CCT_STEP_ROW) {
+    int64_t pre = sqlite3_column_int64(st, 0);
+    while (k < n && idx[k].pre < pre) k++;
+    for (; k < n && idx[k].pre == pre; k++)
+      for (int j = 0; j < 3; j++) out[stride * idx[k].i + (size_t)j] = sqlite3_column_double(st, j + 1);
+  }
+  sqlite3_reset(st);
+  sqlite3_clear_bindings(st); /* releases the JSON text */
+  free(idx);
+  return rc;
+}
+
+int q_function(const qv *x, int64_t id, const fninfo **out, cct_err *err) {
+  qarch *q = x->a;
+  *out = NULL;
+  int64_t *slot = qmap_get(&q->fnmap, id, x->r->run, 0, 0, 0);
+  if (slot) {
+    *out = &q->fns[*slot];
+    return CCT_OK;
+  }
+  sqlite3_stmt *st = q_stmt(x, ST_FUNCTION_INFO, err);
+  if (!st) return CCT_ESQL;
+  sqlite3_bind_int64(st, 2, id);
+  int rc = cct_step(st, err);
+  if (rc != CCT_STEP_ROW) {
+    sqlite3_reset(st);
+    return rc; /* CCT_OK (unknown) or the error */
+  }
+  if (q->nfns == q->fncap) {
+    size_t cap = q->fncap ? 2 * q->fncap : 64;
+    fninfo *f = realloc(q->fns, cap * sizeof *f);
+    if (!f) {
+      sqlite3_reset(st);
+      return cct_err_set(err, CCT_ENOMEM, "out of memory");
+    }
+    q->fns = f;
+    q->fncap = cap;
+  }
+  fninfo *f = &q->fns[q->nfns];
+  f->name = q_strdup((const char *)sqlite3_column_text(st, 0));
+  f->module_id = sqlite3_column_int64(st, 1);
+  f->file_id = sqlite3_column_int64(st, 2);
+  f->line = sqlite3_column_type(st, 3) == SQLITE_NULL ? -1 : sqlite3_column_int64(st, 3);
+  f->file = q_strdup((const char *)sqlite3_column_text(st, 4));
+  f->module = q_strdup((const char *)sqlite3_column_text(st, 5));
+  int lost = !f->name || (!f->file && sqlite3_column_type(st, 4) != SQLITE_NULL) ||
+             (!f->module && sqlite3_column_type(st, 5) != SQLITE_NULL); /* out of memory */
+  sqlite3_reset(st);
+  int added;
+  if (lost || !qmap_put(&q->fnmap, id, x->r->run, 0, 0, 0, (int64_t)q->nfns, &added)) {
+    free(f->name);
+    free(f->file);
+    free(f->module);
+    return cct_err_set(err, CCT_ENOMEM, "out of memory");
+  }
+  *out = &q->fns[q->nfns++];
+  return CCT_OK;
+}
+
+int q_path(const qv *x, int kind, int64_t id, const char **out, cct_err *err) {
+  qarch *q = x->a;
+  *out = NULL;
+  if (id <= 0) return CCT_OK;
+  int64_t *slot = qmap_get(&q->pathmap, kind, id, x->r->run, 0, 0);
+  if (slot) {
+    *out = q->paths[*slot];
+    return CCT_OK;
+  }
+  sqlite3_stmt *st = q_stmt(x, kind ? ST_MODULE_PATH : ST_FILE_PATH, err);
+  if (!st) return CCT_ESQL;
+  sqlite3_bind_int64(st, 2, id);
+  int rc = cct_step(st, err);
+  if (rc != CCT_STEP_ROW) {
+    sqlite3_reset(st);
+    return rc; /* CCT_OK (unknown) or the error */
+  }
+  const char *text = (const char *)sqlite3_column_text(st, 0);
+  char *p = q_strdup(text);
+  sqlite3_reset(st);
+  if (!text) return CCT_OK;
+  if (q->npaths == q->pathcap) {
+    size_t cap = q->pathcap ? 2 * q->pathcap : 64;
+    char **np = realloc(q->paths, cap * sizeof *np);
+    if (!np) {
+      free(p);
+      return cct_err_set(err, CCT_ENOMEM, "out of memory");
+    }
+    q->paths = np;
+    q->pathcap = cap;
+  }
+  int added;
+  if (!p || !qmap_put(&q->pathmap, kind, id, x->r->run, 0, 0, (int64_t)q->npaths, &added)) {
+    free(p);
+    return cct_err_set(err, CCT_ENOMEM, "out of memory");
+  }
+  q->paths[q->npaths++] = p;
+  *out = p;
+  return CCT_OK;
+}
+
+size_t q_view_columns(const qv *q, size_t *vcols) {
+  if (!q->r->ncols) return 0;
+  size_t n = 0;
+  vcols[n++] = q->disp;
+  for (size_t i = 0; i < q->r->nsum && n < CCT_VIEW_MAX_METRICS; i++)
+    if (i != q->disp) vcols[n++] = i;
+  return n;
+}
+
+/* Whether the base of metric name (without its ' (unit)' and a 'perf::' or
+ * 'PAPI_' prefix) is word, case-insensitively. */
+static int metric_is(const char *name, const char *word) {
+  if (!strncasecmp(name, "perf::", 6)) name += 6;
+  else if (!strncasecmp(name, "PAPI_", 5)) name += 5;
+  size_t n = strlen(word);
+  return !strncasecmp(name, word, n) && (!name[n] || name[n] == ' ');
+}
+
+/* Whether metric name measures time: a time unit in its parenthesis, or a
+ * clock or time event ('perf::task-clock', 'REALTIME'). */
+static int metric_is_time(const char *name) {
+  static const char *const units[] = {"(sec)", "(s)", "(msec)", "(ms)", "(usec)", "(us)", "(nsec)", "(ns)"};
+  size_t n = strlen(name);
+  for (size_t i = 0; i < sizeof units / sizeof *units; i++) {
+    size_t k = strlen(units[i]);
+    if (n >= k && !strcasecmp(name + n - k, units[i])) return 1;
+  }
+  for (const char *s = name; *s; s++)
+    if (!strncasecmp(s, "clock", 5) || !strncasecmp(s, "time", 4)) return 1;
+  return 0;
+}
+
+/* Preference of a metric as the default display metric, lower first: CPU time,
+ * real time, cycles, GPU time (all GPU operations, then kernels), other time
+ * metrics, anything else. */
+static int default_rank(const char *name) {
+  static const char *const order[] = {"CPUTIME", "REALTIME", "cycles", "TOT_CYC", "cpu-cycles", "GPUOP", "GKER"};
+  static const int rank[] = {0, 1, 2, 2, 2, 3, 4};
+  if (!name) return 7;
+  for (size_t i = 0; i < sizeof order / sizeof *order; i++)
+    if (metric_is(name, order[i])) return rank[i];
+  return metric_is_time(name) ? 5 : 6;
+}
+
+/* The default display metric of the loaded run: among the 'sum' columns with a
+ * non-zero program total, the one default_rank prefers (the first in file order
+ * among equals); the first column when every total is zero. */
+static size_t default_metric(const qrun *q) {
+  size_t best = 0;
+  int best_rank = 99;
+  for (size_t i = 0; i < q->nsum; i++) {
+    if (q->root_incl[i] == 0) continue;
+    int r = default_rank(q->cols[i].name);
+    if (r < best_rank) best = i, best_rank = r;
+  }
+  return best;
+}
+
+/* ---- runs ---- */
+
+static void run_free(qrun *r) {
+  if (!r) return;
+  for (size_t i = 0; i < r->ncols; i++) {
+    free(r->cols[i].name);
+    free(r->cols[i].stat);
+  }
+  free(r->cols);
+  free(r->root_incl);
+  free(r);
+}
+
+/* Loads run's columns, root and totals into a new qrun. */
+static int load_run(qarch *a, int run, qrun **out, cct_err *err) {
+  qrun *q = calloc(1, sizeof *q);
+  *out = NULL;
+  if (!q) return cct_err_set(err, CCT_ENOMEM, "out of memory");
+  q->run = run;
+  qv x = {a, q, &q_no_center, 0, CCT_GRAN_FUNCTION, 0};
+  int rc = CCT_OK;
+  sqlite3_stmt *st = q_stmt(&x, ST_COLUMNS, err);
+  if (!st) rc = CCT_ESQL;
+  size_t cap = 0;
+  int step = CCT_STEP_DONE;
+  while (!rc && (step = cct_step(st, err)) == CCT_STEP_ROW) {
+    if (q->ncols == cap) {
+      cap = cap ? 2 * cap : 8;
+      qcolumn *c = realloc(q->cols, cap * sizeof *c);
+      if (!c) {
+        rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
+        break;
+      }
+      q->cols = c;
+    }
+    qcolumn *c = &q->cols[q->ncols++];
+    c->id = sqlite3_column_int64(st, 0);
+    c->name = q_strdup((const char *)sqlite3_column_text(st, 1));
+    c->stat = q_strdup((const char *)sqlite3_column_text(st, 2));
+    if (!c->name || !c->stat) rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
+    if (c->stat && !strcmp(c->stat, "sum")) q->nsum++;
+  }
+  if (!rc) rc = step;
+  if (st) sqlite3_reset(st);
+  /* Without any 'sum' column, every column is a display candidate. */
+  if (!rc && !q->nsum) q->nsum = q->ncols;
+  if (!rc) {
+    st = q_stmt(&x, ST_ROOT, err);
+    if (!st) rc = CCT_ESQL;
+    else if ((rc = cct_step(st, err)) == CCT_STEP_ROW) rc = CCT_OK, q_read_ctx(st, &q->root);
+    else if (!rc) rc = cct_err_set(err, CCT_ECORRUPT, "run %d has no root context", run);
+    if (st) sqlite3_reset(st);
+  }
+  if (!rc) {
+    q->root_incl = calloc(q->ncols ? q->ncols : 1, sizeof *q->root_incl);
+    if (!q->root_incl) rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
+  }
+  for (size_t i = 0; !rc && i < q->ncols; i++) {
+    double v[3];
+    rc = q_values(&x, q->root.pre, &i, 1, v, err);
+    q->root_incl[i] = v[0];
+  }
+  if (!rc) q->defdisp = default_metric(q);
+  if (rc) {
+    run_free(q);
+    return rc;
+  }
+  *out = q;
+  return CCT_OK;
+}
+
+int q_run_get(qarch *a, int run, const qrun **out, cct_err *err) {
+  *out = NULL;
+  for (size_t i = 0; i < a->nruns; i++)
+    if (a->runs[i]->run == run) {
+      *out = a->runs[i];
+      return CCT_OK;
+    }
+  sqlite3_stmt *st = q_arch_stmt(a, ST_RUN_EXISTS, run, err);
+  if (!st) return CCT_ESQL;
+  int found = cct_step(st, err);
+  sqlite3_reset(st);
+  if (found != CCT_STEP_ROW && found != CCT_STEP_DONE) return found;
+  if (!found) return cct_err_set(err, CCT_ENOTFOUND, "no run %d in the archive", run);
+  qrun **v = realloc(a->runs, (a->nruns + 1) * sizeof *v);
+  if (!v) return cct_err_set(err, CCT_ENOMEM, "out of memory");
+  a->runs = v;
+  qrun *r = NULL;
+  q_begin(a);
+  int rc = load_run(a, run, &r, err);
+  q_end(a);
+  if (rc) return rc;
+  a->runs[a->nruns++] = r;
+  *out = r;
+  return CCT_OK;
+}
+
+int q_last_run(qarch *a, int *run, cct_err *err) {
+  sqlite3_stmt *st = q_arch_stmt(a, ST_RUNS, 0, err);
+  *run = 0;
+  if (!st) return CCT_ESCHEMA;
+  int step;
+  while ((step = cct_step(st, err)) == CCT_STEP_ROW) *run = sqlite3_column_int(st, 0);
+  sqlite3_reset(st);
+  return step;
+}
+
+int q_metric_column(const qrun *q, const char *name, size_t *disp, cct_err *err) {
+  if (!name) {
+    *disp = q->defdisp;
+    return CCT_OK;
+  }
+  size_t n = strlen(name), hit = (size_t)-1, nhits = 0;
+  for (size_t i = 0; i < q->nsum; i++) {
+    const char *c = q->cols[i].name ? q->cols[i].name : "";
+    if (!strcasecmp(c, name)) {
+      hit = i;
+      nhits = 1;
+      break;
+    }
+    if (!strncasecmp(c, name, n)) {
+      if (!nhits || strcasecmp(q->cols[hit].name, c)) nhits++;
+      hit = i;
+    }
+  }
+  if (nhits == 1) {
+    *disp = hit;
+    return CCT_OK;
+  }
+  char list[700] = "";
+  size_t len = 0;
+  for (size_t i = 0; i < q->nsum && len < sizeof list - 80; i++)
+    len += (size_t)snprintf(list + len, sizeof list - len, "%s'%s'", i ? ", " : "", q->cols[i].name);
+  return cct_err_set(err, CCT_ENOTFOUND, "%s metric '%s' in run %d; metrics: %s", nhits ? "ambiguous" : "no", name,
+                     q->run, q->nsum ? list : "(none)");
+}
+
+/* ---- opening ---- */
+
+int q_arch_open(qarch *a, const char *path, sqlite3 *db, cct_err *err) {
+  memset(a, 0, sizeof *a);
+  if (!path) {
+    const char *file = sqlite3_db_filename(db, "main");
+    int rc = cct_schema_check(db, file && *file ? file : "the main database", err);
+    if (rc) return rc;
+    a->db = db;
+    a->borrowed = 1;
+    return CCT_OK;
+  }
+  int rc = cct_schema_open(path, CCT_OPEN_READONLY, &a->db, err);
+  if (rc) return rc;
+  static const char *const tune[] = {"mmap", "cache"};
+  for (size_t i = 0; i < sizeof tune / sizeof *tune; i++) { /* speed only: failures are harmless */
+    sqlite3_stmt *st = NULL;
+    if (cct_schema_prepare_named(a->db, cct_sql_query, tune[i], &st, NULL) == CCT_OK) {
+      while (cct_step(st, NULL) == CCT_STEP_ROW) {
+      }
+      sqlite3_finalize(st);
+    }
+  }
+  return CCT_OK;
+}
+
+void q_arch_close(qarch *a) {
+  for (size_t i = 0; i < a->nfns; i++) {
+    free(a->fns[i].name);
+    free(a->fns[i].file);
+    free(a->fns[i].module);
+  }
+  free(a->fns);
+  qmap_free(&a->fnmap);
+  for (size_t i = 0; i < a->npaths; i++) free(a->paths[i]);
+  free(a->paths);
+  qmap_free(&a->pathmap);
+  for (size_t i = 0; i < a->nruns; i++) run_free(a->runs[i]);
+  free(a->runs);
+  for (int i = 0; i < ST_COUNT; i++) sqlite3_finalize(a->st[i]);
+  if (!a->borrowed) sqlite3_close(a->db);
+  memset(a, 0, sizeof *a);
+}

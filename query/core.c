@@ -1,0 +1,88 @@
+/* core.c: the view core's entry points (include/cct_query.h): a
+ * cct_view_spec is bound to a computation (qv: the archive, the loaded run,
+ * the center, the display column, granularity and threshold), the view is
+ * computed inside one read transaction, and nothing else changes.  The
+ * session (session.c) and every other client (diff, pictures, invariants,
+ * the extension) compute their views through here. */
+#include "query_int.h"
+
+#include <string.h>
+
+int q_spec_bind(cct_query *s, const cct_view_spec *spec, qv *q, cct_err *err) {
+  *q = (qv){&s->a, NULL, &q_no_center, 0, CCT_GRAN_FUNCTION, 0};
+  int run = spec->run ? spec->run : s->r->run;
+  int rc = q_run_get(&s->a, run, &q->r, err);
+  if (rc) return rc;
+  if (spec->center && spec->center->nitems) {
+    if (spec->center->run != run)
+      return cct_err_set(err, CCT_EUSAGE, "the center was resolved in run %d, not in run %d", spec->center->run, run);
+    q->c = spec->center;
+  }
+  if ((rc = q_metric_column(q->r, spec->metric, &q->disp, err))) return rc;
+  q->gran = spec->granularity == CCT_GRAN_LINE ? CCT_GRAN_LINE : CCT_GRAN_FUNCTION;
+  double t = spec->threshold;
+  q->threshold = t > 0 && t <= 1 ? t : t > 1 ? 1 : 0;
+  return CCT_OK;
+}
+
+int cct_view_compute(cct_query *s, const cct_view_spec *spec, cct_view **out, cct_err *err) {
+  *out = NULL;
+  qv q;
+  q_begin(&s->a);
+  int rc = q_spec_bind(s, spec, &q, err);
+  if (!rc) switch (spec->view) {
+    case CCT_VIEW_TOPDOWN: rc = q_topdown(&q, spec->depth, out, err); break;
+    case CCT_VIEW_BOTTOMUP: rc = q_bottomup(&q, spec->depth, out, err); break;
+    case CCT_VIEW_FLAT: rc = q_flat(&q, spec->flat_kind, spec->flat_n, out, err); break;
+    case CCT_VIEW_SOURCE: rc = q_source(&q, spec->file, spec->last, out, err); break;
+    default: rc = cct_err_set(err, CCT_EUSAGE, "no view %d", spec->view);
+    }
+  q_end(&s->a);
+  return rc;
+}
+
+int cct_stats_compute(cct_query *s, const cct_view_spec *spec, size_t bins, int order, cct_stats **out,
+                      cct_err *err) {
+  *out = NULL;
+  qv q;
+  q_begin(&s->a);
+  int rc = q_spec_bind(s, spec, &q, err);
+  if (!rc) rc = q_stats(&q, bins, order, out, err);
+  q_end(&s->a);
+  return rc;
+}
+
+/* A computation for run (0: the session's) with the session's other settings. */
+static int bind_run(cct_query *s, int run, qv *q, cct_err *err) {
+  cct_view_spec spec;
+  cct_view_spec_init(s, CCT_VIEW_TOPDOWN, &spec);
+  spec.run = run;
+  spec.center = NULL;
+  if (run && run != s->r->run) spec.metric = NULL; /* the default of that run */
+  return q_spec_bind(s, &spec, q, err);
+}
+
+int cct_center_edit(cct_query *s, int run, const cct_center *base, int op, const char *item, const cct_view *last,
+                    cct_center **out, cct_err *err) {
+  *out = NULL;
+  qv q;
+  q_begin(&s->a);
+  int rc = bind_run(s, run, &q, err);
+  if (!rc && base && base->nitems && base->run != q.r->run)
+    rc = cct_err_set(err, CCT_EUSAGE, "the center was resolved in run %d, not in run %d", base->run, q.r->run);
+  if (!rc && last && last->run != q.r->run && item && item[strspn(item, " \t")] == '@')
+    rc = cct_err_set(err, CCT_EUSAGE, "the last view is of run %d, not of run %d", last->run, q.r->run);
+  if (!rc) rc = q_center_edit(&q, base, op, item, last ? q_view_facts(last) : NULL, last ? last->nrows : 0, out, err);
+  q_end(&s->a);
+  return rc;
+}
+
+int cct_center_rerun(cct_query *s, const cct_center *c, int run, cct_center **out, char **missing, cct_err *err) {
+  *out = NULL;
+  qv q;
+  q_begin(&s->a);
+  int rc = bind_run(s, run, &q, err);
+  if (!rc) rc = q_center_rerun(&q, c ? c : &q_no_center, out, missing, err);
+  q_end(&s->a);
+  return rc;
+}
