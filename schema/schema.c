@@ -2,6 +2,7 @@
  * The SQL itself lives in schema/ as .sql files, embedded at build time. */
 #include "cct_schema.h"
 #include "cct_sqlite.h"
+#include "cct_util.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -14,7 +15,9 @@ int cct_err_set(cct_err *err, int code, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
     err->code = code;
+    cct_c_numeric loc = cct_c_numeric_begin(); /* "1.5", whatever the host's LC_NUMERIC */
     vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+    cct_c_numeric_end(loc);
     va_end(ap);
   }
   return code;

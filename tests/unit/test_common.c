@@ -147,6 +147,9 @@ static void test_numbers_locale(void **state) {
   cct_c_numeric_end(s);
   snprintf(buf, sizeof buf, "%.1f", 2.5);
   assert_string_equal(buf, "2,5"); /* the host's locale is back */
+  cct_err e = CCT_ERR_INIT; /* the libraries' messages too */
+  cct_err_set(&e, CCT_ECORRUPT, "total %g exceeds %.2f", 1.5, 2.25);
+  assert_string_equal(e.msg, "total 1.5 exceeds 2.25");
   setlocale(LC_ALL, "C");
 }
 
