@@ -1355,31 +1355,52 @@ static int key(tui *t, int k, wint_t c) {
 
 /* ------------------------------------------------------------ entry */
 
+/* What cct_tui_run changes in the process and puts back. */
+typedef struct saved {
+  struct sigaction winch, sigint; /* the caller's handlers */
+  char *ctype;                    /* the caller's LC_CTYPE (owned) */
+} saved;
+
+static void restore(saved *sv) {
+  sigaction(SIGWINCH, &sv->winch, NULL);
+  sigaction(SIGINT, &sv->sigint, NULL);
+  if (sv->ctype) setlocale(LC_CTYPE, sv->ctype);
+  free(sv->ctype);
+  sv->ctype = NULL;
+}
+
 int cct_tui_run(cct_shell *p) {
   if (!p->q) return cct_shell_error(p, "no archive open (use 'open FILE')");
   if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) return cct_shell_error(p, "tui needs a terminal");
-  char *old_ctype = setlocale(LC_CTYPE, NULL);
-  old_ctype = old_ctype ? strdup(old_ctype) : NULL;
+  saved sv;
+  memset(&sv, 0, sizeof sv);
+  const char *ct = setlocale(LC_CTYPE, NULL);
+  sv.ctype = ct ? strdup(ct) : NULL;
   setlocale(LC_CTYPE, "");
   /* ncurses installs its SIGWINCH handler only over the default one. */
-  struct sigaction old_winch, old_int, sa;
+  struct sigaction sa;
   memset(&sa, 0, sizeof sa);
   sa.sa_handler = SIG_DFL;
   sigemptyset(&sa.sa_mask);
-  sigaction(SIGWINCH, &sa, &old_winch);
+  sigaction(SIGWINCH, &sa, &sv.winch);
   sa.sa_handler = on_sigint;
-  sigaction(SIGINT, &sa, &old_int);
+  sigaction(SIGINT, &sa, &sv.sigint);
   fflush(stdout);
+  const char *term = getenv("TERM");
   SCREEN *scr = newterm(NULL, stdout, stdin);
   if (!scr) {
-    sigaction(SIGWINCH, &old_winch, NULL);
-    sigaction(SIGINT, &old_int, NULL);
-    if (old_ctype) setlocale(LC_CTYPE, old_ctype);
-    free(old_ctype);
-    const char *term = getenv("TERM");
+    restore(&sv);
     return cct_shell_error(p, "cannot start the full-screen interface on terminal type '%s'", term ? term : "");
   }
   set_term(scr);
+  const char *cup = tigetstr("cup"); /* a terminal that cannot move the cursor ('dumb') cannot show panes */
+  if (!cup || cup == (const char *)-1) {
+    endwin();
+    delscreen(scr);
+    restore(&sv);
+    return cct_shell_error(p, "the terminal (TERM '%s') cannot move the cursor: the full-screen interface needs one",
+                           term ? term : "");
+  }
   cbreak();
   noecho();
   nonl();
@@ -1441,10 +1462,7 @@ int cct_tui_run(cct_shell *p) {
   }
   endwin();
   delscreen(scr);
-  sigaction(SIGWINCH, &old_winch, NULL);
-  sigaction(SIGINT, &old_int, NULL);
-  if (old_ctype) setlocale(LC_CTYPE, old_ctype);
-  free(old_ctype);
+  restore(&sv);
   for (int i = 0; i < P_COUNT; i++) {
     pane_clear(&t.pn[i]);
     spec_release(&t.pn[i].spec);

@@ -85,6 +85,14 @@ status() { screen | grep -E '\| run [0-9]+$' || true; }
 # An item of the status line as the shell takes it: 'center ITEM (N occurrence...'.
 status_item() { status | sed -n 's/^ center \(.*\) (\([0-9]*\) occurrences*)  *CPUTIME.*/\1/p'; }
 
+# ---- where it cannot start: one error line, exit 1 (2 for --tui without an archive).
+rc=0; "$CCTQ" --tui "$t/lulesh.sqlite" </dev/null >"$t/out" 2>"$t/err" || rc=$?
+[ $rc = 1 ] && grep -qx 'cctq: error: tui needs a terminal' "$t/err" ||
+  { echo "FAIL: --tui without a terminal (status $rc)"; cat "$t/err"; exit 1; }
+rc=0; "$CCTQ" --tui >"$t/out" 2>"$t/err" || rc=$?
+[ $rc = 2 ] && grep -q '^cctq: error: --tui needs an ARCHIVE' "$t/err" ||
+  { echo "FAIL: --tui without an archive (status $rc)"; cat "$t/err"; exit 1; }
+
 # ---- lulesh: no stored source copies; the flat and tree centers.
 start 120 40 --tui lulesh.sqlite
 wait_for 'Top-down of the program' "no tree pane at start"
@@ -253,6 +261,21 @@ keys Down Enter
 wait_for ' instructions \| function \| top-down \| run 1$' "'m' did not choose the second metric"
 every_pane small.sqlite "metric instructions;"
 quit_ok "the TUI"
+
+# ---- a terminal that cannot move the cursor: refused, nothing drawn.
+cat >"$t/dumb" <<SH
+#!/bin/sh
+TERM=dumb "$CCTQ" --tui "$t/lulesh.sqlite"
+echo "exit status \$?"
+sleep 600
+SH
+chmod +x "$t/dumb"
+tmux -L "$sock" kill-server 2>/dev/null || true
+sleep 0.2
+tmux -L "$sock" -f /dev/null new-session -d -s tui -x 100 -y 30 "$t/dumb"
+wait_for '^exit status 1$' "TERM=dumb did not fail"
+screen | grep -q "^cctq: error: the terminal (TERM 'dumb') cannot move the cursor" ||
+  { echo "FAIL: TERM=dumb message"; screen; exit 1; }
 
 # ---- hostile names (as tests/cli/shell_escape.sh): shown escaped, never sent raw.
 cp "$t/cpi.sqlite" "$t/evil.sqlite"
