@@ -161,6 +161,11 @@ static void test_exclusive_rule(void **state) {
   assert_int_equal(r->center, 1);
   cct_view_free(v);
   flat_excl_le_incl(q, "classic-callflow-lulesh");
+  for (int g = 0; g < 2; g++) { /* and SPEC section 5's invariants for this center */
+    cct_query_set_granularity(q, g ? CCT_GRAN_LINE : CCT_GRAN_FUNCTION);
+    cct_err e = CCT_ERR_INIT;
+    if (cct_check_invariants(q, &e)) fail_msg("loop lulesh.cc:2059 (%s): %s", g ? "line" : "function", e.msg);
+  }
   cct_query_close(q);
   /* flat loops had exclusive > inclusive in every database with nested loops of one header
    * (lmp-openmp compute_temp.cpp:91, inline.meta.db inline_f.c:14, gauss); and gauss'
