@@ -411,7 +411,7 @@ static int read_all(prof2 *r, const char *db_dir) {
   cct_writer_note_elided(r->w, elided);
   for (uint32_t k = 1; !rc && k < r->nprof; k++) {
     rc = read_profile(r, k);
-    cct_writer_progress(r->w, (long long)k, (long long)r->nprof);
+    cct_writer_progress(r->w, (long long)((double)r->n * (k + 1) / r->nprof), (long long)r->n); /* bytes */
   }
   return rc;
 }

@@ -63,6 +63,58 @@ static void test_metricdb_header(void **state) {
   assert_non_null(strstr(why, "big-endian"));
 }
 
+/* Writes v big-endian into the n bytes at p. */
+static void put_be(unsigned char *p, uint64_t v, int n) {
+  for (int i = n - 1; i >= 0; i--, v >>= 8) p[i] = (unsigned char)v;
+}
+
+/* hpcviewer's merged metric file index (mdb.c): a hand-made header of two
+ * embedded files of 32 + 16 bytes each, in a file of 8 + 32 + 96 + 8 bytes. */
+static void test_mdb_index(void **state) {
+  (void)state;
+  unsigned char head[8 + 32], tail[8];
+  cct_mdb_entry e[2];
+  char why[300];
+  memset(head, 0, sizeof head);
+  put_be(head, 2, 4); /* multi-threaded */
+  put_be(head + 4, 2, 4);
+  put_be(head + 8 + 4, 0, 4), put_be(head + 8 + 8, 40, 8);       /* rank 0 thread 0 at 40 */
+  put_be(head + 24 + 4, 1, 4), put_be(head + 24 + 8, 40 + 48, 8); /* rank 0 thread 1 at 88 */
+  put_be(tail, CCT_MDB_MARKER, 8);
+  uint64_t size = 40 + 96 + 8;
+  assert_int_equal(cct_mdb_check_index(head, size, tail, e, why, sizeof why), 0);
+  assert_int_equal(e[0].offset, 40);
+  assert_int_equal(e[0].size, 48);
+  assert_int_equal(e[1].thread, 1);
+  assert_int_equal(e[1].offset, 88);
+  assert_int_equal(e[1].size, 48);
+  /* the last file runs to the marker: a file 8 bytes longer makes it 56 */
+  assert_int_equal(cct_mdb_check_index(head, size + 8, tail, e, why, sizeof why), 0);
+  assert_int_equal(e[1].size, 56);
+  /* lies: no marker, overlapping offsets, an offset past the data, a file shorter than a header */
+  tail[7] ^= 1;
+  assert_int_equal(cct_mdb_check_index(head, size, tail, e, why, sizeof why), -1);
+  assert_non_null(strstr(why, "no end marker"));
+  tail[7] ^= 1;
+  put_be(head + 24 + 8, 60, 8);
+  assert_int_equal(cct_mdb_check_index(head, size, tail, e, why, sizeof why), -1);
+  assert_string_equal(why, "header says file 2 of 2 starts at offset 60, before the end of the previous file at 72");
+  put_be(head + 24 + 8, 200, 8);
+  assert_int_equal(cct_mdb_check_index(head, size, tail, e, why, sizeof why), -1);
+  assert_non_null(strstr(why, "past the end of the data (136)"));
+  put_be(head + 24 + 8, 120, 8); /* leaves 16 bytes for the second file */
+  assert_int_equal(cct_mdb_check_index(head, size, tail, e, why, sizeof why), -1);
+  assert_non_null(strstr(why, "past the end"));
+  put_be(head + 24 + 8, 88, 8);
+  put_be(head + 8 + 8, 48, 8); /* the first file must follow the index */
+  assert_int_equal(cct_mdb_check_index(head, size, tail, e, why, sizeof why), -1);
+  assert_string_equal(why, "header says file 1 of 2 starts at offset 48, expected 40");
+  put_be(head + 8 + 8, 40, 8);
+  put_be(head, 4, 4);
+  assert_int_equal(cct_mdb_check_index(head, size, tail, e, why, sizeof why), -1);
+  assert_non_null(strstr(why, "type flags 0x4"));
+}
+
 static void test_idmap(void **state) {
   (void)state;
   cct_idmap m = CCT_IDMAP_INIT;
@@ -216,6 +268,7 @@ static void test_writer_numbering(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_split_metric), cmocka_unit_test(test_profile_id), cmocka_unit_test(test_metricdb_header),
+      cmocka_unit_test(test_mdb_index),
       cmocka_unit_test(test_idmap),        cmocka_unit_test(test_schema_checks), cmocka_unit_test(test_writer_numbering),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
