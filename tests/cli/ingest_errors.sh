@@ -81,6 +81,8 @@ mkmdb mdbmagic; poke 136 'X'
 expect_fail mdb-embedded-bad-magic "$t/mdbmagic" "embedded file 1 of 8 (rank 0, thread 0): bad magic"
 mkmdb mdbtype; poke 3 '\010'
 expect_fail mdb-bad-type "$t/mdbtype" "unknown type flags 0x8"
+mkmdb mdbfifo; rm "$m"; mkfifo "$m"
+expect_fail mdb-fifo "$t/mdbfifo" "experiment-1.mdb' is not a regular file"
 mkmdb mdbtwo; cp "$m" "$t/mdbtwo/experiment-2.mdb"
 expect_fail mdb-several "$t/mdbtwo" "several merged metric files ('experiment-1.mdb', 'experiment-2.mdb')"
 
