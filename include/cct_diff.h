@@ -15,10 +15,11 @@
  * unit ('CPUTIME (usec)' and 'CPUTIME (sec)'); the other run's values are
  * converted to the base run's unit when both are time units (s, ms, us, ns).
  *
- * The user's session is not changed: the other run's view is computed in a
- * second session on the same archive (its center re-resolved item by item,
- * as cct_query_set_run does).  '@N' keeps naming rows of the base view, and
- * every row present in the base run carries its base handle.
+ * The user's session is not changed: both views are computed by the view core
+ * (cct_view_compute), the other run's with the center re-resolved there item
+ * by item (cct_center_rerun, as cct_query_set_run does).  '@N' keeps naming
+ * the rows of the view shown before the diff; every row present in the base
+ * run carries its handle in the base view (computed without a threshold).
  *
  * Ownership: a cct_diff owns everything it points to; free it with
  * cct_diff_free. */

@@ -746,14 +746,18 @@ int q_center_rerun(const qv *q, const cct_center *base, cct_center **out, char *
   size_t k = 0;
   for (size_t i = 0; !rc && i < c->nitems; i++) {
     citem *it = &c->items[i];
-    /* Ids do not carry over between runs: fall back to the name or path. */
-    if (it->type == IT_FUNCTION_ID) it->type = IT_NAME;
-    else if (it->type == IT_FILE_ID) it->type = IT_FILE;
-    else if (it->type == IT_MODULE_ID) it->type = IT_MODULE;
-    else if (it->type == IT_LINE_ID) it->type = IT_LINE;
-    else if (it->type == IT_LOOP_ID) it->type = IT_LOOP;
     cct_err e = CCT_ERR_INIT;
-    int r = it->type == IT_INSTR ? CCT_ENOTFOUND : resolve_item(q, it, &e);
+    int r = CCT_OK;
+    if (it->type == IT_FUNCTION_ID || it->type == IT_FILE_ID || it->type == IT_MODULE_ID || it->type == IT_LINE_ID ||
+        it->type == IT_LOOP_ID || it->type == IT_INSTR) {
+      /* ids do not carry over between runs: the item as its text reads ('@N' rows are named by label) */
+      citem t;
+      r = parse_item(it->text, &t, &e);
+      item_free(it);
+      *it = t;
+      if (!r && it->type == -1) r = CCT_ENOTFOUND;
+    }
+    if (!r) r = resolve_item(q, it, &e);
     if (r == CCT_OK) {
       c->items[k++] = *it;
       continue;

@@ -1,8 +1,9 @@
 /* diff.c: one view of two runs merged by path of names (include/cct_diff.h).
- * A client of the public API only: the base view comes from the user's
- * session, the other run's from a second session on the same archive with the
- * same center items, metric, granularity and a zero threshold; the run titles
- * and metric units come from the public SQL views 'runs' and 'metrics'.
+ * A client of the public API only: both views come from the view core
+ * (cct_view_compute) with the session's center, metric and granularity and a
+ * zero threshold, the other run's with the center re-resolved there
+ * (cct_center_rerun); the session is not changed.  The run titles and metric
+ * units come from the public SQL views 'runs' and 'metrics'.
  *
  * The merge walks both trees from the top: the children of two matched rows
  * are grouped by name (placeholder roots canonicalized), same-name siblings
@@ -313,13 +314,13 @@ out:
   return rc;
 }
 
-/* Computes spec's view in q with its current settings (flat: all rows). */
-static int compute(cct_query *q, const cct_diff_spec *spec, cct_view **v, cct_err *err) {
-  switch (spec->view) {
-  case CCT_DIFF_TOPDOWN: return cct_view_topdown(q, spec->depth, v, err);
-  case CCT_DIFF_BOTTOMUP: return cct_view_bottomup(q, spec->depth, v, err);
-  default: return cct_view_flat(q, spec->flat_kind, 0, v, err);
-  }
+/* The core's spec of the diff's view (flat: all rows) with base's settings and a zero threshold. */
+static void view_spec(const cct_query *q, const cct_diff_spec *spec, cct_view_spec *vs) {
+  static const int views[] = {CCT_VIEW_TOPDOWN, CCT_VIEW_BOTTOMUP, CCT_VIEW_FLAT};
+  cct_view_spec_init(q, views[spec->view], vs);
+  vs->threshold = 0;
+  vs->depth = spec->depth;
+  vs->flat_kind = spec->flat_kind;
 }
 
 /* Appends "text" to *note (separated by '; '). */
@@ -332,38 +333,47 @@ static void add_note(char **note, const char *text) {
   *note = s;
 }
 
-/* Sets up the second session: run, granularity, metric, center.  *found is
- * set to 0 when the center has items and none matches in the other run. */
-static int setup_other(cct_query *q, cct_query *q2, int other_run, char **note, int *found, cct_err *err) {
-  int rc = cct_query_set_run(q2, other_run, err);
+/* The other run's view: the base spec with the center re-resolved item by
+ * item there (items matching nothing are named in *note; *found is 0 when the
+ * center has items and none matches) and the display metric by name, else by
+ * base name without the unit. */
+static int other_view(cct_query *q, const cct_view_spec *base, int other_run, cct_view **out, char **note, int *found,
+                      cct_err *err) {
+  cct_view_spec vs = *base;
+  cct_center *c = NULL;
+  char *missing = NULL;
+  *out = NULL;
+  vs.run = other_run;
+  int rc = cct_center_rerun(q, base->center, other_run, &c, &missing, err);
   if (rc) return rc;
-  cct_query_set_granularity(q2, cct_query_granularity(q));
-  cct_query_set_threshold(q2, 0);
-  const char *metric = cct_query_metric(q);
-  if (metric) {
+  if (missing) {
+    char buf[900];
+    snprintf(buf, sizeof buf, "%s match%s nothing in run %d", missing, strchr(missing, ',') ? "" : "es", other_run);
+    add_note(note, buf);
+    free(missing);
+  }
+  *found = cct_center_size(base->center) == 0 || cct_center_size(c) > 0;
+  vs.center = c;
+  if (*found) {
     cct_err e = CCT_ERR_INIT;
-    if (cct_query_set_metric(q2, metric, &e)) {
-      char base[512];
-      snprintf(base, sizeof base, "%.*s", (int)base_len(metric), metric);
+    rc = cct_view_compute(q, &vs, out, &e);
+    if (rc == CCT_ENOTFOUND && base->metric) { /* no metric of that name: the same base name? */
+      char name[512];
+      snprintf(name, sizeof name, "%.*s", (int)base_len(base->metric), base->metric);
+      vs.metric = name;
       cct_err e2 = CCT_ERR_INIT;
-      if (cct_query_set_metric(q2, base, &e2) || !same_metric(metric, cct_query_metric(q2)))
-        return cct_err_set(err, CCT_ENOTFOUND, "run %d has no metric '%s' to compare with", other_run, metric);
+      rc = cct_view_compute(q, &vs, out, &e2);
+      if (rc || !(*out)->nmetrics || !same_metric(base->metric, (*out)->metrics[0])) {
+        cct_view_free(*out);
+        *out = NULL;
+        rc = cct_err_set(err, CCT_ENOTFOUND, "run %d has no metric '%s' to compare with", other_run, base->metric);
+      }
+    } else if (rc) {
+      cct_err_set(err, rc, "%s", e.msg);
     }
   }
-  size_t nc = cct_center_count(q), applied = 0;
-  for (size_t i = 0; i < nc; i++) {
-    const char *item = cct_center_item(q, i);
-    cct_err e = CCT_ERR_INIT;
-    if (cct_center_apply(q2, applied ? CCT_CENTER_ADD : CCT_CENTER_SET, item, &e) == CCT_OK) {
-      applied++;
-    } else {
-      char buf[700];
-      snprintf(buf, sizeof buf, "'%s' matches nothing in run %d", item, other_run);
-      add_note(note, buf);
-    }
-  }
-  *found = nc == 0 || applied > 0;
-  return CCT_OK;
+  cct_center_free(c);
+  return rc;
 }
 
 /* ----------------------------------------------------------------- api */
@@ -402,13 +412,10 @@ int cct_view_diff(cct_query *q, const cct_diff_spec *spec, int other_run, cct_di
   if (spec->view == CCT_DIFF_BOTTOMUP && cct_center_count(q) == 0)
     return cct_err_set(err, CCT_EUSAGE, "no center: use 'center NAME' or 'flat'");
   sqlite3 *db = cct_query_db(q);
-  const char *path = sqlite3_db_filename(db, "main");
-  if (!path || !*path) return cct_err_set(err, CCT_EIO, "the archive has no file name to open a second session on");
   cct_diff *d = calloc(1, sizeof *d);
   priv *p = calloc(1, sizeof *p);
   merge m;
   memset(&m, 0, sizeof m);
-  cct_query *q2 = NULL;
   int rc = CCT_ENOMEM, found = 1;
   if (!d || !p) {
     free(d);
@@ -416,15 +423,13 @@ int cct_view_diff(cct_query *q, const cct_diff_spec *spec, int other_run, cct_di
     return cct_err_set(err, CCT_ENOMEM, "out of memory");
   }
   d->priv = p;
-  /* The other run first: a missing run or metric fails before the base view replaces '@N'. */
-  rc = cct_query_open(path, &q2, err);
-  if (!rc) rc = setup_other(q, q2, other_run, &p->note, &found, err);
-  if (!rc && found) rc = compute(q2, spec, &p->other, err);
-  if (rc) goto fail;
+  /* Both views from the core, with the session's settings and a zero threshold (the
+   * session's own threshold hides merged rows below): nothing in q changes. */
+  cct_view_spec vs;
+  view_spec(q, spec, &vs);
   double threshold = cct_query_threshold(q);
-  cct_query_set_threshold(q, 0);
-  rc = compute(q, spec, &p->base, err);
-  cct_query_set_threshold(q, threshold);
+  rc = other_view(q, &vs, other_run, &p->other, &p->note, &found, err);
+  if (!rc) rc = cct_view_compute(q, &vs, &p->base, err);
   if (rc) goto fail;
   const cct_view *va = p->base, *vb = p->other;
   size_t nm = va->nmetrics;
@@ -533,7 +538,6 @@ int cct_view_diff(cct_query *q, const cct_diff_spec *spec, int other_run, cct_di
   tree_free(&m.ta);
   tree_free(&m.tb);
   free(m.out);
-  cct_query_close(q2);
   *out = d;
   return CCT_OK;
 nomem:
@@ -542,7 +546,6 @@ fail:
   tree_free(&m.ta);
   tree_free(&m.tb);
   free(m.out);
-  cct_query_close(q2);
   cct_diff_free(d);
   return rc;
 }

@@ -364,8 +364,12 @@ static int svg_legend(svgctx *c, double y, int write) {
 static int picture_views(cct_query *q, int depth, cct_view **td, cct_view **bu, cct_err *err) {
   *td = *bu = NULL;
   if (depth < 0) return cct_err_set(err, CCT_EUSAGE, "depth must be 0 or more");
-  int rc = cct_view_topdown(q, depth, td, err);
-  if (!rc && cct_center_count(q) > 0) rc = cct_view_bottomup(q, depth, bu, err);
+  cct_view_spec spec; /* the session's settings; its '@N' rows are not touched */
+  cct_view_spec_init(q, CCT_VIEW_TOPDOWN, &spec);
+  spec.depth = depth;
+  int rc = cct_view_compute(q, &spec, td, err);
+  spec.view = CCT_VIEW_BOTTOMUP;
+  if (!rc && cct_center_count(q) > 0) rc = cct_view_compute(q, &spec, bu, err);
   if (!rc && (!(*td)->nrows || !(*td)->nmetrics)) rc = cct_err_set(err, CCT_ENOTFOUND, "run %d has no metrics", (*td)->run);
   if (rc) {
     cct_view_free(*td);
@@ -574,23 +578,16 @@ static int by_desc(const void *a, const void *b) {
   return (x < y) - (x > y);
 }
 
-/* The whole program's top-down tree at function granularity, from a second
- * session on the same archive (the caller's session keeps its settings). */
+/* The whole program's top-down tree at function granularity, from the view
+ * core (the caller's session keeps its settings and its '@N' rows). */
 static int full_tree(cct_query *q, cct_view **out, cct_err *err) {
-  *out = NULL;
-  const char *path = sqlite3_db_filename(cct_query_db(q), "main");
-  if (!path || !*path) return cct_err_set(err, CCT_ENOTFOUND, "the archive has no file name");
-  cct_query *s = NULL;
-  int rc = cct_query_open(path, &s, err);
-  if (!rc) rc = cct_query_set_run(s, cct_query_run(q), err);
-  if (!rc && cct_query_metric(q)) rc = cct_query_set_metric(s, cct_query_metric(q), err);
-  if (!rc) {
-    cct_query_set_granularity(s, CCT_GRAN_FUNCTION);
-    cct_query_set_threshold(s, 0);
-    rc = cct_view_topdown(s, 1 << 20, out, err);
-  }
-  cct_query_close(s);
-  return rc;
+  cct_view_spec spec;
+  cct_view_spec_init(q, CCT_VIEW_TOPDOWN, &spec);
+  spec.center = NULL;
+  spec.granularity = CCT_GRAN_FUNCTION;
+  spec.threshold = 0;
+  spec.depth = 1 << 20;
+  return cct_view_compute(q, &spec, out, err);
 }
 
 /* The interactive page (see cct_picture.h): the views of q for the first picture, the
