@@ -63,6 +63,7 @@ typedef struct reader {
   int in_data;           /* inside SecCallPathProfileData */
   int root_open;
   long long file_size;
+  int64_t max_id;        /* largest context id of the tree: a metric-db file has that many nodes */
   const cct_xml_hooks *hooks; /* prof2 (prof2.c), else NULL */
 } reader;
 
@@ -293,6 +294,7 @@ static int function_for(reader *r, const attrs *a, int64_t *fid) {
 static int cct_start(reader *r, const char *tag, const attrs *a) {
   cct_context c = {0, CCT_KIND_LINE, CCT_REL_LEXICAL, CCT_NONE, CCT_NONE, CCT_NONE, CCT_NONE, 0, 0};
   if (parse_int(a->i, &c.id)) return fail(r, CCT_ECORRUPT, "context element without a numeric id (i)");
+  if (c.id > r->max_id) r->max_id = c.id;
   if (c.id < 0 && r->hooks) { /* prof2's synthetic wrappers: no data, children go to the parent */
     int rc = push(r, 0, 0);
     if (!rc) r->stack[r->depth - 1].skipped = 1;
@@ -493,6 +495,9 @@ static int read_metricdb_at(reader *r, FILE *f, const char *label, uint64_t size
            (size - CCT_METRICDB_HEADER) % (8ull * ncol))
     rc = cct_err_set(r->err, CCT_ECORRUPT, "%s: size %llu does not match its header (%u nodes x %u metrics)", label,
                      (unsigned long long)size, nodes, ncol);
+  else if (nodes != r->max_id)
+    rc = cct_err_set(r->err, CCT_ECORRUPT, "%s: %u nodes, but the tree of '%s' has %lld (a file of another database?)",
+                     label, nodes, r->path, (long long)r->max_id);
   else if (*want_nodes && (nodes != *want_nodes || ncol != *want_ncol))
     rc = cct_err_set(r->err, CCT_ECORRUPT, "%s: %u nodes x %u metrics, the first file has %u x %u", label, nodes, ncol,
                      *want_nodes, *want_ncol);

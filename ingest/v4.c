@@ -197,6 +197,8 @@ typedef struct v4_col {
 
 typedef struct v4_frame {
   uint64_t cur, end;
+  uint32_t owner;    /* the context whose children these are */
+  double incl, kids; /* pass 2: inclusive of the owner and of its children so far (pairing check) */
 } v4_frame;
 
 typedef struct v4 {
@@ -221,6 +223,9 @@ typedef struct v4 {
   size_t ncols, capcols;
   uint32_t *statmap; /* [65536]: 0, or 1 + col * 3 + which (summary ids) */
   uint32_t *propmap; /* [65536]: same for thread ids, sum columns only */
+  int chk;           /* 1: some statMetricId is a ($$, sum) execution column */
+  int chk_off;       /* a negative value was met: the pairing check does not apply */
+  uint8_t *declared; /* [65536]: 1 for every statMetricId meta.db declares, 2 for ($$, sum) execution ones */
   /* tree */
   uint32_t *ids; /* sorted ctx ids of the tree, root 0 included */
   size_t nids, capids;
@@ -415,7 +420,8 @@ static int read_metrics(v4 *r) {
     return corrupt(r, f, "truncated: propagation scopes end past end of file");
   r->statmap = calloc(65536, sizeof *r->statmap);
   r->propmap = calloc(65536, sizeof *r->propmap);
-  if (!r->statmap || !r->propmap) return nomem(r);
+  r->declared = calloc(65536, 1);
+  if (!r->statmap || !r->propmap || !r->declared) return nomem(r);
   for (uint32_t m = 0; m < r->met_n; m++) {
     const uint8_t *md = f->p + r->met_p + (uint64_t)m * r->met_sz;
     const char *name = NULL;
@@ -436,6 +442,7 @@ static int read_metrics(v4 *r) {
       if ((rc = str_at(r, f, le64(ss + 8), "summary formula", &formula))) return rc;
       unsigned combine = ss[0x10];
       uint16_t id = le16(ss + 0x12);
+      if (!r->declared[id]) r->declared[id] = 1;
       if (cls == SC_POINT || cls == SC_OTHER) continue;
       size_t c;
       for (c = first; c < r->ncols; c++)
@@ -463,6 +470,7 @@ static int read_metrics(v4 *r) {
       if (cls == SC_LEX) r->cols[c].has_lex = 1;
       if (r->statmap[id] == 0) r->statmap[id] = 1 + (uint32_t)c * 3 + (uint32_t)which;
       if (combine == 0 && strcmp(formula, "$$") == 0) sumcol = c;
+      if (combine == 0 && strcmp(formula, "$$") == 0 && cls == SC_EXEC) r->chk = 1, r->declared[id] = 2;
     }
     if (sumcol != SIZE_MAX) r->cols[sumcol].is_sum = 1;
     for (unsigned j = 0; j < ni; j++) {
@@ -613,6 +621,37 @@ static int emit_values(v4 *r, uint32_t ctx) {
   return CCT_OK;
 }
 
+/* The sum of ctx's summary inclusive values over every ($$, sum) metric (0 when it has none). */
+static double check_value(v4 *r, uint32_t ctx) {
+  int64_t i = r->chk ? summary_find(r, ctx) : -1;
+  if (i < 0) return 0;
+  uint32_t id;
+  uint64_t first, end;
+  double sum = 0;
+  cct_v4_block_ctx(r->prof.p, &r->sum, (uint32_t)i, &id, &first, &end);
+  for (uint64_t j = first; j < end; j++) {
+    uint16_t m;
+    double v;
+    cct_v4_block_value(r->prof.p, &r->sum, j, &m, &v);
+    if (r->declared[m] != 2) continue;
+    if (v < 0) r->chk_off = 1;
+    sum += v;
+  }
+  return sum;
+}
+
+/* profile.db belongs to meta.db: an inclusive (execution, sum) value is never
+ * less than the sum of its children's, elided children or not.  Values from
+ * another database's profile.db break that almost everywhere.  Returns CCT_OK
+ * or CCT_ECORRUPT. */
+static int fits(v4 *r, uint32_t ctx, double incl, double kids) {
+  if (!r->chk || r->chk_off || kids <= incl + 1e-6 * (incl > 0 ? incl : 0) + 1e-300) return CCT_OK;
+  return cct_err_set(r->err, CCT_ECORRUPT,
+                     "'%s' does not belong to '%s': the values of context %u's children add up to %g, more than its "
+                     "own inclusive %g (profile.db from another database?)",
+                     r->prof.path, r->meta.path, ctx, kids, incl);
+}
+
 /* 1 when the children array [p, end) has a call or inlined-call child. */
 static int has_call_child(const v4 *r, uint64_t p, uint64_t end) {
   const uint8_t *b = r->meta.p;
@@ -632,6 +671,8 @@ static int push_children(v4 *r, size_t *sp, uint64_t sz, uint64_t p, uint32_t ow
   if (*sp >= V4_MAX_DEPTH) return corrupt(r, &r->meta, "context tree deeper than %d levels", V4_MAX_DEPTH);
   r->stack[*sp].cur = p;
   r->stack[*sp].end = p + sz;
+  r->stack[*sp].owner = owner;
+  r->stack[*sp].incl = r->stack[*sp].kids = 0;
   (*sp)++;
   return 0;
 }
@@ -644,6 +685,7 @@ static int walk(v4 *r, int emit) {
   uint64_t visited = 0, limit = (r->ctx_hi - r->ctx_lo) / 0x20 + r->ep_n + 1;
   size_t sp = 0;
   int rc;
+  double root_incl = emit ? check_value(r, 0) : 0, root_kids = 0;
   if (!r->stack && !(r->stack = malloc(V4_MAX_DEPTH * sizeof *r->stack))) return nomem(r);
   if (emit) {
     cct_context root = {0, CCT_KIND_ROOT, CCT_REL_LEXICAL, CCT_NONE, CCT_NONE, CCT_NONE, CCT_NONE, CCT_NONE, 0};
@@ -668,12 +710,16 @@ static int walk(v4 *r, int emit) {
       if ((rc = emit_values(r, id))) return rc;
     }
     if (++visited > limit) return corrupt(r, f, "context tree has more nodes than its section can hold (pointer loop)");
+    double incl = emit ? check_value(r, id) : 0;
+    root_kids += incl;
     if ((rc = push_children(r, &sp, szc, pc, id))) return rc;
+    if (szc) r->stack[sp - 1].incl = incl;
     if (szc == 0 && emit) WCALL(cct_writer_exit(r->w));
     while (sp > 0) {
       v4_frame *t = &r->stack[sp - 1];
       if (t->cur >= t->end) {
         sp--;
+        if (emit && (rc = fits(r, t->owner, t->incl, t->kids))) return rc;
         if (emit) WCALL(cct_writer_exit(r->w));
         continue;
       }
@@ -721,10 +767,19 @@ static int walk(v4 *r, int emit) {
         WCALL(cct_writer_enter(r->w, &c));
         if ((rc = emit_values(r, cid))) return rc;
       }
+      double incl = emit ? check_value(r, cid) : 0;
+      t->kids += incl;
       if ((rc = push_children(r, &sp, cszc, cpc, cid))) return rc;
+      if (cszc) r->stack[sp - 1].incl = incl;
       if (cszc == 0 && emit) WCALL(cct_writer_exit(r->w));
     }
   }
+  /* the root is the sum of the entry points, exactly (none is ever elided) */
+  if (emit && r->chk && !r->chk_off && fabs(root_kids - root_incl) > 1e-6 * fabs(root_incl))
+    return cct_err_set(r->err, CCT_ECORRUPT,
+                       "'%s' does not belong to '%s': meta.db's entry points add up to %g in it, its program total "
+                       "is %g (profile.db from another database?)",
+                       r->prof.path, r->meta.path, root_kids, root_incl);
   if (emit) WCALL(cct_writer_exit(r->w));
   return CCT_OK;
 }
@@ -909,6 +964,36 @@ static int read_profiles(v4 *r) {
   return CCT_OK;
 }
 
+/* profile.db belongs to meta.db, as far as the files can tell (they carry no
+ * common identifier): the summary profile uses only the statistic ids meta.db
+ * declares, and has values for most of meta.db's contexts (real databases
+ * miss a few, such as an idle entry point; elided contexts go the other way).
+ * With fits() during the walk, this refuses a profile.db from another
+ * database.  Returns CCT_OK or CCT_ECORRUPT. */
+static int check_pairing(v4 *r) {
+  const char *why = "(profile.db from another database?)";
+  for (uint64_t j = 0; j < r->sum.nvalues; j++) {
+    uint16_t m;
+    double v;
+    cct_v4_block_value(r->prof.p, &r->sum, j, &m, &v);
+    if (!r->declared[m])
+      return cct_err_set(r->err, CCT_ECORRUPT, "'%s' does not belong to '%s': its summary has values of metric id %u, "
+                         "which meta.db does not declare %s", r->prof.path, r->meta.path, m, why);
+  }
+  /* hpcprof numbers all contexts, elided ones included, densely from 0 */
+  uint32_t top = r->sum.nctxs ? le32(r->prof.p + r->sum.pidx + 12 * (uint64_t)(r->sum.nctxs - 1)) : 0;
+  uint32_t meta_top = r->nids ? r->ids[r->nids - 1] : 0;
+  if ((uint64_t)top > 2 * (uint64_t)meta_top + 16)
+    return cct_err_set(r->err, CCT_ECORRUPT, "'%s' does not belong to '%s': it has values for context %u, meta.db's "
+                       "contexts end at %u %s", r->prof.path, r->meta.path, top, meta_top, why);
+  size_t missing = 0;
+  for (size_t i = 0; i < r->nids; i++) missing += summary_find(r, r->ids[i]) < 0;
+  if (r->nids >= 8 && 2 * missing > r->nids)
+    return cct_err_set(r->err, CCT_ECORRUPT, "'%s' does not belong to '%s': it has no values for %zu of its %zu "
+                       "contexts %s", r->prof.path, r->meta.path, missing, r->nids, why);
+  return CCT_OK;
+}
+
 /* ---- entry point ------------------------------------------------------------ */
 
 static int read_all(v4 *r) {
@@ -921,6 +1006,7 @@ static int read_all(v4 *r) {
   if ((rc = read_tree(r))) return rc;
   if ((rc = map_file(r, &r->prof))) return rc;
   if ((rc = read_profile_header(r))) return rc;
+  if ((rc = check_pairing(r))) return rc;
   cct_writer_progress(r->w, (long long)r->meta.n, (long long)(r->meta.n + r->prof.n));
   /* everything below talks to the writer */
   if ((rc = read_tables(r, 1))) return rc;
@@ -959,6 +1045,7 @@ int cct_read_v4(const char *db_dir, cct_writer *w, cct_err *err) {
   free(r.cols);
   free(r.statmap);
   free(r.propmap);
+  free(r.declared);
   free(r.ids);
   free(r.stack);
   unmap_file(&r.meta);
