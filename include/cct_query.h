@@ -84,7 +84,11 @@ typedef struct cct_view {
   const char **metrics;    /* metric names of the value columns ('CPUTIME (sec)'): the display
                               metric first, then the run's other 'sum' metrics, at most 4 */
   size_t nmetrics;
-  double *total;           /* per metric: the program total (root inclusive), for percentages */
+  double *total;           /* per metric: the program total (root inclusive) */
+  double *base;            /* per metric: the base of percentages and of the threshold: the
+                              program total, or with CCT_PERCENT_CENTER and a center the
+                              center's inclusive value (the top row of topdown/bottomup) */
+  int percent;             /* CCT_PERCENT_* that base is (PROGRAM when there is no center) */
   cct_row *rows;
   size_t nrows;
   const char *note;        /* a line for the user (e.g. 'no stored copy of the source'), or NULL */
@@ -138,7 +142,8 @@ typedef struct cct_view_spec {
   const cct_center *center; /* NULL: no center (the program root); else a center of this run */
   const char *metric;       /* display metric, exact name or unique prefix; NULL: the run's default */
   int granularity;          /* CCT_GRAN_* */
-  double threshold;         /* rows below this fraction (0..1) of the program total are hidden */
+  double threshold;         /* rows below this fraction (0..1) of the percent base are hidden */
+  int percent;              /* CCT_PERCENT_*: the base of percentages and of the threshold */
   int depth;                /* topdown, bottomup: levels below the top row */
   int flat_kind, flat_n;    /* flat: CCT_FLAT_*, rows at most (0 = all) */
   const char *file;         /* source: a path suffix, '@N' (a row of last), NULL: the center's file */
@@ -162,7 +167,7 @@ int cct_stats_compute(cct_query *q, const cct_view_spec *spec, size_t bins, int 
                       cct_err *err);
 
 /* Fills spec with the session's settings (run, center, metric, granularity,
- * threshold) for view; the other fields zero.  spec points into q: valid
+ * threshold, percent base) for view; the other fields zero.  spec points into q: valid
  * until the settings change. */
 void cct_view_spec_init(const cct_query *q, int view, cct_view_spec *spec);
 
@@ -228,9 +233,17 @@ void cct_query_set_granularity(cct_query *q, int gran);
 int cct_query_granularity(const cct_query *q);
 
 /* Threshold: rows whose inclusive value is below fraction (0..1) of the
- * program total are hidden (0 shows everything). */
+ * percent base (cct_view.base: the program total, or the center's inclusive)
+ * are hidden (0 shows everything). */
 void cct_query_set_threshold(cct_query *q, double fraction);
 double cct_query_threshold(const cct_query *q);
+
+/* Percent base of the views: CCT_PERCENT_PROGRAM (shares of the program total,
+ * the default) or CCT_PERCENT_CENTER (shares of the center's inclusive value;
+ * the program's when there is no center).  The threshold follows the same base. */
+enum { CCT_PERCENT_PROGRAM = 0, CCT_PERCENT_CENTER = 1 };
+void cct_query_set_percent(cct_query *q, int base);
+int cct_query_percent(const cct_query *q);
 
 /* Changes the center with one item (SPEC section 4 syntax: NAME, 'NAME with
  * spaces', glob PAT, re REGEX, FILE:LINE, loop FILE:LINE, file PATH, module

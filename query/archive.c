@@ -419,7 +419,7 @@ static int load_run(qarch *a, int run, qrun **out, cct_err *err) {
   *out = NULL;
   if (!q) return cct_err_set(err, CCT_ENOMEM, "out of memory");
   q->run = run;
-  qv x = {a, q, &q_no_center, 0, CCT_GRAN_FUNCTION, 0};
+  qv x = {a, q, &q_no_center, 0, CCT_GRAN_FUNCTION, 0, CCT_PERCENT_PROGRAM};
   int rc = CCT_OK;
   sqlite3_stmt *st = q_stmt(&x, ST_COLUMNS, err);
   if (!st) rc = CCT_ESQL;

@@ -9,7 +9,7 @@
 #include <string.h>
 
 int q_spec_bind(cct_query *s, const cct_view_spec *spec, qv *q, cct_err *err) {
-  *q = (qv){&s->a, NULL, &q_no_center, 0, CCT_GRAN_FUNCTION, 0};
+  *q = (qv){&s->a, NULL, &q_no_center, 0, CCT_GRAN_FUNCTION, 0, CCT_PERCENT_PROGRAM};
   int run = spec->run ? spec->run : s->r->run;
   int rc = q_run_get(&s->a, run, &q->r, err);
   if (rc) return rc;
@@ -22,6 +22,7 @@ int q_spec_bind(cct_query *s, const cct_view_spec *spec, qv *q, cct_err *err) {
   q->gran = spec->granularity == CCT_GRAN_LINE ? CCT_GRAN_LINE : CCT_GRAN_FUNCTION;
   double t = spec->threshold;
   q->threshold = t > 0 && t <= 1 ? t : t > 1 ? 1 : 0;
+  q->percent = spec->percent == CCT_PERCENT_CENTER ? CCT_PERCENT_CENTER : CCT_PERCENT_PROGRAM;
   return CCT_OK;
 }
 

@@ -153,6 +153,7 @@ typedef struct qv {
   size_t disp;           /* index in r->cols of the display metric */
   int gran;              /* CCT_GRAN_* */
   double threshold;
+  int percent;           /* CCT_PERCENT_* */
 } qv;
 
 /* The session (session.c): an archive plus the current settings, the
@@ -165,6 +166,7 @@ struct cct_query {
   size_t disp;           /* display column in r */
   int gran;
   double threshold;
+  int percent;           /* CCT_PERCENT_* */
   lastrow *last;         /* facts of the last view a cct_view_* call returned, for '@N' */
   size_t nlast;
 };

@@ -140,6 +140,7 @@ void cct_view_spec_init(const cct_query *q, int view, cct_view_spec *spec) {
   spec->metric = cct_query_metric(q);
   spec->granularity = q->gran;
   spec->threshold = q->threshold;
+  spec->percent = q->percent;
 }
 
 /* The new run and center are built aside and swapped in only when complete: a
@@ -179,6 +180,12 @@ void cct_query_set_threshold(cct_query *q, double fraction) {
 }
 
 double cct_query_threshold(const cct_query *q) { return q->threshold; }
+
+void cct_query_set_percent(cct_query *q, int base) {
+  q->percent = base == CCT_PERCENT_CENTER ? CCT_PERCENT_CENTER : CCT_PERCENT_PROGRAM;
+}
+
+int cct_query_percent(const cct_query *q) { return q->percent; }
 
 /* ---- the center ---- */
 
@@ -269,7 +276,7 @@ int cct_query_complete(cct_query *q, int kind, const char *prefix, int (*fn)(voi
                        void *arg) {
   cct_err err = CCT_ERR_INIT;
   int idx = kind == 'f' ? ST_COMPLETE_FUNCTIONS : kind == 'F' ? ST_FILES : ST_COMPLETE_METRICS;
-  qv x = {&q->a, q->r, &q_no_center, q->disp, q->gran, 0};
+  qv x = {&q->a, q->r, &q_no_center, q->disp, q->gran, 0, CCT_PERCENT_PROGRAM};
   sqlite3_stmt *st = q_stmt(&x, idx, &err);
   if (!st) return CCT_ESQL;
   if (kind == 'f') sqlite3_bind_text(st, 2, prefix, -1, SQLITE_TRANSIENT);

@@ -155,17 +155,25 @@ cct_view *q_view_new(const qv *q, const char *name, const size_t *vcols, size_t 
   v->nmetrics = n;
   v->metrics = calloc(n + 1, sizeof *v->metrics);
   v->total = calloc(n + 1, sizeof *v->total);
+  v->base = calloc(n + 1, sizeof *v->base);
   v->ncenter = q->c->nitems;
   v->center = calloc(q->c->nitems + 1, sizeof *v->center);
-  if (!v->metrics || !v->total || !v->center) {
+  if (!v->metrics || !v->total || !v->base || !v->center) {
     cct_view_free(v);
     return NULL;
   }
   int lost = 0; /* out of memory */
   for (size_t i = 0; i < n; i++) {
     v->metrics[i] = q_strdup(q->r->cols[vcols[i]].name);
-    v->total[i] = q->r->root_incl[vcols[i]];
+    v->total[i] = v->base[i] = q->r->root_incl[vcols[i]];
     lost |= !v->metrics[i] && q->r->cols[vcols[i]].name;
+  }
+  if (q->percent == CCT_PERCENT_CENTER && q->c->nitems && n) { /* shares of the center's inclusive */
+    double *excl = calloc(n, sizeof *excl);
+    if (excl) q_center_top(q->c, vcols, n, 0, v->base, excl);
+    else lost = 1;
+    free(excl);
+    v->percent = CCT_PERCENT_CENTER;
   }
   for (size_t i = 0; i < q->c->nitems; i++) lost |= !(v->center[i] = q_strdup(q->c->items[i].text));
   if (lost) {
@@ -205,6 +213,7 @@ void cct_view_free(cct_view *v) {
   free((char *)v->metrics);
   free((char *)v->center);
   free(v->total);
+  free(v->base);
   free((char *)v->note);
   free(v->priv);
   free(v);
@@ -259,7 +268,7 @@ static int vt_to_view(const qv *q, vtree *t, const int *roots, size_t nroots, cc
     free(facts);
     return cct_err_set(err, CCT_ENOMEM, "out of memory");
   }
-  double cut = v->nmetrics ? q->threshold * v->total[0] : 0;
+  double cut = v->nmetrics ? q->threshold * v->base[0] : 0;
   int handle = 0, rc = 0;
   for (size_t i = 0; !rc && i < nroots; i++) {
     /* the top row of topdown / bottomup is never cut; flat rows are */
@@ -1171,7 +1180,7 @@ int q_flat(const qv *q, int kind, int n, cct_view **out, cct_err *err) {
   int *roots = NULL;
   size_t nroots = 0;
   int rc = CCT_OK;
-  double cut = nm ? q->threshold * v->total[0] : 0;
+  double cut = nm ? q->threshold * v->base[0] : 0;
   if (kind == CCT_FLAT_TREE) {
     rc = flat_tree(q, &t, n, vcols, nm, cut, &roots, &nroots, err);
   } else {

@@ -59,6 +59,7 @@ static int cmd_metric(cct_shell *p, cct_words *w);
 static int cmd_metrics(cct_shell *p, cct_words *w);
 static int cmd_granularity(cct_shell *p, cct_words *w);
 static int cmd_threshold(cct_shell *p, cct_words *w);
+static int cmd_percent(cct_shell *p, cct_words *w);
 static int cmd_mode(cct_shell *p, cct_words *w);
 static int cmd_sql(cct_shell *p, cct_words *w);
 static int cmd_diff(cct_shell *p, cct_words *w);
@@ -96,8 +97,15 @@ static const cct_cmd commands[] = {
      "list the metrics of the current run with their program totals, non-zero first", NULL},
     {"granularity", cmd_granularity, CMD_NEEDS_DB, "granularity [function|line]",
      "show or set the row granularity of the views (default function)", NULL},
-    {"threshold", cmd_threshold, CMD_NEEDS_DB, "threshold [P% | FRACTION]",
-     "hide rows below P percent of the program total (threshold 0 shows all)", NULL},
+    {"threshold", cmd_threshold, CMD_NEEDS_DB, "threshold [P | P%]",
+     "hide rows below P percent of the percent base (threshold 5 = 5%; 0 shows all)",
+     "The base is the program total, or the center's inclusive value after\n"
+     "'percent center'.  A row is hidden with its subtree; the top row never is."},
+    {"percent", cmd_percent, CMD_NEEDS_DB, "percent [program|center]",
+     "show or set the base of percentages and of the threshold (default program)",
+     "  program  shares of the program total (the root's inclusive value)\n"
+     "  center   shares of the center's inclusive value (the top row of topdown and\n"
+     "           bottomup; the program's when there is no center)"},
     {"mode", cmd_mode, 0, "mode [tree|table|csv|json|folded]", "show or set the output mode",
      "  tree    indented tree with |- connectors, inclusive and exclusive with % of the total\n"
      "  table   aligned columns, one row per line        csv     RFC 4180, full precision\n"
@@ -662,9 +670,20 @@ static int cmd_threshold(cct_shell *p, cct_words *w) {
   int percent = end && *end == '%';
   if (end == s || errno || (percent ? end[1] != '\0' : *end != '\0') || !(v >= 0))
     return usage_error(p, cmd_of(w), "bad threshold", s);
-  if (percent) v /= 100.0;
-  if (v > 1) return cct_shell_error(p, "threshold '%s' is above 100%%; usage: %s", s, cmd_of(w)->usage);
-  cct_query_set_threshold(p->q, v);
+  if (v > 100) return cct_shell_error(p, "threshold '%s' is above 100%%; usage: %s", s, cmd_of(w)->usage);
+  cct_query_set_threshold(p->q, v / 100.0); /* a bare number is a percentage too */
+  return CCT_CMD_OK;
+}
+
+static int cmd_percent(cct_shell *p, cct_words *w) {
+  static const char *const names[] = {"program", "center", NULL};
+  if (w->argc == 1) {
+    fprintf(p->out, "%s\n", names[cct_query_percent(p->q) == CCT_PERCENT_CENTER]);
+    return CCT_CMD_OK;
+  }
+  int b = w->argc == 2 ? find_word(names, w->argv[1]) : -1;
+  if (b < 0) return usage_error(p, cmd_of(w), "unknown percent base", w->argv[w->argc > 2 ? 2 : 1]);
+  cct_query_set_percent(p->q, b ? CCT_PERCENT_CENTER : CCT_PERCENT_PROGRAM);
   return CCT_CMD_OK;
 }
 
@@ -896,6 +915,7 @@ int cct_shell_complete_kind(const char *line, size_t point, size_t *word_start, 
                             const char *const **words) {
   static const char *const modes[] = {"tree", "table", "csv", "json", "folded", NULL};
   static const char *const grans[] = {"function", "line", NULL};
+  static const char *const bases[] = {"program", "center", NULL};
   static const char *const diff_kw[] = {"sort", NULL};
   static const char *const flats[] = {"functions", "loops", "lines", "files", "modules", "tree", NULL};
   static const char *const center_kw[] = {"reset", "glob", "re", "loop", "file", "module", "class", "namespace",
@@ -941,6 +961,7 @@ int cct_shell_complete_kind(const char *line, size_t point, size_t *word_start, 
     else if (!strcmp(name, "metric")) kind = 'm';
     else if (!strcmp(name, "mode")) kind = idx == 1 ? 'w' : 0, *words = modes;
     else if (!strcmp(name, "granularity")) kind = idx == 1 ? 'w' : 0, *words = grans;
+    else if (!strcmp(name, "percent")) kind = idx == 1 ? 'w' : 0, *words = bases;
     else if (!strcmp(name, "flat")) kind = idx == 1 ? 'w' : 0, *words = flats;
     else if (!strcmp(name, "center")) {
       int item = 1;

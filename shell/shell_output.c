@@ -365,7 +365,7 @@ static void keep_handles(cct_shell *p, const cct_view *v) {
 /* The value cells of row r (2 per metric, plus percentages): fills cells[0..4*nmetrics). */
 static void value_cells(const cct_view *v, const cct_row *r, const numfmt *fi, const numfmt *fe, char **cells) {
   for (size_t m = 0; m < v->nmetrics; m++) {
-    double t = v->total ? v->total[m] : 0;
+    double t = v->base ? v->base[m] : v->total ? v->total[m] : 0;
     cells[4 * m + 0] = numfmt_text(&fi[m], r->inclusive[m]);
     cells[4 * m + 1] = percent_text(r->inclusive[m], t);
     cells[4 * m + 2] = numfmt_text(&fe[m], r->exclusive[m]);
@@ -420,7 +420,13 @@ static int print_tree(const outctx *p, const cct_view *v, int width) {
   for (size_t m = 0; m < nm; m++) {
     int span = cw[4 * m] + 1 + cw[4 * m + 1] + 2 + cw[4 * m + 2] + 1 + cw[4 * m + 3];
     fputs("  ", o);
-    cct_out_fit(o, v->metrics[m], span, m + 1 < nm);
+    if (v->percent == CCT_PERCENT_CENTER && m == 0) { /* say what the percentages are of */
+      char *head = xprintf("%s, %% of the center", v->metrics[m]);
+      cct_out_fit(o, head ? head : v->metrics[m], span, m + 1 < nm);
+      free(head);
+    } else {
+      cct_out_fit(o, v->metrics[m], span, m + 1 < nm);
+    }
   }
   fputc('\n', o);
   fprintf(o, "%*s", hw, "");
@@ -486,7 +492,7 @@ static int print_view_table(const outctx *p, const cct_view *v, int width) {
   if (src) g.head[2] = strdup("line"), g.right[2] = 1;
   for (size_t m = 0; m < nm; m++) {
     g.head[vals + 4 * m] = nm == 1 ? strdup("inclusive") : xprintf("%s incl", v->metrics[m]);
-    g.head[vals + 4 * m + 1] = strdup("%");
+    g.head[vals + 4 * m + 1] = strdup(v->percent == CCT_PERCENT_CENTER ? "% center" : "%");
     g.head[vals + 4 * m + 2] = nm == 1 ? strdup("exclusive") : xprintf("%s excl", v->metrics[m]);
     g.head[vals + 4 * m + 3] = strdup("%");
     for (int k = 0; k < 4; k++) g.right[vals + 4 * m + k] = 1;
