@@ -256,6 +256,14 @@ int cct_center_apply(cct_query *q, int op, const char *item, cct_err *err);
 /* Empties the center (views start from the program root again). */
 void cct_center_reset(cct_query *q);
 
+/* Makes c (a center of the current run, from cct_center_edit; NULL: no
+ * center) the session's center, which then owns it, and hands the previous
+ * one back in *old (the caller's to free; NULL when there was none), so a
+ * client can keep a history of centers (the TUI's undo) without copying or
+ * resolving anything.  Returns CCT_OK, or CCT_EUSAGE (nothing changed) when c
+ * belongs to another run. */
+int cct_query_swap_center(cct_query *q, cct_center *c, cct_center **old, cct_err *err);
+
 /* Center members: count, the i-th item as typed, and its occurrence count. */
 size_t cct_center_count(const cct_query *q);
 const char *cct_center_item(const cct_query *q, size_t i);

@@ -209,6 +209,16 @@ void cct_center_reset(cct_query *q) {
   q->center = (cct_center *)&q_no_center;
 }
 
+int cct_query_swap_center(cct_query *q, cct_center *c, cct_center **old, cct_err *err) {
+  *old = NULL;
+  if (c && cct_center_size(c) && cct_center_run(c) != q->r->run)
+    return cct_err_set(err, CCT_EUSAGE, "a center of run %d cannot be the center of run %d", cct_center_run(c),
+                       q->r->run);
+  *old = q->center == &q_no_center ? NULL : q->center;
+  q->center = c ? c : (cct_center *)&q_no_center;
+  return CCT_OK;
+}
+
 size_t cct_center_count(const cct_query *q) { return cct_center_size(q->center); }
 
 const char *cct_center_item(const cct_query *q, size_t i) { return cct_center_text(q->center, i); }

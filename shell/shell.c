@@ -883,13 +883,12 @@ static int cmd_export(cct_shell *p, cct_words *w) {
   return CCT_CMD_OK;
 }
 
-/* The full-screen interface (tui.c) on this session; '@N' handles of the
- * shell's last view are gone afterwards (the TUI computed other views). */
+/* The full-screen interface (tui.c) on this session: it keeps the center,
+ * metric and granularity chosen there; '@N' still names the shell's last view
+ * (the TUI's panes are computed by the pure view core). */
 static int cmd_tui(cct_shell *p, cct_words *w) {
   if (w->argc > 1) return usage_error(p, cmd_of(w), "unexpected argument", w->argv[1]);
-  int rc = cct_tui_run(p);
-  forget_handles(p);
-  return rc;
+  return cct_tui_run(p);
 }
 
 static int cmd_help(cct_shell *p, cct_words *w) {

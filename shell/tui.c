@@ -5,20 +5,20 @@
  * terminal is tall enough, or asked for with 's'), then a status line and a
  * line for help, messages and prompts.
  *
- * Every pane is a view of the query library (cct_view_flat, cct_view_topdown /
- * cct_view_bottomup, cct_view_source) computed from the session's settings
- * (center, metric, granularity, threshold), so the numbers are the shell's.
- * A pane keeps its own copy of its rows (a cct_view).  Views are computed
+ * Every pane is a view of the library's pure view core (cct_view_compute)
+ * for one spec of the session's settings (center, metric, granularity,
+ * threshold: cct_view_spec_init), so the numbers are the shell's and all panes
+ * show the same center; computing a pane changes nothing in the session (the
+ * shell's '@N' rows stay as they were).  A pane keeps its own rows.  Views are computed
  * lazily: the flat pane asks for a few hundred rows and more when the cursor
  * gets near the end; the tree is computed two levels below its deepest
  * expanded row and again, deeper, when a row at the edge is expanded; the
  * source view only when the file shown changes.
  *
- * Centering on a row goes through the library's '@N' item: the row's view is
- * made the session's last view (computed again if another view came after
- * it), then 'center @N' applies, exactly as 'flat; center @3' in the shell.
- * The center history (for 'u') is the list of those steps since the start,
- * replayed after a reset. */
+ * Centering on a row is the library's '@N' item on the pane's own view
+ * (cct_center_edit), exactly as 'flat; center @3' in the shell; the new
+ * center value becomes the session's (cct_query_swap_center), which hands
+ * the previous one back: those are the history 'u' goes back through. */
 #include "shell_int.h"
 
 #include "cct_escape.h"
@@ -42,25 +42,13 @@
 enum { P_FLAT = 0, P_TREE = 1, P_SOURCE = 2, P_COUNT = 3 };
 enum { V_FLAT = 0, V_TOPDOWN, V_BOTTOMUP, V_SOURCE };
 
-/* How a pane's view is computed (also the recipe of a center step). */
+/* How a pane's view is computed (the session's settings do the rest). */
 typedef struct vspec {
   int view;   /* V_* */
   int arg;    /* flat: CCT_FLAT_* kind; tree: depth */
   int n;      /* flat: row count */
   char *file; /* source: file path (owned), NULL for the center's file */
 } vspec;
-
-/* One change of the center: 'center [+|-] @handle' of the view spec computed
- * with metric and granularity, or a text item (the center the TUI started
- * with), or a reset. */
-typedef struct cstep {
-  int op;       /* CCT_CENTER_SET / _ADD / _REMOVE, or -1 for a reset */
-  vspec spec;   /* the view whose row was taken (handle > 0) */
-  int handle;   /* row handle, 0 when item is used */
-  char *item;   /* text item (owned), or NULL */
-  char *metric; /* display metric when the step was taken (owned) */
-  int gran;     /* granularity then */
-} cstep;
 
 /* One pane: its view, which rows are open (tree) and shown, the cursor. */
 typedef struct pane {
@@ -87,18 +75,14 @@ typedef struct tui {
   int bottomup;       /* 1: the tree pane shows the bottom-up view */
   int flat_kind;      /* CCT_FLAT_* */
   int src_on;         /* source pane: -1 automatic (tall terminals), 0 hidden, 1 shown */
-  int last_pane;      /* pane whose view is the session's last one (for '@N'), -1 none */
   int color;          /* colours in use */
   int utf8;           /* the terminal's encoding is UTF-8 (tree markers) */
-  cstep *log;         /* center steps from the start */
-  size_t nlog, caplog;
-  size_t *undo;       /* log lengths before each center change */
+  cct_center **undo; /* the centers before each change (owned; NULL: no center) */
   size_t nundo, capundo;
   char msg[512];      /* message for the bottom line ("" shows the key help) */
   int msg_err;        /* the message is an error */
   regex_t re;         /* last search */
   int have_re;
-  MEVENT last_click;  /* for double clicks the terminal reports as two clicks */
 } tui;
 
 enum { C_CENTER = 1, C_ERROR, C_MARK, C_TITLE };
@@ -128,26 +112,23 @@ static void spec_release(vspec *s) {
   s->file = NULL;
 }
 
-static int spec_copy(vspec *dst, const vspec *src) {
-  *dst = *src;
-  dst->file = src->file ? strdup(src->file) : NULL;
-  return src->file && !dst->file ? -1 : 0;
-}
-
-/* Computes the view of spec s for the session.  Returns CCT_OK with *out set,
- * or the library's error (message in err). */
+/* Computes the view of s with the session's settings (the pure core: the
+ * session is not changed).  Ctrl-C interrupts it.  Returns CCT_OK with *out
+ * set, or the library's error (message in err). */
 static int compute(tui *t, const vspec *s, cct_view **out, cct_err *err) {
-  int rc;
+  static const int views[] = {CCT_VIEW_FLAT, CCT_VIEW_TOPDOWN, CCT_VIEW_BOTTOMUP, CCT_VIEW_SOURCE};
+  cct_view_spec spec;
+  cct_view_spec_init(t->q, views[s->view], &spec);
+  spec.depth = s->arg;
+  spec.flat_kind = s->arg;
+  spec.flat_n = s->n;
+  spec.file = s->file;
+  if (s->view == V_FLAT) spec.depth = 0;
+  else spec.flat_kind = 0;
   tui_sigint = 0;
   tui_db = cct_query_db(t->q);
-  switch (s->view) {
-  case V_FLAT: rc = cct_view_flat(t->q, s->arg, s->n, out, err); break;
-  case V_TOPDOWN: rc = cct_view_topdown(t->q, s->arg, out, err); break;
-  case V_BOTTOMUP: rc = cct_view_bottomup(t->q, s->arg, out, err); break;
-  default: rc = cct_view_source(t->q, s->file, out, err); break;
-  }
+  int rc = cct_view_compute(t->q, &spec, out, err);
   tui_db = NULL;
-  t->last_pane = -1;
   return rc;
 }
 
@@ -472,7 +453,6 @@ static int tree_compute(tui *t, int depth, int fresh) {
     pane_set(pn, NULL, err.msg[0] ? err.msg : cct_errstr(rc));
     return -1;
   }
-  t->last_pane = P_TREE;
   unsigned char *old_open = pn->open;
   long old_sel = pane_row_index(pn);
   int old_depth = pn->spec.arg;
@@ -538,7 +518,6 @@ static void flat_compute(tui *t, int n, int keep) {
     pane_set(pn, NULL, err.msg[0] ? err.msg : cct_errstr(rc));
     return;
   }
-  t->last_pane = P_FLAT;
   pane_set(pn, v, NULL);
   pn->spec = s;
   pane_relist(pn, -1);
@@ -562,8 +541,7 @@ static void source_show(tui *t, const char *file, long long line) {
       pane_set(pn, NULL, err.msg[0] ? err.msg : cct_errstr(rc));
       return;
     }
-    t->last_pane = P_SOURCE;
-    pane_set(pn, v, NULL);
+      pane_set(pn, v, NULL);
     pane_relist(pn, -1);
     if (!pn->spec.file && v->nrows && v->rows[0].file) pn->spec.file = strdup(v->rows[0].file);
   }
@@ -616,110 +594,63 @@ static void follow(tui *t) {
 
 /* ------------------------------------------------------------ center */
 
-static void step_release(cstep *s) {
-  spec_release(&s->spec);
-  free(s->item);
-  free(s->metric);
-}
-
-/* Applies step s to the session.  Returns CCT_OK or the library's error. */
-static int step_apply(tui *t, const cstep *s, cct_err *err) {
-  if (s->op < 0) {
-    cct_center_reset(t->q);
-    return CCT_OK;
-  }
-  if (s->item) return cct_center_apply(t->q, s->op, s->item, err);
-  char h[32];
-  snprintf(h, sizeof h, "@%d", s->handle);
-  return cct_center_apply(t->q, s->op, h, err);
-}
-
-/* Records and applies a center change: op of the row under the cursor of
- * pane pi (or a reset when pi < 0).  Every pane is computed again. */
-static void center_change(tui *t, int pi, int op) {
-  cstep s = {op, {0, 0, 0, NULL}, 0, NULL, NULL, cct_query_granularity(t->q)};
-  if (pi >= 0) {
-    pane *pn = &t->pn[pi];
-    const cct_row *r = pane_row(pn);
-    if (!r) return say(t, 1, "no row here to center on");
-    if (r->kind == CCT_ROW_ROOT) return say(t, 1, "'%s' is the whole program: 'r' resets the center", r->name);
-    if (spec_copy(&s.spec, &pn->spec)) return say(t, 1, "out of memory");
-    s.handle = r->handle;
-    s.metric = strdup(cct_query_metric(t->q) ? cct_query_metric(t->q) : "");
-    if (t->last_pane != pi) { /* make the pane's view the session's last view again */
-      cct_view *v = NULL;
-      cct_err err = CCT_ERR_INIT;
-      int rc = compute(t, &pn->spec, &v, &err);
-      cct_view_free(v);
-      if (rc) {
-        step_release(&s);
-        return say(t, 1, "%s", err.msg[0] ? err.msg : cct_errstr(rc));
-      }
-      t->last_pane = pi;
-    }
-  } else if (!cct_center_count(t->q)) {
-    return say(t, 0, "no center to reset");
-  }
-  size_t before = cct_center_count(t->q);
-  cct_err err = CCT_ERR_INIT;
-  int rc = step_apply(t, &s, &err);
-  if (rc) {
-    step_release(&s);
-    return say(t, 1, "%s", err.msg[0] ? err.msg : cct_errstr(rc));
-  }
-  (void)before;
+/* Makes c (owned; NULL: no center) the session's center, the previous one
+ * going onto the undo history.  Every pane is computed again. */
+static void center_set(tui *t, cct_center *c) {
   if (t->nundo == t->capundo) {
-    size_t c = t->capundo ? 2 * t->capundo : 16;
-    size_t *u = realloc(t->undo, c * sizeof *u);
-    if (u) t->undo = u, t->capundo = c;
+    size_t cap = t->capundo ? 2 * t->capundo : 16;
+    cct_center **u = realloc(t->undo, cap * sizeof *u);
+    if (!u) {
+      cct_center_free(c);
+      return say(t, 1, "out of memory");
+    }
+    t->undo = u;
+    t->capundo = cap;
   }
-  if (t->nlog == t->caplog) {
-    size_t c = t->caplog ? 2 * t->caplog : 16;
-    cstep *l = realloc(t->log, c * sizeof *l);
-    if (l) t->log = l, t->caplog = c;
+  cct_center *old = NULL;
+  cct_err err = CCT_ERR_INIT;
+  if (cct_query_swap_center(t->q, c, &old, &err)) {
+    cct_center_free(c);
+    return say(t, 1, "%s", err.msg);
   }
-  if (t->nundo < t->capundo && t->nlog < t->caplog) {
-    t->undo[t->nundo++] = t->nlog;
-    t->log[t->nlog++] = s;
-  } else {
-    step_release(&s);
-  }
+  t->undo[t->nundo++] = old;
   t->msg[0] = 0;
   refresh_all(t, 1);
 }
 
-/* Undoes the last center change: resets and replays the steps before it
- * (each with the metric and granularity it was taken with). */
+/* Changes the center by op (CCT_CENTER_*) with the row under the cursor of
+ * pane pi: 'center [+|-] @N' on the pane's own view. */
+static void center_change(tui *t, int pi, int op) {
+  pane *pn = &t->pn[pi];
+  const cct_row *r = pane_row(pn);
+  if (!r) return say(t, 1, "no row here to center on");
+  if (r->kind == CCT_ROW_ROOT) return say(t, 1, "'%s' is the whole program: 'r' resets the center", r->name);
+  char h[32];
+  snprintf(h, sizeof h, "@%d", r->handle);
+  cct_center *c = NULL;
+  cct_err err = CCT_ERR_INIT;
+  int rc = cct_center_edit(t->q, 0, cct_query_center(t->q), op, h, pn->v, &c, &err);
+  if (rc) return say(t, 1, "%s", err.msg[0] ? err.msg : cct_errstr(rc));
+  if (!c) return say(t, 0, "this row is the center");
+  center_set(t, c);
+}
+
+static void center_reset(tui *t) {
+  if (!cct_center_count(t->q)) return say(t, 0, "no center to reset");
+  center_set(t, NULL);
+}
+
+/* Goes back to the center before the last change. */
 static void center_undo(tui *t) {
   if (!t->nundo) return say(t, 0, "nothing to undo");
-  size_t keep = t->undo[--t->nundo];
-  char *metric = strdup(cct_query_metric(t->q) ? cct_query_metric(t->q) : "");
-  int gran = cct_query_granularity(t->q);
-  size_t from = 0;
-  for (size_t i = 0; i < keep; i++)
-    if (t->log[i].op < 0) from = i;
-  cct_center_reset(t->q);
-  int bad = 0;
-  for (size_t i = from; i < keep && !bad; i++) {
-    cstep *s = &t->log[i];
-    cct_err err = CCT_ERR_INIT;
-    if (s->handle) {
-      if (s->metric && *s->metric) cct_query_set_metric(t->q, s->metric, &err);
-      cct_query_set_granularity(t->q, s->gran);
-      cct_view *v = NULL;
-      if (compute(t, &s->spec, &v, &err)) bad = 1;
-      cct_view_free(v);
-    }
-    if (!bad && step_apply(t, s, &err)) bad = 1;
-    if (bad) say(t, 1, "undo: %s", err.msg[0] ? err.msg : "failed");
-  }
-  for (size_t i = keep; i < t->nlog; i++) step_release(&t->log[i]);
-  t->nlog = keep;
+  cct_center *prev = t->undo[--t->nundo], *cur = NULL;
   cct_err err = CCT_ERR_INIT;
-  if (metric && *metric) cct_query_set_metric(t->q, metric, &err);
-  cct_query_set_granularity(t->q, gran);
-  free(metric);
-  if (!bad) t->msg[0] = 0;
+  if (cct_query_swap_center(t->q, prev, &cur, &err)) {
+    cct_center_free(prev);
+    return say(t, 1, "undo: %s", err.msg);
+  }
+  cct_center_free(cur);
+  t->msg[0] = 0;
   refresh_all(t, 1);
 }
 
@@ -1116,7 +1047,6 @@ static void export_picture(tui *t) {
   cct_err err = CCT_ERR_INIT;
   int depth = t->pn[P_TREE].spec.arg > 3 ? t->pn[P_TREE].spec.arg : 3;
   int rc = svg ? cct_picture_svg(t->q, depth, f, &err) : cct_picture_html(t->q, depth, f, &err);
-  t->last_pane = -1;
   int bad = ferror(f);
   if (fclose(f) || bad) {
     if (!rc) rc = CCT_EIO, snprintf(err.msg, sizeof err.msg, "cannot write '%s'", path);
@@ -1296,7 +1226,7 @@ static int key(tui *t, int k, wint_t c) {
   case L'c': center_change(t, t->focus, CCT_CENTER_SET); break;
   case L'+': center_change(t, t->focus, CCT_CENTER_ADD); break;
   case L'-': center_change(t, t->focus, CCT_CENTER_REMOVE); break;
-  case L'r': center_change(t, -1, -1); break;
+  case L'r': center_reset(t); break;
   case L'u': center_undo(t); break;
   case L't':
   case L'b':
@@ -1412,7 +1342,6 @@ int cct_tui_run(cct_shell *p) {
   t.p = p;
   t.q = p->q;
   t.src_on = -1;
-  t.last_pane = -1;
   t.flat_kind = CCT_FLAT_FUNCTIONS;
   const char *cs = setlocale(LC_CTYPE, NULL);
   t.utf8 = cs && (strstr(cs, "UTF-8") || strstr(cs, "utf8") || strstr(cs, "UTF8"));
@@ -1432,18 +1361,6 @@ int cct_tui_run(cct_shell *p) {
             ,
             NULL);
   mouseinterval(300);
-  /* The center the session already has is the first step (as text items). */
-  for (size_t i = 0; i < cct_center_count(t.q); i++) {
-    cstep s = {i ? CCT_CENTER_ADD : CCT_CENTER_SET, {0, 0, 0, NULL}, 0, strdup(cct_center_item(t.q, i)), NULL, 0};
-    if (t.nlog == t.caplog) {
-      size_t c = t.caplog ? 2 * t.caplog : 16;
-      cstep *l = realloc(t.log, c * sizeof *l);
-      if (!l) break;
-      t.log = l;
-      t.caplog = c;
-    }
-    t.log[t.nlog++] = s;
-  }
   t.pn[P_FLAT].spec.n = 200;
   layout(&t);
   refresh_all(&t, 0);
@@ -1467,8 +1384,7 @@ int cct_tui_run(cct_shell *p) {
     pane_clear(&t.pn[i]);
     spec_release(&t.pn[i].spec);
   }
-  for (size_t i = 0; i < t.nlog; i++) step_release(&t.log[i]);
-  free(t.log);
+  for (size_t i = 0; i < t.nundo; i++) cct_center_free(t.undo[i]);
   free(t.undo);
   if (t.have_re) regfree(&t.re);
   return CCT_CMD_OK;
