@@ -43,6 +43,7 @@ typedef struct cct_vtab {
 typedef struct cct_cursor {
   sqlite3_vtab_cursor base; /* must come first */
   cct_query *q;             /* session on the host's connection, opened per query */
+  cct_center *center;       /* the call's center (NULL: none) */
   cct_view *v;              /* computed rows */
   size_t i;                 /* current row */
 } cct_cursor;
@@ -95,6 +96,8 @@ static int vt_open(sqlite3_vtab *p, sqlite3_vtab_cursor **pp) {
 
 static void cursor_reset(cct_cursor *c) {
   cct_view_free(c->v);
+  cct_center_free(c->center);
+  c->center = NULL;
   cct_query_close(c->q);
   c->v = NULL;
   c->q = NULL;
@@ -113,8 +116,11 @@ static int fail(sqlite3_vtab_cursor *p, const char *msg) {
   return SQLITE_ERROR;
 }
 
+/* The view of the call's arguments, from the view core (cct_view_compute) on a
+ * session over the host's connection: the session's own settings and '@N' rows
+ * are not involved. */
 static int vt_filter(sqlite3_vtab_cursor *p, int idxNum, const char *idxStr, int argc, sqlite3_value **argv) {
-  (void)idxStr;
+  (void)idxStr, (void)argc;
   cct_cursor *c = (cct_cursor *)p;
   cct_vtab *t = (cct_vtab *)p->pVtab;
   cursor_reset(c);
@@ -123,20 +129,25 @@ static int vt_filter(sqlite3_vtab_cursor *p, int idxNum, const char *idxStr, int
   int flat = t->view == VIEW_FLAT;
   const char *center = !flat && idxNum >= 1 ? (const char *)sqlite3_value_text(argv[0]) : NULL;
   int depth = flat ? (idxNum >= 1 ? sqlite3_value_int(argv[0]) : 0) : (idxNum >= 2 ? sqlite3_value_int(argv[1]) : 3);
-  int run_arg = flat ? 1 : 2;
-  if (idxNum > run_arg && sqlite3_value_type(argv[run_arg]) != SQLITE_NULL &&
-      cct_query_set_run(c->q, sqlite3_value_int(argv[run_arg]), &err))
-    return fail(p, err.msg);
-  int metric_arg = run_arg + 1;
-  if (idxNum > metric_arg && sqlite3_value_type(argv[metric_arg]) != SQLITE_NULL &&
-      cct_query_set_metric(c->q, (const char *)sqlite3_value_text(argv[metric_arg]), &err))
-    return fail(p, err.msg);
-  (void)argc;
-  if (center && *center && cct_center_apply(c->q, CCT_CENTER_SET, center, &err)) return fail(p, err.msg);
-  int rc = t->view == VIEW_TOPDOWN    ? cct_view_topdown(c->q, depth, &c->v, &err)
-           : t->view == VIEW_BOTTOMUP ? cct_view_bottomup(c->q, depth, &c->v, &err)
-                                      : cct_view_flat(c->q, CCT_FLAT_FUNCTIONS, depth, &c->v, &err);
-  return rc ? fail(p, err.msg) : SQLITE_OK;
+  int run_arg = flat ? 1 : 2, metric_arg = run_arg + 1;
+  cct_view_spec spec;
+  cct_view_spec_init(c->q, t->view == VIEW_TOPDOWN ? CCT_VIEW_TOPDOWN : t->view == VIEW_BOTTOMUP ? CCT_VIEW_BOTTOMUP : CCT_VIEW_FLAT,
+                     &spec);
+  if (idxNum > run_arg && sqlite3_value_type(argv[run_arg]) != SQLITE_NULL) {
+    spec.run = sqlite3_value_int(argv[run_arg]);
+    spec.metric = NULL; /* that run's default */
+  }
+  if (idxNum > metric_arg && sqlite3_value_type(argv[metric_arg]) != SQLITE_NULL)
+    spec.metric = (const char *)sqlite3_value_text(argv[metric_arg]);
+  spec.center = NULL;
+  if (center && *center) {
+    if (cct_center_edit(c->q, spec.run, NULL, CCT_CENTER_SET, center, NULL, &c->center, &err)) return fail(p, err.msg);
+    spec.center = c->center;
+  }
+  spec.depth = depth;
+  spec.flat_kind = CCT_FLAT_FUNCTIONS;
+  spec.flat_n = depth;
+  return cct_view_compute(c->q, &spec, &c->v, &err) ? fail(p, err.msg) : SQLITE_OK;
 }
 
 static int vt_next(sqlite3_vtab_cursor *p) {
