@@ -211,6 +211,12 @@ static void suggest_functions(const qv *q, const char *name, char *buf, size_t s
   while (st && cct_step(st, &e) == CCT_STEP_ROW) { /* hints only: a failure just ends them */
     const char *f = (const char *)sqlite3_column_text(st, 1);
     if (!f) continue;
+    char plain[256]; /* 'NAME [module]' is suggested as 'NAME', which covers it */
+    const char *deco = f[0] && f[strlen(f) - 1] == ']' ? strstr(f, " [") : NULL;
+    if (deco && deco > f && (size_t)(deco - f) < sizeof plain) {
+      snprintf(plain, sizeof plain, "%.*s", (int)(deco - f), f);
+      f = plain;
+    }
     int d = edit_distance(name, f);
     if (!strncmp(f, name, strlen(name)) || (strlen(f) >= 3 && strstr(name, f) == name)) d = d < 2 ? d : 2;
     else if (strstr(f, name)) d = d < 3 ? d : 3;

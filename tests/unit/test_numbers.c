@@ -233,6 +233,10 @@ static void test_module_decoration(void **state) {
   assert_int_equal(cct_center_occurrences(q, 0), want);
   cct_err e = CCT_ERR_INIT;
   assert_int_equal(cct_center_apply(q, CCT_CENTER_SET, "_int", &e), CCT_ENOTFOUND);
+  e = (cct_err)CCT_ERR_INIT; /* a typo is answered with the name a user can type */
+  assert_int_equal(cct_center_apply(q, CCT_CENTER_SET, "_int_fre", &e), CCT_ENOTFOUND);
+  assert_non_null(strstr(e.msg, "'_int_free'"));
+  assert_null(strstr(e.msg, "_int_free ["));
   cct_query_close(q);
 }
 
