@@ -352,7 +352,8 @@ void cct_shell_init(cct_shell *p, FILE *out, FILE *err) {
   p->out = out;
   p->err = err;
   p->mode = CCT_MODE_TREE;
-  p->width = 100;
+  p->width = 0;
+  p->pager = 1;
   const char *nc = getenv("NO_COLOR");
   const char *term = getenv("TERM");
   p->color = isatty(fileno(out)) && !(nc && *nc) && !(term && !strcmp(term, "dumb"));
@@ -442,36 +443,7 @@ static int cmd_run(cct_shell *p, cct_words *w) {
 
 /* 'center' alone: the members and their occurrence counts. */
 static int print_center(cct_shell *p) {
-  size_t n = cct_center_count(p->q);
-  FILE *o = p->out;
-  switch (p->mode) {
-  case CCT_MODE_JSON:
-    fprintf(o, "{\"view\": \"center\", \"run\": %d, \"items\": [", cct_query_run(p->q));
-    for (size_t i = 0; i < n; i++) {
-      fputs(i ? ", {\"item\": " : "{\"item\": ", o);
-      cct_out_json_string(o, cct_center_item(p->q, i));
-      fprintf(o, ", \"occurrences\": %lld}", cct_center_occurrences(p->q, i));
-    }
-    fputs("]}\n", o);
-    break;
-  case CCT_MODE_CSV:
-    fputs("item,occurrences\r\n", o);
-    for (size_t i = 0; i < n; i++) {
-      cct_out_csv_field(o, cct_center_item(p->q, i));
-      fprintf(o, ",%lld\r\n", cct_center_occurrences(p->q, i));
-    }
-    break;
-  default:
-    if (!n) {
-      fputs("no center (views start at the program root)\n", o);
-      break;
-    }
-    for (size_t i = 0; i < n; i++) {
-      long long c = cct_center_occurrences(p->q, i);
-      cct_escape_write(o, cct_center_item(p->q, i), CCT_ESC_TERM);
-      fprintf(o, "  (%lld occurrence%s)\n", c, c == 1 ? "" : "s");
-    }
-  }
+  if (cct_out_center(p)) return cct_shell_error(p, cct_shell_interrupted ? "interrupted" : "out of memory");
   return CCT_CMD_OK;
 }
 

@@ -47,7 +47,10 @@ typedef struct cct_shell {
   char *path;                /* path of the open archive (owned), NULL if none */
   int mode;                  /* CCT_MODE_* */
   int color;                 /* 1: ANSI escapes (bold center rows) on out */
-  int width;                 /* output width in columns for tree/table */
+  int width;                 /* 'width N': cut names to N columns (0: the terminal's, nothing cut off one) */
+  char **columns;            /* 'columns': metrics shown besides the display metric (owned) */
+  size_t ncolumns;
+  int pager;                 /* 1: long output on a terminal goes through $PAGER ('pager on') */
   int bail;                  /* 1: stop at the first failing command */
   int interactive;           /* 1: input from a terminal (errors do not end the session) */
   FILE *out;                 /* where views go (stdout) */
@@ -194,11 +197,96 @@ void cct_out_number(FILE *f, double d);
 /* Writes at most width display columns of s to f, cutting the middle out
  * with '...' when s is wider (the module of a 'name [module]' is cut
  * instead, when the name fits); pads with blanks to width when pad is set.
- * Widths count UTF-8 code points.  Returns the columns written. */
+ * s is escaped for the terminal first (cct_escape.h), so a cut never leaves
+ * an escape sequence open.  Widths count UTF-8 code points.  Returns the
+ * columns written. */
 int cct_out_fit(FILE *f, const char *s, int width, int pad);
 
-/* Display width of s in columns (UTF-8 code points). */
+/* Display width of s in columns, as cct_out_fit prints it. */
 int cct_out_width(const char *s);
+
+/* Prints the center's items and occurrence counts in p->mode.  Returns 0, or -1. */
+int cct_out_center(cct_shell *p);
+
+/* ---- Results (shell_output.c) ---- */
+
+/* Cell types and column roles of a cct_result. */
+enum { CCT_T_TEXT = 0, CCT_T_INT, CCT_T_REAL, CCT_T_BOOL };
+enum {
+  CCT_ROLE_PLAIN = 0, /* shown as it is */
+  CCT_ROLE_HANDLE,    /* a row handle: '[N]' in tree mode */
+  CCT_ROLE_DEPTH,     /* the row's depth (pre-order rows): tree mode draws it, folded paths use it */
+  CCT_ROLE_NAME,      /* the name column: the only one ever cut, after the tree connectors */
+  CCT_ROLE_VALUE,     /* a metric value: significant digits, and '% of base' when base > 0 */
+  CCT_ROLE_CHANGE,    /* a signed change: '+'/'-', red/green on a terminal */
+  CCT_ROLE_MARK       /* a boolean shown as the column's title ('*', '>') when true */
+};
+/* Where a column shows (bits). */
+enum { CCT_IN_TREE = 1, CCT_IN_TABLE = 2, CCT_IN_DATA = 4, CCT_IN_TEXT = 3, CCT_IN_ALL = 7 };
+
+/* One column.  Strings belong to the result. */
+typedef struct cct_col {
+  const char *key;   /* csv header and json key; with a group, csv 'GROUP KEY' and json values.GROUP.KEY */
+  const char *title; /* tree/table header (NULL: key) */
+  const char *span;  /* tree/table header line above, shared by neighbours with the same span, or NULL */
+  const char *group; /* json "values" group (a metric name), or NULL */
+  int type, role, in;
+  int metric;        /* metric index for 'columns' (0: the display metric, always shown), -1 none */
+  double base;       /* value columns: % of base shown in tree/table when > 0 */
+  int order;         /* tree/table show columns by ascending order (stable), csv/json by index */
+} cct_col;
+
+typedef struct cct_cell {
+  int null;          /* 1: no value (csv empty, json null, text blank) */
+  int t;             /* CCT_T_* of this cell (a 'sql' column may mix types) */
+  long long i;       /* CCT_T_INT, CCT_T_BOOL */
+  double d;          /* CCT_T_REAL */
+  const char *s;     /* CCT_T_TEXT */
+} cct_cell;
+
+/* A result: rows of cells, columns, metadata.  Built by cct_result_add_* and
+ * freed by cct_result_release. */
+typedef struct cct_result {
+  const char *view;    /* json "view" */
+  char *json_head;     /* json members after "view", each ', "key": value' (owned), or NULL */
+  char *json_tail;     /* json members after the rows (owned), or NULL */
+  const char *rows_key; /* json key of the rows ("rows") */
+  char *title;         /* tree/table: lines printed above the grid (owned), or NULL */
+  char *tail;          /* tree/table: lines printed below the grid (owned), or NULL */
+  const char *note;    /* tree/table: a 'note: ...' line at the end, or NULL */
+  size_t text_rows;    /* tree/table: print at most this many rows (0: all) */
+  int empty_text;      /* tree/table: print '(no rows)' when there are none */
+  int hide_empty;      /* tree/table: leave out columns without any value */
+  int no_header;       /* tree/table: no header lines */
+  cct_col *cols;
+  size_t ncols, capcols;
+  cct_cell *cells;     /* nrows * ncols */
+  unsigned char *bold; /* per row: 1 for a center row */
+  size_t nrows, caprows;
+  int depth_col, name_col; /* the depth column and the data name column (folded paths), -1 */
+  int path_col;        /* csv/json: the path of names goes before this column, -1 for no path */
+  int fold_value[2], fold_sub[2], nfold; /* folded: value columns, and the column whose children's
+                                            values are subtracted from a row's (-1 none) */
+  char **owned;        /* strings the result owns */
+  size_t nowned, capowned;
+  int failed;          /* 1 after an allocation failed */
+} cct_result;
+
+/* Prints r in mode to f (NULL: the shell's output; color and width limit only
+ * there).  Returns 0, or -1 when interrupted or out of memory. */
+int cct_out_result(cct_shell *p, const cct_result *r, FILE *f, int mode);
+
+/* Frees what r owns. */
+void cct_result_release(cct_result *r);
+
+/* A metric value for people: '0', integers in full when integral, else
+ * significant digits ('12.346', '0.0490', '4.90e-05', '1.235e+07'), '-' for
+ * NaN.  Writes buf and returns it. */
+const char *cct_out_value(char *buf, size_t n, double d, int integral);
+
+/* The width limit of p's own output: the 'width' setting, else on a terminal
+ * $COLUMNS or the terminal's width; 0 (nothing is cut) off a terminal. */
+int cct_out_limit(cct_shell *p);
 
 /* ---- Full-screen interface (tui.c) ---- */
 

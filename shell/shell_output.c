@@ -1,21 +1,26 @@
-/* shell_output.c: the output modes of the cctq shell (SPEC section 6).  Every
- * command prints through one of the entry points here (cct_out_view,
- * cct_out_stats, cct_out_stmt), which switch on the shell's mode:
- *   tree    views as an ASCII tree ('|- ', '`- ', '|  ') with inclusive and
- *           exclusive columns and % of the program total, a handle per row,
- *           '*' (and bold on a terminal) on center rows; other output as table
- *   table   aligned columns; long names shortened in the middle with '...'
- *   csv     RFC 4180 (CRLF line ends), full-precision numbers, never shortened
- *   json    one object per command; views exactly as SPEC section 6
- *   folded  'a;b;c value' lines for flame-graph tools.  topdown/bottomup lines
- *           carry the row's self value, inclusive minus the inclusive of its
- *           printed children (so the lines add up to the top row: rows cut
- *           by depth or threshold count in full in the printed row above);
- *           flat lines carry the exclusive value; zero lines are left out;
- *           anything else prints as in table mode.
- * 'diff' prints through cct_out_diff in every mode ('a;b;c base other' lines
- * in folded mode).  Printers write to an outctx (destination, mode, color,
- * width), so 'export' reuses them with a FILE* (cct_out_*_to, cct_out_diff). */
+/* shell_output.c: every result the cctq shell prints (SPEC section 6).  A
+ * command's result - a view, a diff, stats, a statement ('sql', 'runs',
+ * 'metrics'), the center listing - is first turned into one shape, a
+ * cct_result: a table of typed columns (text, integer, real, boolean) with
+ * roles (handle, depth, name, value, change, mark) and metadata (the JSON
+ * members around the rows, a title, a note, the folded columns).  Five
+ * formatters print any result, as SQLite's shell prints everything through one
+ * callback:
+ *   tree    aligned text; a result with a depth column draws the tree ('|- ',
+ *           '`- ', '|  ') before its name column, handles as '[N]', value
+ *           columns with the % of their base
+ *   table   the same grid without the tree: handle and depth as numbers
+ *   csv     RFC 4180 (CRLF line ends), full-precision numbers, never cut
+ *   json    one object per result: its metadata members, then "rows" (columns
+ *           of a metric group nested in "values": {METRIC: {...}})
+ *   folded  'a;b;c value' lines for flame-graph tools, from the result's folded
+ *           columns (self values: a row's value minus its printed children's),
+ *           zero lines left out; results without folded columns print as table.
+ * The width and number rules are written once, here: names are cut (in the
+ * middle, '...') only on a terminal or under an explicit 'width', and only the
+ * name column, never the tree connectors; values print with significant
+ * digits (cct_out_value), zero as '0'.  Every text goes through the escaper of
+ * common/cct_escape.h. */
 #include "shell_int.h"
 
 #include "cct_escape.h"
@@ -24,11 +29,14 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
 
 #define BOLD "\033[1m"
 #define PLAIN "\033[0m"
+#define RED "\033[31m"
+#define GREEN "\033[32m"
 
 /* printf into a new malloc'ed string (NULL when out of memory). */
 #if defined(__GNUC__)
@@ -79,6 +87,18 @@ static const char *number_text(char *buf, size_t n, double d) {
 void cct_out_number(FILE *f, double d) {
   char buf[40];
   fputs(number_text(buf, sizeof buf, d), f);
+}
+
+const char *cct_out_value(char *buf, size_t n, double d, int integral) {
+  double a = fabs(d);
+  if (!isfinite(d)) snprintf(buf, n, "-");
+  else if (d == 0) snprintf(buf, n, "0");
+  else if (integral && a < 1e15) snprintf(buf, n, "%.0f", d);
+  else if (a >= 1e6) snprintf(buf, n, "%.3e", d);
+  else if (a >= 1) snprintf(buf, n, "%.3f", d);
+  else if (a >= 1e-3) snprintf(buf, n, "%.*f", 2 - (int)floor(log10(a)), d); /* 3 significant digits */
+  else snprintf(buf, n, "%.2e", d);
+  return buf;
 }
 
 /* Display width of text that is already escaped (UTF-8 code points). */
@@ -148,13 +168,15 @@ int cct_out_fit(FILE *f, const char *s, int width, int pad) {
 /* Writes s for the terminal (control characters visible, bad UTF-8 as U+FFFD). */
 static void out_text(FILE *f, const char *s) { cct_escape_write(f, s, CCT_ESC_TERM); }
 
-/* Output width: the terminal's when out is one, else $COLUMNS, else 100. */
-static int out_width(cct_shell *p) {
-  struct winsize ws;
-  if (isatty(fileno(p->out)) && ioctl(fileno(p->out), TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0) return ws.ws_col;
+int cct_out_limit(cct_shell *p) {
+  if (p->width > 0) return p->width;
+  if (!isatty(fileno(p->out))) return 0; /* off a terminal nothing is cut */
   const char *c = getenv("COLUMNS");
   int n = c ? atoi(c) : 0;
-  return n >= 20 && n <= 10000 ? n : p->width > 0 ? p->width : 100;
+  if (n >= 20 && n <= 100000) return n;
+  struct winsize ws;
+  if (ioctl(fileno(p->out), TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0) return ws.ws_col;
+  return 80;
 }
 
 static const char *kind_name(int kind) {
@@ -167,149 +189,691 @@ static const char *base_name(const char *path) {
   return s && s[1] ? s + 1 : path;
 }
 
-/* Where and how a printer writes: the shell's own output, or a file for
- * 'export' (no color, no width limit).  Field names follow cct_shell's so
- * printers read p->out, p->color as the shell's. */
-typedef struct outctx {
-  FILE *out; /* destination */
-  int mode;  /* CCT_MODE_* */
-  int color; /* 1: ANSI escapes */
-  int width; /* columns for tree and table */
-} outctx;
+/* ---------------------------------------------------------------- results */
 
-/* Width for exports: nothing is shortened. */
-#define EXPORT_WIDTH 1000000
-
-/* The context of p's own output, or of f (mode given) when f is not NULL. */
-static outctx out_ctx(cct_shell *p, FILE *f, int mode);
-
-/* ----------------------------------------------------------------- grids */
-
-/* A table of text cells for table mode (views, statements). */
-typedef struct grid {
-  int ncols;        /* columns */
-  char **head;      /* column headers (owned) */
-  int *right;       /* 1: right-aligned (numbers) */
-  size_t nrows, cap; /* rows used / allocated */
-  char **cells;     /* nrows * ncols cells (owned; NULL prints as empty) */
-  int *bold;        /* per row: 1 for center rows */
-} grid;
-
-static int grid_init(grid *g, int ncols) {
-  memset(g, 0, sizeof *g);
-  g->ncols = ncols;
-  g->head = calloc((size_t)ncols, sizeof *g->head);
-  g->right = calloc((size_t)ncols, sizeof *g->right);
-  return g->head && g->right ? 0 : -1;
+static void result_init(cct_result *r, const char *view) {
+  memset(r, 0, sizeof *r);
+  r->view = view;
+  r->rows_key = "rows";
+  r->depth_col = r->name_col = r->path_col = -1;
+  r->fold_sub[0] = r->fold_sub[1] = -1;
 }
 
-static void grid_release(grid *g) {
-  for (size_t i = 0; i < g->nrows * (size_t)g->ncols; i++) free(g->cells[i]);
-  for (int c = 0; c < g->ncols && g->head; c++) free(g->head[c]);
-  free(g->cells);
-  free(g->head);
-  free(g->right);
-  free(g->bold);
-  memset(g, 0, sizeof *g);
+void cct_result_release(cct_result *r) {
+  for (size_t i = 0; i < r->nowned; i++) free(r->owned[i]);
+  free(r->owned);
+  free(r->cols);
+  free(r->cells);
+  free(r->bold);
+  free(r->json_head);
+  free(r->json_tail);
+  free(r->title);
+  free(r->tail);
+  memset(r, 0, sizeof *r);
 }
 
-/* Appends an empty row.  Returns its cells, or NULL when out of memory. */
-static char **grid_row(grid *g) {
-  if (g->nrows == g->cap) {
-    size_t cap = g->cap ? 2 * g->cap : 64;
-    char **c = realloc(g->cells, cap * (size_t)g->ncols * sizeof *c);
-    if (!c) return NULL;
-    g->cells = c;
-    int *b = realloc(g->bold, cap * sizeof *b);
-    if (!b) return NULL;
-    g->bold = b;
-    g->cap = cap;
+/* Keeps s (malloc'ed, may be NULL) owned by r.  Returns s. */
+static const char *keep(cct_result *r, char *s) {
+  if (!s) return NULL;
+  if (r->nowned == r->capowned) {
+    size_t cap = r->capowned ? 2 * r->capowned : 64;
+    char **o = realloc(r->owned, cap * sizeof *o);
+    if (!o) {
+      free(s);
+      r->failed = 1;
+      return NULL;
+    }
+    r->owned = o, r->capowned = cap;
   }
-  char **row = g->cells + g->nrows * (size_t)g->ncols;
-  memset(row, 0, (size_t)g->ncols * sizeof *row);
-  g->bold[g->nrows++] = 0;
+  return r->owned[r->nowned++] = s;
+}
+
+/* Adds a column (before any row).  Returns its index. */
+static int add_col(cct_result *r, const char *key, int type, int role, int in) {
+  if (r->ncols == r->capcols) {
+    size_t cap = r->capcols ? 2 * r->capcols : 16;
+    cct_col *c = realloc(r->cols, cap * sizeof *c);
+    if (!c) return r->failed = 1, 0;
+    r->cols = c, r->capcols = cap;
+  }
+  cct_col *c = &r->cols[r->ncols];
+  memset(c, 0, sizeof *c);
+  c->key = key, c->type = type, c->role = role, c->in = in, c->metric = -1;
+  c->order = (int)r->ncols;
+  if (role == CCT_ROLE_DEPTH) r->depth_col = (int)r->ncols;
+  return (int)r->ncols++;
+}
+
+/* Column i of r (a dummy after a failed allocation). */
+static cct_col *colp(cct_result *r, int i) {
+  static cct_col dummy;
+  return r->failed || (size_t)i >= r->ncols ? &dummy : &r->cols[i];
+}
+
+/* Appends a row of null cells.  Returns them, or NULL when out of memory. */
+static cct_cell *add_row(cct_result *r) {
+  if (r->failed) return NULL;
+  if (r->nrows == r->caprows) {
+    size_t cap = r->caprows ? 2 * r->caprows : 64;
+    cct_cell *c = realloc(r->cells, cap * (r->ncols ? r->ncols : 1) * sizeof *c);
+    if (!c) return r->failed = 1, NULL;
+    r->cells = c;
+    unsigned char *b = realloc(r->bold, cap);
+    if (!b) return r->failed = 1, NULL;
+    r->bold = b, r->caprows = cap;
+  }
+  cct_cell *row = r->cells + r->nrows * r->ncols;
+  for (size_t c = 0; c < r->ncols; c++) memset(&row[c], 0, sizeof row[c]), row[c].null = 1;
+  r->bold[r->nrows++] = 0;
   return row;
 }
 
-/* Prints g aligned, shrinking the widest columns (in the middle, '...') to fit width. */
-static int grid_print(const outctx *p, grid *g, int width) {
-  FILE *o = p->out;
-  if (g->ncols <= 0) return 0; /* a statement without columns ('sql BEGIN') prints nothing */
-  int *w = calloc((size_t)g->ncols, sizeof *w);
-  if (!w) return -1;
-  for (int c = 0; c < g->ncols; c++) {
-    w[c] = g->head[c] ? cct_out_width(g->head[c]) : 0;
-    for (size_t r = 0; r < g->nrows; r++) {
-      const char *s = g->cells[r * (size_t)g->ncols + c];
-      int l = s ? cct_out_width(s) : 0;
+static void set_int(cct_cell *c, long long v) { c->null = 0, c->t = CCT_T_INT, c->i = v; }
+static void set_bool(cct_cell *c, int v) { c->null = 0, c->t = CCT_T_BOOL, c->i = v != 0; }
+static void set_real(cct_cell *c, double v) { c->null = 0, c->t = CCT_T_REAL, c->d = v; }
+static void set_text(cct_cell *c, const char *s) { c->null = s == NULL, c->t = CCT_T_TEXT, c->s = s; }
+
+/* Appends text to a growing string *s (NULL when out of memory). */
+static void append(char **s, const char *t) {
+  size_t a = *s ? strlen(*s) : 0, b = strlen(t);
+  char *n = realloc(*s, a + b + 1);
+  if (!n) {
+    free(*s);
+    *s = NULL;
+    return;
+  }
+  memcpy(n + a, t, b + 1);
+  *s = n;
+}
+
+/* Appends ', "key": ' and the JSON of a string (NULL: null) to *s. */
+static void json_member_str(char **s, const char *key, const char *v) {
+  char *e = v ? cct_escape_dup(v, CCT_ESC_JSON) : NULL;
+  char *m = v ? xprintf(", \"%s\": \"%s\"", key, e ? e : "") : xprintf(", \"%s\": null", key);
+  free(e);
+  if (m) append(s, m);
+  free(m);
+}
+
+/* Appends ', "key": ' and raw JSON text to *s. */
+static void json_member_raw(char **s, const char *key, const char *raw) {
+  char *m = xprintf(", \"%s\": %s", key, raw);
+  if (m) append(s, m);
+  free(m);
+}
+
+/* A JSON array of strings. */
+static char *json_strings(const char *const *v, size_t n) {
+  char *s = strdup("[");
+  for (size_t i = 0; s && i < n; i++) {
+    char *e = cct_escape_dup(v[i] ? v[i] : "", CCT_ESC_JSON);
+    char *m = xprintf("%s\"%s\"", i ? ", " : "", e ? e : "");
+    free(e);
+    if (m) append(&s, m);
+    free(m);
+  }
+  if (s) append(&s, "]");
+  return s;
+}
+
+/* Shortest round-trip JSON number. */
+static void json_number_member(char **s, const char *key, double d) {
+  char b[40];
+  json_member_raw(s, key, number_text(b, sizeof b, d));
+}
+
+/* ------------------------------------------------------------ formatters */
+
+/* The shared context of the formatters. */
+typedef struct fmt {
+  cct_shell *p;
+  FILE *out;
+  int mode, color, limit; /* limit: width for tree/table, 0 = nothing cut */
+  const int *show;        /* per column: 1 when shown in this mode */
+} fmt;
+
+/* 1 when column c of r shows in a text grid of mode tree (tree) or table. */
+static int col_shown(const fmt *f, const cct_result *r, size_t c, int tree) {
+  const cct_col *k = &r->cols[c];
+  if (!(k->in & (tree ? CCT_IN_TREE : CCT_IN_TABLE))) return 0;
+  if (k->metric <= 0) return 1;
+  for (size_t i = 0; i < f->p->ncolumns; i++) /* 'columns': other metrics on request */
+    if (k->group && !strcmp(f->p->columns[i], k->group)) return 1;
+  return 0;
+}
+
+static double cell_value(const cct_cell *x) { return x->t == CCT_T_REAL ? x->d : (double)x->i; }
+
+/* Whether a value column only holds whole numbers (printed without decimals). */
+static int col_integral(const cct_result *r, size_t c) {
+  for (size_t i = 0; i < r->nrows; i++) {
+    const cct_cell *x = &r->cells[i * r->ncols + c];
+    double d = cell_value(x);
+    if (!x->null && isfinite(d) && (d != floor(d) || fabs(d) >= 1e15)) return 0;
+  }
+  return 1;
+}
+
+/* The text of a cell for tree/table (owned by the caller; "" for null). */
+static char *cell_text(const cct_result *r, size_t c, const cct_cell *x, int tree, int integral) {
+  const cct_col *k = &r->cols[c];
+  char b[64];
+  if (x->null) return strdup("");
+  switch (k->role) {
+  case CCT_ROLE_HANDLE: return tree ? xprintf("[%lld]", x->i) : xprintf("%lld", x->i);
+  case CCT_ROLE_MARK: return strdup(x->i ? (k->title ? k->title : "*") : "");
+  case CCT_ROLE_VALUE:
+  case CCT_ROLE_CHANGE: {
+    double d = x->t == CCT_T_REAL ? x->d : (double)x->i;
+    cct_out_value(b, sizeof b, k->role == CCT_ROLE_CHANGE ? fabs(d) : d, integral);
+    char *v = k->role == CCT_ROLE_CHANGE && isfinite(d) && d != 0 ? xprintf("%c%s", d > 0 ? '+' : '-', b) : strdup(b);
+    if (!(k->base > 0) || !v) return v;
+    char *s = isfinite(d) ? xprintf("%s %5.1f%%", v, 100.0 * d / k->base) : xprintf("%s      -", v);
+    free(v);
+    return s;
+  }
+  default: break;
+  }
+  switch (x->t) {
+  case CCT_T_INT: return xprintf("%lld", x->i);
+  case CCT_T_BOOL: return strdup(x->i ? "1" : "0");
+  case CCT_T_REAL: return strdup(number_text(b, sizeof b, x->d));
+  default: return cct_escape_dup(x->s, CCT_ESC_TERM);
+  }
+}
+
+static int cmp_order(const void *a, const void *b, const cct_result *r) {
+  int x = *(const int *)a, y = *(const int *)b;
+  if (r->cols[x].order != r->cols[y].order) return r->cols[x].order < r->cols[y].order ? -1 : 1;
+  return x < y ? -1 : x > y;
+}
+static const cct_result *order_result; /* qsort has no context argument */
+static int cmp_order_q(const void *a, const void *b) { return cmp_order(a, b, order_result); }
+
+/* The header of column c in a text grid: none over marks and tree handles. */
+static const char *col_title(const cct_result *r, size_t c, int tree) {
+  const cct_col *k = &r->cols[c];
+  if (k->role == CCT_ROLE_MARK && tree) return "";
+  if (k->role == CCT_ROLE_HANDLE) return tree ? "" : "#";
+  return k->title ? k->title : k->key;
+}
+
+/* 1 when column c has no value in any of the first n rows. */
+static int col_empty(const cct_result *r, size_t c, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    if (!r->cells[i * r->ncols + c].null) return 0;
+  return 1;
+}
+
+/* The separator before grid column k (after column j): one blank around a mark. */
+static const char *sep_between(const cct_result *r, int j, int k) {
+  if (j < 0) return "";
+  return r->cols[j].role == CCT_ROLE_MARK || r->cols[k].role == CCT_ROLE_MARK ? " " : "  ";
+}
+
+/* Tree and table: aligned columns; in tree mode with a depth column, the
+ * connectors before the name.  Only the name column is cut, to f->limit. */
+static int print_grid(const fmt *f, const cct_result *r, int tree) {
+  FILE *o = f->out;
+  size_t n = r->text_rows && r->text_rows < r->nrows ? r->text_rows : r->nrows;
+  int rc = -1, ng = 0;
+  int *cols = calloc(r->ncols + 1, sizeof *cols), *w = calloc(r->ncols + 1, sizeof *w);
+  int *integral = calloc(r->ncols + 1, sizeof *integral);
+  char **text = calloc(n * r->ncols + 1, sizeof *text);
+  unsigned char *next = calloc(n + 1, 1), *anc = NULL;
+  int maxdepth = 0, drawn = tree && r->depth_col >= 0;
+  char *line0 = NULL; /* the span line, trimmed before it is printed */
+  size_t line0len = 0;
+  FILE *head = NULL;
+  if (!cols || !w || !integral || !text || !next) goto out;
+  for (size_t c = 0; c < r->ncols; c++)
+    if (col_shown(f, r, c, tree) && !(r->hide_empty && col_empty(r, c, n))) cols[ng++] = (int)c;
+  if (!ng) {
+    rc = 0;
+    goto out;
+  }
+  order_result = r;
+  qsort(cols, (size_t)ng, sizeof *cols, cmp_order_q);
+  for (int g = 0; g < ng; g++) {
+    size_t c = (size_t)cols[g];
+    if (r->cols[c].role == CCT_ROLE_VALUE || r->cols[c].role == CCT_ROLE_CHANGE) integral[c] = col_integral(r, c);
+    w[c] = cct_out_width(col_title(r, c, tree));
+    if (r->cols[c].role == CCT_ROLE_MARK) w[c] = 1;
+    for (size_t i = 0; i < n; i++) {
+      char *s = cell_text(r, c, &r->cells[i * r->ncols + c], tree, integral[c]);
+      if (!s) goto out;
+      text[i * r->ncols + c] = s;
+      int l = clean_width(s);
       if (l > w[c]) w[c] = l;
     }
   }
-  for (;;) { /* shrink the widest text column by one until the row fits */
-    int total = 2 * (g->ncols - 1), widest = -1, last = g->ncols - 1;
-    for (int c = 0; c < g->ncols; c++) {
-      total += w[c];
-      if (!g->right[c] && w[c] > 12 && (widest < 0 || w[c] > w[widest])) widest = c;
+  /* The tree: next[i] = a later sibling follows row i (backward pass). */
+  if (drawn) {
+    for (size_t i = 0; i < n; i++) {
+      long long d = r->cells[i * r->ncols + (size_t)r->depth_col].i;
+      if (d > maxdepth) maxdepth = (int)d;
     }
-    if (!g->right[last] && w[last] > 12) widest = last; /* the last column (a path, a label) gives first */
-    if (total <= width || widest < 0) break;
-    w[widest]--;
+    unsigned char *seen = calloc((size_t)maxdepth + 2, 1);
+    anc = calloc((size_t)maxdepth + 2, 1);
+    if (!seen || !anc) {
+      free(seen);
+      goto out;
+    }
+    for (size_t k = n; k-- > 0;) {
+      int d = (int)r->cells[k * r->ncols + (size_t)r->depth_col].i;
+      if (d < 0) d = 0;
+      next[k] = seen[d];
+      seen[d] = 1;
+      memset(seen + d + 1, 0, (size_t)(maxdepth - d));
+    }
+    free(seen);
   }
-  for (long r = -1; r < (long)g->nrows; r++) {
-    if (cct_shell_interrupted) break;
-    int bold = r >= 0 && p->color && g->bold[r];
-    if (bold) fputs(BOLD, o);
-    for (int c = 0; c < g->ncols; c++) {
-      const char *s = r < 0 ? g->head[c] : g->cells[(size_t)r * (size_t)g->ncols + c];
-      if (!s) s = "";
-      int last = c == g->ncols - 1;
-      if (c) fputs("  ", o);
-      if (g->right[c]) fprintf(o, "%*s", w[c] - cct_out_width(s), ""), out_text(o, s);
-      else cct_out_fit(o, s, w[c], !last);
+  int spans = 0; /* distinct spans: tree mode names even one, table mode from two on */
+  const char *span1 = NULL;
+  for (int g = 0; g < ng; g++) {
+    const char *sp = r->cols[cols[g]].span;
+    if (sp && (!span1 || strcmp(sp, span1))) spans++, span1 = sp;
+  }
+  if (!tree && spans < 2) spans = 0;
+  /* A span wider than its columns widens the last of them. */
+  for (int g = 0; g < ng;) {
+    const char *sp = r->cols[cols[g]].span;
+    int h = g + 1, span = w[cols[g]];
+    for (; sp && h < ng && r->cols[cols[h]].span && !strcmp(r->cols[cols[h]].span, sp); h++)
+      span += (int)strlen(sep_between(r, cols[h - 1], cols[h])) + w[cols[h]];
+    if (spans && sp && r->cols[cols[h - 1]].role != CCT_ROLE_NAME && cct_out_width(sp) > span)
+      w[cols[h - 1]] += cct_out_width(sp) - span;
+    g = h;
+  }
+  /* The name column gets what the others leave of the limit. */
+  int namec = -1, namew = 0, used = 0;
+  for (int g = 0; g < ng; g++) {
+    size_t c = (size_t)cols[g];
+    used += (int)strlen(sep_between(r, g ? cols[g - 1] : -1, (int)c));
+    if (r->cols[c].role == CCT_ROLE_NAME && namec < 0) namec = (int)c;
+    else used += w[c];
+  }
+  if (namec >= 0 && f->limit > 0) {
+    namew = f->limit - used;
+    if (namew < 20) namew = 20;
+    int need = w[namec] + (drawn ? 3 * maxdepth : 0); /* no wider than the widest name needs */
+    if (need < namew) namew = need;
+  }
+  /* Header lines: spans (metric names) over their columns, then titles. */
+  head = spans ? open_memstream(&line0, &line0len) : NULL;
+  if (spans && !head) goto out;
+  if (r->title) fputs(r->title, o); /* already escaped, with its line ends */
+  for (int line = spans ? 0 : 1; line < 2 && !r->no_header; line++) {
+    FILE *lo = line ? o : head;
+    for (int g = 0; g < ng; g++) {
+      size_t c = (size_t)cols[g];
+      const cct_col *k = &r->cols[c];
+      fputs(sep_between(r, g ? cols[g - 1] : -1, (int)c), lo);
+      int last = g == ng - 1, right = k->role != CCT_ROLE_NAME && k->type != CCT_T_TEXT && k->role != CCT_ROLE_MARK;
+      if (line == 0) {
+        if (k->span && (g == 0 || !r->cols[cols[g - 1]].span || strcmp(r->cols[cols[g - 1]].span, k->span))) {
+          int span = w[c], h = g + 1;
+          for (; h < ng && r->cols[cols[h]].span && !strcmp(r->cols[cols[h]].span, k->span); h++)
+            span += (int)strlen(sep_between(r, cols[h - 1], cols[h])) + w[cols[h]];
+          cct_out_fit(lo, k->span, span, h < ng);
+          g = h - 1;
+        } else if (!last) {
+          fprintf(lo, "%*s", c == (size_t)namec && namew ? 0 : w[c], "");
+        }
+        continue;
+      }
+      const char *t = col_title(r, c, tree);
+      if (right) fprintf(o, "%*s", w[c] - cct_out_width(t), ""), out_text(o, t);
+      else cct_out_fit(o, t, c == (size_t)namec && namew ? namew : w[c], !last);
     }
-    if (bold) fputs(PLAIN, o);
+    if (line == 0) { /* the span line without its trailing blanks */
+      fclose(head);
+      head = NULL;
+      while (line0len && line0[line0len - 1] == ' ') line0len--;
+      fwrite(line0, 1, line0len, o);
+      free(line0);
+      line0 = NULL;
+    }
     fputc('\n', o);
   }
+  if (!n && r->empty_text) fputs("(no rows)\n", o);
+  for (size_t i = 0; i < n; i++) {
+    if (cct_shell_interrupted) goto out;
+    int d = drawn ? (int)r->cells[i * r->ncols + (size_t)r->depth_col].i : 0;
+    if (d < 0) d = 0;
+    if (drawn) anc[d] = next[i];
+    for (int g = 0; g < ng; g++) {
+      size_t c = (size_t)cols[g];
+      const cct_col *k = &r->cols[c];
+      const char *s = text[i * r->ncols + c];
+      int last = g == ng - 1;
+      fputs(sep_between(r, g ? cols[g - 1] : -1, (int)c), o);
+      if (k->role == CCT_ROLE_NAME) {
+        int left = namew ? namew : w[c] + 3 * d;
+        if (drawn) {
+          for (int a = 1; a < d; a++) fputs(anc[a] ? "|  " : "   ", o);
+          if (d > 0) fputs(next[i] ? "|- " : "`- ", o);
+          left -= 3 * d;
+          if (namew && left < 12) left = 12; /* connectors are never dropped: the line grows */
+        }
+        int bold = f->color && r->bold[i];
+        if (bold) fputs(BOLD, o);
+        if (namew) fit_clean(o, s, left, !last);
+        else fputs(s, o);
+        if (bold) fputs(PLAIN, o);
+        if (!namew && !last) fprintf(o, "%*s", w[c] - clean_width(s) + (drawn ? 3 * (maxdepth - d) : 0), "");
+        continue;
+      }
+      int right = k->type != CCT_T_TEXT && k->role != CCT_ROLE_MARK;
+      const char *color = NULL;
+      if (f->color && k->role == CCT_ROLE_CHANGE && !r->cells[i * r->ncols + c].null) {
+        double v = cell_value(&r->cells[i * r->ncols + c]);
+        if (isfinite(v) && v != 0) color = v > 0 ? RED : GREEN;
+      }
+      if (color) fputs(color, o);
+      if (right) fprintf(o, "%*s%s", w[c] - clean_width(s), "", s);
+      else fit_clean(o, s, w[c], !last);
+      if (color) fputs(PLAIN, o);
+    }
+    fputc('\n', o);
+  }
+  if (r->tail) fputs(r->tail, o);
+  rc = 0;
+out:
+  if (text)
+    for (size_t i = 0; i < n * r->ncols; i++) free(text[i]);
+  free(text);
+  free(cols);
   free(w);
-  return cct_shell_interrupted ? -1 : 0;
+  free(integral);
+  free(next);
+  free(anc);
+  if (head) fclose(head);
+  free(line0);
+  return rc;
 }
 
-/* ---------------------------------------------------------- view helpers */
-
-/* How a value column is printed: integers when every value is one. */
-typedef struct numfmt {
-  int integral; /* 1: all values are whole numbers below 1e15 */
-  int big;      /* 1: some value is >= 1e6 (non-integral: exponent form) */
-} numfmt;
-
-static void numfmt_add(numfmt *f, double d) {
-  if (!isfinite(d)) return;
-  if (fabs(d) >= 1e15 || d != floor(d)) f->integral = 0;
-  if (fabs(d) >= 1e6) f->big = 1;
+/* The names from the top row down to row i (pre-order rows with a depth
+ * column): stack[0..depth] of the last rows seen at each depth.  Returns the
+ * depth of row i, or -1 without a depth or name column. */
+static int path_at(const cct_result *r, size_t i, const char **stack, int maxdepth) {
+  if (r->depth_col < 0 || r->name_col < 0) return -1;
+  int d = (int)r->cells[i * r->ncols + (size_t)r->depth_col].i;
+  if (d < 0) d = 0;
+  if (d > maxdepth) d = maxdepth;
+  const cct_cell *x = &r->cells[i * r->ncols + (size_t)r->name_col];
+  stack[d] = x->null ? "" : x->s;
+  return d;
 }
 
-static char *numfmt_text(const numfmt *f, double d) {
-  if (!isfinite(d)) return strdup("-");
-  if (f->integral) return xprintf("%.0f", d);
-  if (f->big) return xprintf("%.3e", d);
-  return xprintf("%.3f", d);
+static int max_depth(const cct_result *r) {
+  int m = 0;
+  for (size_t i = 0; r->depth_col >= 0 && i < r->nrows; i++) {
+    long long d = r->cells[i * r->ncols + (size_t)r->depth_col].i;
+    if (d > m) m = (int)d;
+  }
+  return m;
 }
 
-static char *percent_text(double d, double total) {
-  if (!(total > 0) || !isfinite(d)) return strdup("-");
-  return xprintf("%.1f%%", 100.0 * d / total);
+/* The csv or json header name of column c ('GROUP KEY' with a group, '_' as blank). */
+static char *csv_name(const cct_col *k) {
+  if (!k->group) return strdup(k->key);
+  char *s = xprintf("%s %s", k->group, k->key);
+  for (char *c = s ? s + strlen(k->group) : NULL; c && *c; c++)
+    if (*c == '_') *c = ' ';
+  return s;
 }
+
+static int print_csv(const fmt *f, const cct_result *r) {
+  FILE *o = f->out;
+  int md = max_depth(r);
+  const char **stack = calloc((size_t)md + 2, sizeof *stack);
+  if (!stack) return -1;
+  int first = 1, path = r->depth_col >= 0 && r->name_col >= 0 && r->path_col >= 0;
+  if (!r->ncols) goto done;
+  for (size_t c = 0; c < r->ncols; c++) {
+    if (!(r->cols[c].in & CCT_IN_DATA)) continue;
+    if ((int)c == r->path_col && path) fputs(first ? "path" : ",path", o), first = 0;
+    if (!first) fputc(',', o);
+    first = 0;
+    char *h = csv_name(&r->cols[c]);
+    cct_out_csv_field(o, h ? h : "?");
+    free(h);
+  }
+  fputs("\r\n", o);
+  for (size_t i = 0; i < r->nrows && !cct_shell_interrupted; i++) {
+    int d = path_at(r, i, stack, md);
+    first = 1;
+    for (size_t c = 0; c < r->ncols; c++) {
+      const cct_col *k = &r->cols[c];
+      const cct_cell *x = &r->cells[i * r->ncols + c];
+      if (!(k->in & CCT_IN_DATA)) continue;
+      if ((int)c == r->path_col && path) { /* the path of names down to the row */
+        char *ps = NULL;
+        for (int a = 0; a <= d; a++) {
+          if (a) append(&ps, ";");
+          append(&ps, stack[a] ? stack[a] : "");
+        }
+        if (!first) fputc(',', o);
+        first = 0;
+        cct_out_csv_field(o, ps ? ps : "");
+        free(ps);
+      }
+      if (!first) fputc(',', o);
+      first = 0;
+      if (!x->null) switch (x->t) {
+        case CCT_T_REAL:
+          if (isfinite(x->d)) cct_out_number(o, x->d);
+          break;
+        case CCT_T_TEXT: cct_out_csv_field(o, x->s); break;
+        default: fprintf(o, "%lld", x->i); break;
+        }
+    }
+    fputs("\r\n", o);
+  }
+done:
+  free(stack);
+  return 0;
+}
+
+static void json_cell(FILE *o, const cct_cell *x) {
+  if (x->null) {
+    fputs("null", o);
+    return;
+  }
+  switch (x->t) {
+  case CCT_T_REAL: cct_out_number(o, x->d); break;
+  case CCT_T_BOOL: fputs(x->i ? "true" : "false", o); break;
+  case CCT_T_TEXT: cct_out_json_string(o, x->s); break;
+  default: fprintf(o, "%lld", x->i); break;
+  }
+}
+
+static int print_json(const fmt *f, const cct_result *r) {
+  FILE *o = f->out;
+  int md = max_depth(r), path = r->depth_col >= 0 && r->name_col >= 0 && r->path_col >= 0;
+  const char **stack = calloc((size_t)md + 2, sizeof *stack);
+  if (!stack) return -1;
+  fputs("{\"view\": ", o);
+  cct_out_json_string(o, r->view);
+  if (r->json_head) fputs(r->json_head, o);
+  fprintf(o, ", \"%s\": [", r->rows_key);
+  for (size_t i = 0; i < r->nrows && !cct_shell_interrupted; i++) {
+    int d = path_at(r, i, stack, md), first = 1;
+    fputs(i ? ",\n  {" : "\n  {", o);
+    for (size_t c = 0; c < r->ncols; c++) {
+      const cct_col *k = &r->cols[c];
+      if (!(k->in & CCT_IN_DATA) || k->group) continue;
+      if ((int)c == r->path_col && path) {
+        fputs(first ? "\"path\": [" : ", \"path\": [", o);
+        first = 0;
+        for (int a = 0; a <= d; a++) {
+          if (a) fputs(", ", o);
+          cct_out_json_string(o, stack[a] ? stack[a] : "");
+        }
+        fputc(']', o);
+      }
+      fputs(first ? "" : ", ", o);
+      first = 0;
+      cct_out_json_string(o, k->key);
+      fputs(": ", o);
+      json_cell(o, &r->cells[i * r->ncols + c]);
+    }
+    /* Grouped columns: "values": {GROUP: {KEY: v, ...}, ...}, groups in column order. */
+    const char *group = NULL;
+    for (size_t c = 0; c < r->ncols; c++) {
+      const cct_col *k = &r->cols[c];
+      if (!(k->in & CCT_IN_DATA) || !k->group) continue;
+      int same = group && !strcmp(group, k->group);
+      if (!same) {
+        fputs(group ? "}, " : first ? "\"values\": {" : ", \"values\": {", o);
+        cct_out_json_string(o, k->group);
+        fputs(": {", o);
+        group = k->group;
+      } else {
+        fputs(", ", o);
+      }
+      cct_out_json_string(o, k->key);
+      fputs(": ", o);
+      json_cell(o, &r->cells[i * r->ncols + c]);
+    }
+    if (group) fputs("}}", o);
+    fputc('}', o);
+  }
+  fputs(r->nrows ? "\n]" : "]", o);
+  if (r->json_tail) fputs(r->json_tail, o);
+  fputs("}\n", o);
+  free(stack);
+  return 0;
+}
+
+/* Writes d in plain decimal notation with up to 17 significant digits: no
+ * exponent, since flame-graph tools read digits and one '.' only. */
+static void folded_number(FILE *o, double d) {
+  char buf[400];
+  const char *t = number_text(buf, sizeof buf, d);
+  if (!strpbrk(t, "eE") || !isfinite(d)) {
+    fputs(t, o);
+    return;
+  }
+  int prec = 16 - (int)floor(log10(fabs(d)));
+  if (prec < 0) prec = 0;
+  if (prec > 340) prec = 340;
+  snprintf(buf, sizeof buf, "%.*f", prec, d);
+  size_t l = strlen(buf);
+  if (strchr(buf, '.')) {
+    while (l > 1 && buf[l - 1] == '0') buf[--l] = '\0';
+    if (buf[l - 1] == '.') buf[--l] = '\0';
+  }
+  fputs(buf, o);
+}
+
+/* Writes a path element with ';' replaced (it would split the frame), control
+ * characters visible (a line break would split the record). */
+static void folded_name(FILE *o, const char *s) {
+  char *e = cct_escape_dup(s, CCT_ESC_TERM);
+  for (const char *c = e ? e : "?"; *c; c++) fputc(*c == ';' ? ':' : *c, o);
+  free(e);
+}
+
+static double cell_real(const cct_result *r, size_t i, int c) {
+  const cct_cell *x = &r->cells[i * r->ncols + (size_t)c];
+  double d = x->null ? 0 : x->t == CCT_T_REAL ? x->d : (double)x->i;
+  return isfinite(d) ? d : 0;
+}
+
+/* Folded: 'a;b;c v [w]' lines of the folded columns.  With a subtracted
+ * column, a line carries the row's self value: its value minus that column's
+ * value of its printed children (so the lines add up to the top row: rows cut
+ * by depth or threshold count in full in the printed row above). */
+static int print_folded(const fmt *f, const cct_result *r) {
+  FILE *o = f->out;
+  size_t n = r->nrows;
+  int md = max_depth(r), nf = r->nfold;
+  double *self = calloc(2 * n + 1, sizeof *self), top[2] = {0, 0};
+  const char **stack = calloc((size_t)md + 2, sizeof *stack);
+  size_t *at = calloc((size_t)md + 2, sizeof *at);
+  int *depth = calloc(n + 1, sizeof *depth);
+  if (!self || !stack || !at || !depth) {
+    free(self), free(stack), free(at), free(depth);
+    return -1;
+  }
+  for (size_t i = 0; i < n; i++) {
+    int d = r->depth_col >= 0 ? (int)r->cells[i * r->ncols + (size_t)r->depth_col].i : 0;
+    depth[i] = d < 0 ? 0 : d > md ? md : d;
+    at[depth[i]] = i;
+    for (int k = 0; k < nf; k++) {
+      self[2 * i + (size_t)k] += cell_real(r, i, r->fold_value[k]);
+      int sub = r->fold_sub[k] >= 0 ? r->fold_sub[k] : r->fold_value[k];
+      double t = fabs(cell_real(r, i, sub));
+      if (t > top[k]) top[k] = t;
+      if (r->fold_sub[k] >= 0 && depth[i] > 0 && depth[at[depth[i] - 1]] == depth[i] - 1)
+        self[2 * at[depth[i] - 1] + (size_t)k] -= cell_real(r, i, r->fold_sub[k]);
+    }
+  }
+  for (size_t i = 0; i < n && !cct_shell_interrupted; i++) {
+    int any = 0;
+    for (int k = 0; k < nf; k++) {
+      if (!(self[2 * i + (size_t)k] > 1e-12 * top[k])) self[2 * i + (size_t)k] = 0; /* rounding noise */
+      any |= self[2 * i + (size_t)k] != 0;
+    }
+    int d = r->name_col >= 0 ? path_at(r, i, stack, md) : -1;
+    if (!any || r->name_col < 0) continue;
+    if (d < 0) d = 0, stack[0] = r->cells[i * r->ncols + (size_t)r->name_col].s;
+    for (int a = 0; a <= d; a++) {
+      if (a) fputc(';', o);
+      folded_name(o, stack[a] ? stack[a] : "");
+    }
+    for (int k = 0; k < nf; k++) fputc(' ', o), folded_number(o, self[2 * i + (size_t)k]);
+    fputc('\n', o);
+  }
+  free(self), free(stack), free(at), free(depth);
+  return 0;
+}
+
+int cct_out_result(cct_shell *p, const cct_result *r, FILE *out, int mode) {
+  fmt f = {p, out ? out : p->out, out ? mode : p->mode, out ? 0 : p->color, out ? 0 : cct_out_limit(p), NULL};
+  if (r->failed) return -1;
+  int rc;
+  switch (f.mode) {
+  case CCT_MODE_JSON: rc = print_json(&f, r); break;
+  case CCT_MODE_CSV: rc = print_csv(&f, r); break;
+  case CCT_MODE_FOLDED:
+    if (r->nfold) {
+      rc = print_folded(&f, r);
+      break;
+    }
+    rc = print_grid(&f, r, 0);
+    break;
+  case CCT_MODE_TABLE: rc = print_grid(&f, r, 0); break;
+  default: rc = print_grid(&f, r, 1); break;
+  }
+  if (r->note && (f.mode == CCT_MODE_TREE || f.mode == CCT_MODE_TABLE))
+    fputs("note: ", f.out), out_text(f.out, r->note), fputc('\n', f.out);
+  fflush(f.out);
+  return cct_shell_interrupted ? -1 : rc;
+}
+
+/* -------------------------------------------------------------- builders */
 
 /* The label of a row as tree and table print it (owned by the caller). */
-static char *row_label(const cct_row *r, int dup) {
+static char *row_label(const cct_row *r, int dup, const char *suffix) {
   char loc[512] = "";
   if (dup) {
     if (r->file && r->line >= 0) snprintf(loc, sizeof loc, " (%s:%lld)", base_name(r->file), r->line);
     else if (r->file) snprintf(loc, sizeof loc, " (%s)", base_name(r->file));
     else if (r->module) snprintf(loc, sizeof loc, " (%s)", base_name(r->module));
   }
-  return xprintf("%s%s%s%s%s", r->name ? r->name : "?", r->callsite ? " @ " : "",
-                         r->callsite ? r->callsite : "", r->inlined ? " [inlined]" : "", loc);
+  return xprintf("%s%s%s%s%s%s", r->name ? r->name : "?", r->callsite ? " @ " : "", r->callsite ? r->callsite : "",
+                 r->inlined ? " [inlined]" : "", loc, suffix ? suffix : "");
+}
+
+/* The location column of table mode: 'file.c:12', 'file.c' or the module's base name. */
+static char *row_location(const cct_row *r) {
+  if (r->file && r->line >= 0) return xprintf("%s:%lld", base_name(r->file), r->line);
+  if (r->file) return strdup(base_name(r->file));
+  if (r->module) return strdup(base_name(r->module));
+  return NULL;
 }
 
 static int cmp_name_idx(const void *a, const void *b, const cct_row *rows) {
@@ -340,6 +904,247 @@ static int find_dups(const cct_view *v, char *dup) {
   return 0;
 }
 
+/* The columns every row of a view or diff has, from handle to center (csv order). */
+enum { C_HANDLE, C_DEPTH, C_KIND, C_NAME, C_INLINED, C_FILE, C_LINE, C_MODULE, C_CALLSITE, C_CENTER, C_ROW };
+static void row_cols(cct_result *r, int src) {
+  add_col(r, "handle", CCT_T_INT, CCT_ROLE_HANDLE, CCT_IN_ALL);
+  colp(r, add_col(r, "depth", CCT_T_INT, CCT_ROLE_DEPTH, src ? CCT_IN_DATA : CCT_IN_TABLE | CCT_IN_DATA))->order = 3;
+  r->path_col = add_col(r, "kind", CCT_T_TEXT, CCT_ROLE_PLAIN, CCT_IN_DATA);
+  r->name_col = add_col(r, "name", CCT_T_TEXT, CCT_ROLE_PLAIN, CCT_IN_DATA);
+  add_col(r, "inlined", CCT_T_BOOL, CCT_ROLE_PLAIN, CCT_IN_DATA);
+  add_col(r, "file", CCT_T_TEXT, CCT_ROLE_PLAIN, CCT_IN_DATA);
+  cct_col *line = colp(r, add_col(r, "line", CCT_T_INT, CCT_ROLE_PLAIN, src ? CCT_IN_ALL : CCT_IN_DATA));
+  line->order = 2;
+  add_col(r, "module", CCT_T_TEXT, CCT_ROLE_PLAIN, CCT_IN_DATA);
+  add_col(r, "callsite", CCT_T_TEXT, CCT_ROLE_PLAIN, CCT_IN_DATA);
+  cct_col *c = colp(r, add_col(r, "center", CCT_T_BOOL, CCT_ROLE_MARK, src ? CCT_IN_DATA : CCT_IN_ALL));
+  c->title = "*", c->order = 50;
+}
+
+/* Fills the row columns of row x of a view or diff. */
+static void row_cells(cct_result *r, cct_cell *x, const cct_row *w, int handle, int depth) {
+  if (handle) set_int(&x[C_HANDLE], handle);
+  set_int(&x[C_DEPTH], depth);
+  set_text(&x[C_KIND], kind_name(w->kind));
+  set_text(&x[C_NAME], w->name ? w->name : "");
+  set_bool(&x[C_INLINED], w->inlined);
+  set_text(&x[C_FILE], w->file);
+  if (w->line >= 0) set_int(&x[C_LINE], w->line);
+  set_text(&x[C_MODULE], w->module);
+  set_text(&x[C_CALLSITE], w->callsite);
+  set_bool(&x[C_CENTER], w->center);
+  (void)r;
+}
+
+/* ', "center": [...], "granularity": "..."' */
+static void json_center(char **h, const char *const *center, size_t n, int gran) {
+  char *c = json_strings(center, n);
+  json_member_raw(h, "center", c ? c : "[]");
+  free(c);
+  json_member_str(h, "granularity", gran == CCT_GRAN_LINE ? "line" : "function");
+}
+
+/* A view as a result: the row columns, per metric inclusive and exclusive
+ * (grouped under the metric name, % of the program total), the label and the
+ * location (tree/table); the source view adds the mark and the line's text. */
+static void view_result(cct_result *r, const cct_view *v) {
+  int src = !strcmp(v->view, "source"), flat = !strcmp(v->view, "flat");
+  char *dup = calloc(v->nrows + 1, 1);
+  result_init(r, v->view);
+  r->empty_text = 1;
+  r->note = v->note;
+  if (!dup || find_dups(v, dup)) r->failed = 1;
+  char b[32];
+  snprintf(b, sizeof b, ", \"run\": %d", v->run);
+  append(&r->json_head, b);
+  json_center(&r->json_head, v->center, v->ncenter, v->granularity);
+  if (v->note) json_member_str(&r->json_head, "note", v->note);
+  row_cols(r, src);
+  int first = (int)r->ncols, shares = src && v->nrows && v->rows[0].share, per = shares ? 3 : 2;
+  for (size_t m = 0; m < v->nmetrics; m++) {
+    for (int k = 0; k < per; k++) { /* inclusive, exclusive, and in a centered source view the center's share */
+      cct_col *c = colp(r, add_col(r, k == 2 ? "center" : k ? "exclusive" : "inclusive", CCT_T_REAL, CCT_ROLE_VALUE,
+                                   CCT_IN_ALL));
+      c->group = c->span = v->metrics[m];
+      c->metric = (int)m;
+      c->base = k == 2 ? 0 : v->base ? v->base[m] : v->total ? v->total[m] : 0;
+      if (v->percent == CCT_PERCENT_CENTER && m == 0) { /* say what the percentages are of */
+        c->span = keep(r, xprintf("%s, %% of the center", v->metrics[m]));
+        if (k == 0) c->title = "inclusive % center";
+      }
+      c->order = 10;
+    }
+  }
+  int mark = -1, text = -1, label = -1, loc = -1;
+  if (src) {
+    cct_col *c = colp(r, mark = add_col(r, "mark", CCT_T_BOOL, CCT_ROLE_MARK, CCT_IN_ALL));
+    c->title = ">", c->order = 1;
+    colp(r, text = add_col(r, "text", CCT_T_TEXT, CCT_ROLE_NAME, CCT_IN_ALL))->order = 60;
+  } else {
+    colp(r, label = add_col(r, "name", CCT_T_TEXT, CCT_ROLE_NAME, CCT_IN_TEXT))->order = 60;
+    colp(r, loc = add_col(r, "location", CCT_T_TEXT, CCT_ROLE_PLAIN, CCT_IN_TABLE))->order = 70;
+    r->nfold = 1;
+    r->fold_value[0] = first + (flat ? 1 : 0);
+    r->fold_sub[0] = flat ? -1 : first;
+  }
+  for (size_t i = 0; i < v->nrows && !r->failed; i++) {
+    const cct_row *w = &v->rows[i];
+    cct_cell *x = add_row(r);
+    if (!x) break;
+    r->bold[r->nrows - 1] = (unsigned char)w->center;
+    row_cells(r, x, w, w->handle, w->depth);
+    for (size_t m = 0; m < v->nmetrics; m++) {
+      set_real(&x[first + per * (int)m], w->inclusive[m]);
+      set_real(&x[first + per * (int)m + 1], w->exclusive[m]);
+      if (shares && w->share) set_real(&x[first + per * (int)m + 2], w->share[m]);
+    }
+    if (src) {
+      set_bool(&x[mark], w->mark);
+      set_text(&x[text], w->text);
+    } else {
+      set_text(&x[label], keep(r, row_label(w, dup && dup[i], NULL)));
+      set_text(&x[loc], keep(r, row_location(w)));
+    }
+  }
+  free(dup);
+}
+
+static const char *status_name(int s) {
+  return s == CCT_DIFF_ADDED ? "added" : s == CCT_DIFF_REMOVED ? "removed" : "both";
+}
+
+/* A diff as a result: the row columns of the base (or added) row, the status,
+ * and per metric the six values of both runs (the display metric in tree and
+ * table: inclusive of both runs with % of each run's total, the change, then
+ * the exclusive values and their change). */
+static void diff_result(cct_result *r, const cct_diff *d) {
+  result_init(r, "diff");
+  r->empty_text = 1;
+  r->note = d->note;
+  char *t = NULL, b[128];
+  /* The title: 'diff topdown 3: run 1 'a' -> run 2 'b', METRIC[, sorted by change]'. */
+  snprintf(b, sizeof b, "diff %s", d->view);
+  append(&t, b);
+  if (strcmp(d->view, "flat")) snprintf(b, sizeof b, " %d", d->depth), append(&t, b);
+  snprintf(b, sizeof b, ": run %d", d->run), append(&t, b);
+  for (int k = 0; k < 2; k++) {
+    const char *title = k ? d->other_title : d->title;
+    if (k) snprintf(b, sizeof b, " -> run %d", d->other_run), append(&t, b);
+    if (!title) continue;
+    char *e = cct_escape_dup(title, CCT_ESC_TERM);
+    append(&t, " '"), append(&t, e ? e : "?"), append(&t, "'");
+    free(e);
+  }
+  if (d->nmetrics) {
+    char *e = cct_escape_dup(d->metrics[0], CCT_ESC_TERM);
+    append(&t, ", "), append(&t, e ? e : "?");
+    free(e);
+  }
+  append(&t, d->sort_change ? ", sorted by change\n" : "\n");
+  r->title = t;
+  /* JSON members. */
+  char **h = &r->json_head;
+  json_member_str(h, "of", d->view);
+  if (strcmp(d->view, "flat")) snprintf(b, sizeof b, ", \"depth\": %d", d->depth), append(h, b);
+  snprintf(b, sizeof b, ", \"base_run\": %d, \"run\": %d", d->run, d->other_run), append(h, b);
+  json_member_str(h, "base_title", d->title);
+  json_member_str(h, "title", d->other_title);
+  json_center(h, d->center, d->ncenter, d->granularity);
+  json_member_str(h, "sort", d->sort_change ? "change" : "inclusive");
+  append(h, ", \"metrics\": [");
+  for (size_t m = 0; m < d->nmetrics; m++) {
+    char *o = NULL;
+    json_member_str(&o, "name", d->metrics[m]);
+    json_member_str(&o, "unit", d->units ? d->units[m] : NULL);
+    json_member_str(&o, "other_name", d->other_metrics[m]);
+    json_member_str(&o, "other_unit", d->other_units ? d->other_units[m] : NULL);
+    json_number_member(&o, "scale", d->scale[m]);
+    json_number_member(&o, "total", d->total[m]);
+    json_number_member(&o, "other_total", d->other_total[m]);
+    if (o) append(h, m ? ", {" : "{"), append(h, o + 2), append(h, "}");
+    free(o);
+  }
+  append(h, "]");
+  if (d->note) json_member_str(h, "note", d->note);
+  /* Columns. */
+  add_col(r, "handle", CCT_T_INT, CCT_ROLE_HANDLE, CCT_IN_ALL);
+  int other_handle = add_col(r, "other_handle", CCT_T_INT, CCT_ROLE_PLAIN, CCT_IN_DATA);
+  colp(r, add_col(r, "depth", CCT_T_INT, CCT_ROLE_DEPTH, CCT_IN_TABLE | CCT_IN_DATA))->order = 3;
+  int status = add_col(r, "status", CCT_T_TEXT, CCT_ROLE_PLAIN, CCT_IN_TABLE | CCT_IN_DATA);
+  colp(r, status)->order = 4;
+  int rowc = (int)r->ncols; /* kind .. center, as row_cols without handle and depth */
+  r->path_col = add_col(r, "kind", CCT_T_TEXT, CCT_ROLE_PLAIN, CCT_IN_DATA);
+  r->name_col = add_col(r, "name", CCT_T_TEXT, CCT_ROLE_PLAIN, CCT_IN_DATA);
+  add_col(r, "inlined", CCT_T_BOOL, CCT_ROLE_PLAIN, CCT_IN_DATA);
+  add_col(r, "file", CCT_T_TEXT, CCT_ROLE_PLAIN, CCT_IN_DATA);
+  add_col(r, "line", CCT_T_INT, CCT_ROLE_PLAIN, CCT_IN_DATA);
+  add_col(r, "module", CCT_T_TEXT, CCT_ROLE_PLAIN, CCT_IN_DATA);
+  add_col(r, "callsite", CCT_T_TEXT, CCT_ROLE_PLAIN, CCT_IN_DATA);
+  cct_col *cc = colp(r, add_col(r, "center", CCT_T_BOOL, CCT_ROLE_MARK, CCT_IN_ALL));
+  cc->title = "*", cc->order = 50;
+  static const char *const keys[6] = {"inclusive", "exclusive", "other_inclusive", "other_exclusive", "change",
+                                      "exclusive_change"};
+  static const int orders[6] = {10, 13, 11, 14, 12, 15};
+  static const int ins[6] = {CCT_IN_ALL, CCT_IN_TABLE | CCT_IN_DATA, CCT_IN_ALL, CCT_IN_TABLE | CCT_IN_DATA,
+                             CCT_IN_ALL, CCT_IN_ALL};
+  int first = (int)r->ncols;
+  char run[2][32];
+  snprintf(run[0], sizeof run[0], "run %d", d->run);
+  snprintf(run[1], sizeof run[1], "run %d", d->other_run);
+  const char *titles[6] = {keep(r, strdup(run[0])), keep(r, strdup(run[0])), keep(r, strdup(run[1])),
+                           keep(r, strdup(run[1])), "change", "change"};
+  for (size_t m = 0; m < d->nmetrics; m++) {
+    const char *span[2] = {"inclusive", "exclusive"};
+    if (m) {
+      span[0] = keep(r, xprintf("%s inclusive", d->metrics[m]));
+      span[1] = keep(r, xprintf("%s exclusive", d->metrics[m]));
+    }
+    for (int k = 0; k < 6; k++) {
+      cct_col *c = colp(r, add_col(r, keys[k], CCT_T_REAL, k >= 4 ? CCT_ROLE_CHANGE : CCT_ROLE_VALUE, ins[k]));
+      c->group = d->metrics[m];
+      c->title = titles[k];
+      c->span = span[k == 1 || k == 3 || k == 5];
+      c->metric = (int)m;
+      c->order = orders[k] + 10 * (int)m;
+      if (k == 0) c->base = d->total ? d->total[m] : 0;
+      if (k == 2) c->base = d->other_total ? d->other_total[m] : 0;
+    }
+  }
+  int label = add_col(r, "name", CCT_T_TEXT, CCT_ROLE_NAME, CCT_IN_TEXT);
+  colp(r, label)->order = 60;
+  int loc = add_col(r, "location", CCT_T_TEXT, CCT_ROLE_PLAIN, CCT_IN_TABLE);
+  colp(r, loc)->order = 70;
+  int flat = !strcmp(d->view, "flat");
+  r->nfold = 2;
+  r->fold_value[0] = first + (flat ? 1 : 0), r->fold_sub[0] = flat ? -1 : first;
+  r->fold_value[1] = first + (flat ? 3 : 2), r->fold_sub[1] = flat ? -1 : first + 2;
+  for (size_t i = 0; i < d->nrows && !r->failed; i++) {
+    const cct_diff_row *dr = &d->rows[i];
+    cct_cell *x = add_row(r);
+    if (!x) break;
+    r->bold[r->nrows - 1] = (unsigned char)dr->row->center;
+    if (dr->handle) set_int(&x[0], dr->handle);
+    if (dr->other_handle) set_int(&x[other_handle], dr->other_handle);
+    set_int(&x[2], dr->depth);
+    set_text(&x[status], status_name(dr->status));
+    cct_cell tmp[C_ROW];
+    for (int k = 0; k < C_ROW; k++) memset(&tmp[k], 0, sizeof tmp[k]), tmp[k].null = 1;
+    row_cells(r, tmp, dr->row, 0, 0);
+    for (int k = C_KIND; k < C_ROW; k++) x[rowc + k - C_KIND] = tmp[k];
+    for (size_t m = 0; m < d->nmetrics; m++) {
+      const double v[6] = {dr->inclusive[m],       dr->exclusive[m], dr->other_inclusive[m],
+                           dr->other_exclusive[m], dr->change[m],    dr->exclusive_change[m]};
+      for (int k = 0; k < 6; k++) set_real(&x[first + 6 * (int)m + k], v[k]);
+    }
+    const char *suffix =
+        dr->status == CCT_DIFF_ADDED ? " (added)" : dr->status == CCT_DIFF_REMOVED ? " (removed)" : NULL;
+    set_text(&x[label], keep(r, row_label(dr->row, 0, suffix)));
+    set_text(&x[loc], keep(r, row_location(dr->row)));
+  }
+}
+
+/* ------------------------------------------------------------ entry points */
+
 /* Forgets the handles of the last view. */
 static void forget_shell_handles(cct_shell *p) {
   for (size_t i = 0; i < p->nhandles; i++) free(p->handles[i].name);
@@ -360,841 +1165,18 @@ static void keep_handles(cct_shell *p, const cct_view *v) {
   }
 }
 
-/* --------------------------------------------------------------- tree */
-
-/* The value cells of row r (2 per metric, plus percentages): fills cells[0..4*nmetrics). */
-static void value_cells(const cct_view *v, const cct_row *r, const numfmt *fi, const numfmt *fe, char **cells) {
-  for (size_t m = 0; m < v->nmetrics; m++) {
-    double t = v->base ? v->base[m] : v->total ? v->total[m] : 0;
-    cells[4 * m + 0] = numfmt_text(&fi[m], r->inclusive[m]);
-    cells[4 * m + 1] = percent_text(r->inclusive[m], t);
-    cells[4 * m + 2] = numfmt_text(&fe[m], r->exclusive[m]);
-    cells[4 * m + 3] = percent_text(r->exclusive[m], t);
-  }
-}
-
-/* Tree mode for topdown / bottomup / flat: handle, values, '*', connectors and label. */
-static int print_tree(const outctx *p, const cct_view *v, int width) {
-  FILE *o = p->out;
-  size_t nm = v->nmetrics, nc = 4 * nm, n = v->nrows;
-  int rc = -1;
-  numfmt *fi = calloc(nm + 1, sizeof *fi), *fe = calloc(nm + 1, sizeof *fe);
-  char *dup = calloc(n + 1, 1), *has_next = calloc(n + 1, 1);
-  char **cells = calloc(n * nc + 1, sizeof *cells);
-  int *cw = calloc(nc + 1, sizeof *cw);
-  int maxdepth = 0;
-  for (size_t i = 0; i < n; i++)
-    if (v->rows[i].depth > maxdepth) maxdepth = v->rows[i].depth;
-  char *seen = calloc((size_t)maxdepth + 2, 1), *anc = calloc((size_t)maxdepth + 2, 1);
-  if (!fi || !fe || !dup || !has_next || !cells || !cw || !seen || !anc || find_dups(v, dup)) goto out;
-  for (size_t m = 0; m < nm; m++) fi[m].integral = fe[m].integral = 1;
-  for (size_t i = 0; i < n; i++)
-    for (size_t m = 0; m < nm; m++) numfmt_add(&fi[m], v->rows[i].inclusive[m]), numfmt_add(&fe[m], v->rows[i].exclusive[m]);
-  /* has_next[i]: a later sibling follows row i (backward pass). */
-  for (size_t k = n; k-- > 0;) {
-    int d = v->rows[k].depth < 0 ? 0 : v->rows[k].depth;
-    has_next[k] = seen[d];
-    seen[d] = 1;
-    for (int j = d + 1; j <= maxdepth; j++) seen[j] = 0;
-  }
-  int hw = 3; /* "[N]" */
-  for (size_t i = 0; i < n; i++) {
-    value_cells(v, &v->rows[i], fi, fe, cells + i * nc);
-    int l = snprintf(NULL, 0, "[%d]", v->rows[i].handle);
-    if (l > hw) hw = l;
-  }
-  for (size_t c = 0; c < nc; c++) {
-    cw[c] = c % 2 ? 6 : 9; /* '100.0%', 'inclusive' */
-    for (size_t i = 0; i < n; i++) {
-      int l = cells[i * nc + c] ? (int)strlen(cells[i * nc + c]) : 0;
-      if (l > cw[c]) cw[c] = l;
-    }
-  }
-  /* Header: metric names over their columns, then inclusive / exclusive. */
-  int used = hw;
-  for (size_t m = 0; m < nm; m++) used += 2 + cw[4 * m] + 1 + cw[4 * m + 1] + 2 + cw[4 * m + 2] + 1 + cw[4 * m + 3];
-  used += 3; /* ' * ' */
-  int namew = width - used;
-  if (namew < 20) namew = 20;
-  fprintf(o, "%*s", hw, "");
-  for (size_t m = 0; m < nm; m++) {
-    int span = cw[4 * m] + 1 + cw[4 * m + 1] + 2 + cw[4 * m + 2] + 1 + cw[4 * m + 3];
-    fputs("  ", o);
-    if (v->percent == CCT_PERCENT_CENTER && m == 0) { /* say what the percentages are of */
-      char *head = xprintf("%s, %% of the center", v->metrics[m]);
-      cct_out_fit(o, head ? head : v->metrics[m], span, m + 1 < nm);
-      free(head);
-    } else {
-      cct_out_fit(o, v->metrics[m], span, m + 1 < nm);
-    }
-  }
-  fputc('\n', o);
-  fprintf(o, "%*s", hw, "");
-  for (size_t m = 0; m < nm; m++)
-    fprintf(o, "  %*s  %*s", cw[4 * m] + 1 + cw[4 * m + 1], "inclusive", cw[4 * m + 2] + 1 + cw[4 * m + 3], "exclusive");
-  fputs("   name\n", o);
-  if (!n) fputs("(no rows)\n", o);
-  for (size_t i = 0; i < n; i++) {
-    if (cct_shell_interrupted) goto out;
-    const cct_row *r = &v->rows[i];
-    int d = r->depth < 0 ? 0 : r->depth;
-    anc[d] = has_next[i];
-    int bold = p->color && r->center;
-    if (bold) fputs(BOLD, o);
-    char h[32];
-    snprintf(h, sizeof h, "[%d]", r->handle);
-    fprintf(o, "%*s", hw, h);
-    for (size_t m = 0; m < nm; m++) {
-      char **c = cells + i * nc + 4 * m;
-      fprintf(o, "  %*s %*s  %*s %*s", cw[4 * m], c[0], cw[4 * m + 1], c[1], cw[4 * m + 2], c[2], cw[4 * m + 3], c[3]);
-    }
-    fputs(r->center ? " * " : "   ", o);
-    int left = namew;
-    for (int k = 1; k < d && left > 12; k++, left -= 3) fputs(anc[k] ? "|  " : "   ", o);
-    if (d > 0 && left > 12) fputs(has_next[i] ? "|- " : "`- ", o), left -= 3;
-    char *label = row_label(r, dup[i]);
-    cct_out_fit(o, label ? label : "?", left, 0);
-    free(label);
-    if (bold) fputs(PLAIN, o);
-    fputc('\n', o);
-  }
-  rc = 0;
-out:
-  if (cells)
-    for (size_t i = 0; i < n * nc; i++) free(cells[i]);
-  free(cells);
-  free(fi);
-  free(fe);
-  free(dup);
-  free(has_next);
-  free(cw);
-  free(seen);
-  free(anc);
+int cct_out_view_to(cct_shell *p, const cct_view *v, FILE *f, int mode) {
+  cct_result r;
+  if (!f) keep_handles(p, v);
+  view_result(&r, v);
+  int rc = cct_out_result(p, &r, f, mode);
+  cct_result_release(&r);
   return rc;
 }
 
-/* Table mode for views: handle, depth, values, '*', name, location (source:
- * handle, '>', line, values, with a center its share of each line, text). */
-static int print_view_table(const outctx *p, const cct_view *v, int width) {
-  size_t nm = v->nmetrics;
-  int src = !strcmp(v->view, "source");
-  int shares = src && v->nrows && v->rows[0].share ? (int)nm : 0;
-  grid g;
-  int rc = -1;
-  int vals = src ? 3 : 2, ncols = vals + 4 * (int)nm + shares + (src ? 1 : 3);
-  numfmt *fi = calloc(nm + 1, sizeof *fi), *fe = calloc(nm + 1, sizeof *fe);
-  char *dup = calloc(v->nrows + 1, 1);
-  if (grid_init(&g, ncols) || !fi || !fe || !dup || find_dups(v, dup)) goto out;
-  g.head[0] = strdup("#");
-  g.head[1] = strdup(src ? ">" : "depth");
-  g.right[0] = 1;
-  g.right[1] = !src;
-  if (src) g.head[2] = strdup("line"), g.right[2] = 1;
-  for (size_t m = 0; m < nm; m++) {
-    g.head[vals + 4 * m] = nm == 1 ? strdup("inclusive") : xprintf("%s incl", v->metrics[m]);
-    g.head[vals + 4 * m + 1] = strdup(v->percent == CCT_PERCENT_CENTER ? "% center" : "%");
-    g.head[vals + 4 * m + 2] = nm == 1 ? strdup("exclusive") : xprintf("%s excl", v->metrics[m]);
-    g.head[vals + 4 * m + 3] = strdup("%");
-    for (int k = 0; k < 4; k++) g.right[vals + 4 * m + k] = 1;
-    fi[m].integral = fe[m].integral = 1;
-  }
-  for (int m = 0; m < shares; m++) {
-    g.head[vals + 4 * (int)nm + m] = nm == 1 ? strdup("center") : xprintf("%s center", v->metrics[m]);
-    g.right[vals + 4 * (int)nm + m] = 1;
-  }
-  int after = vals + 4 * (int)nm + shares;
-  if (src) {
-    g.head[after] = strdup("text");
-  } else {
-    g.head[after] = strdup("*");
-    g.head[after + 1] = strdup("name");
-    g.head[after + 2] = strdup("location");
-  }
-  for (size_t i = 0; i < v->nrows; i++)
-    for (size_t m = 0; m < nm; m++) numfmt_add(&fi[m], v->rows[i].inclusive[m]), numfmt_add(&fe[m], v->rows[i].exclusive[m]);
-  for (size_t i = 0; i < v->nrows; i++) {
-    const cct_row *r = &v->rows[i];
-    char **c = grid_row(&g);
-    if (!c) goto out;
-    g.bold[g.nrows - 1] = r->center;
-    c[0] = xprintf("%d", r->handle);
-    value_cells(v, r, fi, fe, c + vals);
-    for (int m = 0; m < shares; m++) c[vals + 4 * (int)nm + m] = r->share ? numfmt_text(&fi[m], r->share[m]) : NULL;
-    if (src) {
-      c[1] = strdup(r->mark ? ">" : "");
-      c[2] = r->line >= 0 ? xprintf("%lld", r->line) : NULL;
-      c[after] = strdup(r->text ? r->text : "");
-      continue;
-    }
-    c[1] = xprintf("%d", r->depth);
-    c[after] = strdup(r->center ? "*" : "");
-    c[after + 1] = row_label(r, 0);
-    if (r->file && r->line >= 0) c[after + 2] = xprintf("%s:%lld", base_name(r->file), r->line);
-    else if (r->file) c[after + 2] = strdup(base_name(r->file));
-    else if (r->module) c[after + 2] = strdup(base_name(r->module));
-  }
-  rc = grid_print(p, &g, width);
-out:
-  grid_release(&g);
-  free(fi);
-  free(fe);
-  free(dup);
-  return rc;
-}
-
-/* Source view in tree mode: handle, mark, line, values, text. */
-static int print_source(const outctx *p, const cct_view *v, int width) {
-  return print_view_table(p, v, width);
-}
-
-/* ------------------------------------------------------------ csv, json */
-
-/* A buffer for cct_view_path of any row of v (NULL when out of memory). */
-static const char **path_buffer(const cct_view *v) {
-  int maxdepth = 0;
-  for (size_t i = 0; i < v->nrows; i++)
-    if (v->rows[i].depth > maxdepth) maxdepth = v->rows[i].depth;
-  return malloc(((size_t)maxdepth + 1) * sizeof(const char *));
-}
-
-static int print_view_csv(const outctx *p, const cct_view *v) {
-  FILE *o = p->out;
-  const char **names = path_buffer(v);
-  if (!names) return -1;
-  int src = !strcmp(v->view, "source");
-  fputs("handle,depth,path,kind,name,inlined,file,line,module,callsite,center", o);
-  for (size_t m = 0; m < v->nmetrics; m++) {
-    char *h = xprintf("%s inclusive", v->metrics[m]);
-    fputc(',', o);
-    cct_out_csv_field(o, h);
-    free(h);
-    h = xprintf("%s exclusive", v->metrics[m]);
-    fputc(',', o);
-    cct_out_csv_field(o, h);
-    free(h);
-  }
-  fputs(src ? ",mark,text\r\n" : "\r\n", o);
-  for (size_t i = 0; i < v->nrows && !cct_shell_interrupted; i++) {
-    const cct_row *r = &v->rows[i];
-    fprintf(o, "%d,%d,", r->handle, r->depth);
-    sqlite3_str *path = sqlite3_str_new(NULL);
-    size_t np = cct_view_path(v, i, names);
-    for (size_t k = 0; k < np; k++) {
-      if (k) sqlite3_str_appendchar(path, 1, ';');
-      sqlite3_str_appendall(path, names[k] ? names[k] : "");
-    }
-    char *ps = sqlite3_str_finish(path);
-    cct_out_csv_field(o, ps ? ps : "");
-    sqlite3_free(ps);
-    fprintf(o, ",%s,", kind_name(r->kind));
-    cct_out_csv_field(o, r->name);
-    fprintf(o, ",%d,", r->inlined);
-    cct_out_csv_field(o, r->file);
-    fputc(',', o);
-    if (r->line >= 0) fprintf(o, "%lld", r->line);
-    fputc(',', o);
-    cct_out_csv_field(o, r->module);
-    fputc(',', o);
-    cct_out_csv_field(o, r->callsite);
-    fprintf(o, ",%d", r->center);
-    for (size_t m = 0; m < v->nmetrics; m++) {
-      fputc(',', o);
-      cct_out_number(o, r->inclusive[m]);
-      fputc(',', o);
-      cct_out_number(o, r->exclusive[m]);
-    }
-    if (src) {
-      fputs(r->mark ? ",>," : ",,", o);
-      cct_out_csv_field(o, r->text);
-    }
-    fputs("\r\n", o);
-  }
-  free(names);
-  return 0;
-}
-
-static int print_view_json(const outctx *p, const cct_view *v) {
-  FILE *o = p->out;
-  const char **names = path_buffer(v);
-  if (!names) return -1;
-  int src = !strcmp(v->view, "source");
-  fputs("{\"view\": ", o);
-  cct_out_json_string(o, v->view);
-  fprintf(o, ", \"run\": %d, \"center\": [", v->run);
-  for (size_t i = 0; i < v->ncenter; i++) {
-    if (i) fputs(", ", o);
-    cct_out_json_string(o, v->center[i]);
-  }
-  fprintf(o, "], \"granularity\": \"%s\"", v->granularity == CCT_GRAN_LINE ? "line" : "function");
-  if (v->note) {
-    fputs(", \"note\": ", o);
-    cct_out_json_string(o, v->note);
-  }
-  fputs(", \"rows\": [", o);
-  for (size_t i = 0; i < v->nrows && !cct_shell_interrupted; i++) {
-    const cct_row *r = &v->rows[i];
-    fprintf(o, "%s{\"handle\": %d, \"depth\": %d, \"path\": [", i ? ",\n  " : "\n  ", r->handle, r->depth);
-    size_t np = cct_view_path(v, i, names);
-    for (size_t k = 0; k < np; k++) {
-      if (k) fputs(", ", o);
-      cct_out_json_string(o, names[k]);
-    }
-    fprintf(o, "], \"kind\": \"%s\", \"name\": ", kind_name(r->kind));
-    cct_out_json_string(o, r->name);
-    fprintf(o, ", \"inlined\": %s, \"file\": ", r->inlined ? "true" : "false");
-    cct_out_json_string(o, r->file);
-    fputs(", \"line\": ", o);
-    if (r->line >= 0) fprintf(o, "%lld", r->line);
-    else fputs("null", o);
-    fputs(", \"module\": ", o);
-    cct_out_json_string(o, r->module);
-    fputs(", \"callsite\": ", o);
-    cct_out_json_string(o, r->callsite);
-    fprintf(o, ", \"center\": %s", r->center ? "true" : "false");
-    if (src) {
-      fprintf(o, ", \"mark\": %s, \"text\": ", r->mark ? "true" : "false");
-      cct_out_json_string(o, r->text);
-    }
-    fputs(", \"values\": {", o);
-    for (size_t m = 0; m < v->nmetrics; m++) {
-      if (m) fputs(", ", o);
-      cct_out_json_string(o, v->metrics[m]);
-      fputs(": {\"inclusive\": ", o);
-      cct_out_number(o, r->inclusive[m]);
-      fputs(", \"exclusive\": ", o);
-      cct_out_number(o, r->exclusive[m]);
-      if (r->share) {
-        fputs(", \"center\": ", o);
-        cct_out_number(o, r->share[m]);
-      }
-      fputc('}', o);
-    }
-    fputs("}}", o);
-  }
-  fputs(v->nrows ? "\n]}\n" : "]}\n", o);
-  free(names);
-  return 0;
-}
-
-/* ---------------------------------------------------------------- folded */
-
-/* Writes a path element with ';' replaced (it would split the frame), control
- * characters visible (a line break would split the record). */
-static void folded_name(FILE *o, const char *s) {
-  char *e = cct_escape_dup(s, CCT_ESC_TERM); /* one line, no control characters */
-  for (const char *c = e ? e : "?"; *c; c++) fputc(*c == ';' ? ':' : *c, o);
-  free(e);
-}
-
-/* Writes d in plain decimal notation with up to 17 significant digits: no
- * exponent, since flame-graph tools read digits and one '.' only. */
-static void folded_number(FILE *o, double d) {
-  char buf[400];
-  const char *t = number_text(buf, sizeof buf, d);
-  if (!strpbrk(t, "eE") || !isfinite(d)) {
-    fputs(t, o);
-    return;
-  }
-  int prec = 16 - (int)floor(log10(fabs(d)));
-  if (prec < 0) prec = 0;
-  if (prec > 340) prec = 340;
-  snprintf(buf, sizeof buf, "%.*f", prec, d);
-  size_t l = strlen(buf);
-  if (strchr(buf, '.')) {
-    while (l > 1 && buf[l - 1] == '0') buf[--l] = '\0';
-    if (buf[l - 1] == '.') buf[--l] = '\0';
-  }
-  fputs(buf, o);
-}
-
-static int print_folded(const outctx *p, const cct_view *v) {
-  FILE *o = p->out;
-  size_t n = v->nrows;
-  if (!v->nmetrics || !n) return 0;
-  int flat = !strcmp(v->view, "flat");
-  double *self = calloc(n, sizeof *self);
-  int maxdepth = 0;
-  for (size_t i = 0; i < n; i++)
-    if (v->rows[i].depth > maxdepth) maxdepth = v->rows[i].depth;
-  size_t *stack = calloc((size_t)maxdepth + 2, sizeof *stack);
-  const char **names = path_buffer(v);
-  if (!self || !stack || !names) {
-    free(self);
-    free(stack);
-    free(names);
-    return -1;
-  }
-  double top = 0;
-  for (size_t i = 0; i < n; i++) {
-    const cct_row *r = &v->rows[i];
-    int d = r->depth < 0 ? 0 : r->depth;
-    self[i] = flat ? r->exclusive[0] : r->inclusive[0];
-    if (fabs(r->inclusive[0]) > top) top = fabs(r->inclusive[0]);
-    stack[d] = i;
-    if (!flat && d > 0 && v->rows[stack[d - 1]].depth == d - 1) self[stack[d - 1]] -= r->inclusive[0];
-  }
-  for (size_t i = 0; i < n && !cct_shell_interrupted; i++) {
-    if (!(self[i] > 1e-12 * top) || !isfinite(self[i])) continue; /* rounding noise of the subtraction */
-    size_t np = cct_view_path(v, i, names);
-    for (size_t k = 0; k < np; k++) {
-      if (k) fputc(';', o);
-      folded_name(o, names[k] ? names[k] : "");
-    }
-    fputc(' ', o);
-    folded_number(o, self[i]);
-    fputc('\n', o);
-  }
-  free(self);
-  free(stack);
-  free(names);
-  return 0;
-}
-
-/* ------------------------------------------------------------------ diff */
-
-#define RED "\033[31m"
-#define GREEN "\033[32m"
-
-/* Names from the top row down to each diff row, from the merged tree (so the
- * two formats' placeholder roots print as the base run names them):
- * names[i] points into the rows; path of row i = names of its ancestors. */
-typedef struct dpath {
-  const char **stack; /* current names by depth */
-  int maxdepth;
-} dpath;
-
-static int dpath_init(dpath *dp, const cct_diff *d) {
-  dp->maxdepth = 0;
-  for (size_t i = 0; i < d->nrows; i++)
-    if (d->rows[i].depth > dp->maxdepth) dp->maxdepth = d->rows[i].depth;
-  dp->stack = calloc((size_t)dp->maxdepth + 2, sizeof *dp->stack);
-  return dp->stack ? 0 : -1;
-}
-
-/* Pushes row i's name; returns its depth. */
-static int dpath_push(dpath *dp, const cct_diff_row *r) {
-  int d = r->depth < 0 ? 0 : r->depth;
-  dp->stack[d] = r->row->name ? r->row->name : "";
-  return d;
-}
-
-static const char *status_name(int s) {
-  return s == CCT_DIFF_ADDED ? "added" : s == CCT_DIFF_REMOVED ? "removed" : "both";
-}
-
-/* A change with its sign ('+12', '-3.500', '0'); '-' when unknown. */
-static char *change_text(const numfmt *f, double d) {
-  if (!isfinite(d)) return strdup("-");
-  if (d == 0) return strdup("0");
-  char *t = numfmt_text(f, fabs(d));
-  char *s = t ? xprintf("%c%s", d > 0 ? '+' : '-', t) : NULL;
-  free(t);
-  return s;
-}
-
-/* A title line: 'diff topdown 3: run 1 'a' -> run 2 'b', METRIC'. */
-static void diff_title(FILE *o, const cct_diff *d) {
-  fprintf(o, "diff %s", d->view);
-  if (strcmp(d->view, "flat")) fprintf(o, " %d", d->depth);
-  fprintf(o, ": run %d", d->run);
-  if (d->title) fputs(" '", o), out_text(o, d->title), fputc('\'', o);
-  fprintf(o, " -> run %d", d->other_run);
-  if (d->other_title) fputs(" '", o), out_text(o, d->other_title), fputc('\'', o);
-  if (d->nmetrics) fputs(", ", o), out_text(o, d->metrics[0]);
-  fputs(d->sort_change ? ", sorted by change\n" : "\n", o);
-}
-
-/* The 8 text cells of a diff row for the display metric: base incl, %, other
- * incl, %, change, base excl, other excl, excl change. */
-enum { DCELLS = 8 };
-static void diff_cells(const cct_diff *d, const cct_diff_row *r, const numfmt *f, char **c) {
-  double tb = d->total ? d->total[0] : 0, to = d->other_total ? d->other_total[0] : 0;
-  c[0] = numfmt_text(&f[0], r->inclusive[0]);
-  c[1] = percent_text(r->inclusive[0], tb);
-  c[2] = numfmt_text(&f[0], r->other_inclusive[0]);
-  c[3] = percent_text(r->other_inclusive[0], to);
-  c[4] = change_text(&f[0], r->change[0]);
-  c[5] = numfmt_text(&f[1], r->exclusive[0]);
-  c[6] = numfmt_text(&f[1], r->other_exclusive[0]);
-  c[7] = change_text(&f[1], r->exclusive_change[0]);
-}
-
-/* Number formats of the display metric's inclusive ([0]) and exclusive ([1]) columns. */
-static void diff_formats(const cct_diff *d, numfmt *f) {
-  f[0].integral = f[1].integral = 1;
-  f[0].big = f[1].big = 0;
-  for (size_t i = 0; i < d->nrows; i++) {
-    const cct_diff_row *r = &d->rows[i];
-    numfmt_add(&f[0], r->inclusive[0]), numfmt_add(&f[0], r->other_inclusive[0]), numfmt_add(&f[0], r->change[0]);
-    numfmt_add(&f[1], r->exclusive[0]), numfmt_add(&f[1], r->other_exclusive[0]);
-    numfmt_add(&f[1], r->exclusive_change[0]);
-  }
-}
-
-static const char *diff_color(const outctx *p, double change) {
-  if (!p->color || !isfinite(change) || change == 0) return NULL;
-  return change > 0 ? RED : GREEN;
-}
-
-/* The status suffix of a diff row's label: ' (added)', ' (removed)' or ''. */
-static const char *diff_suffix(const cct_diff_row *r) {
-  return r->status == CCT_DIFF_ADDED ? " (added)" : r->status == CCT_DIFF_REMOVED ? " (removed)" : "";
-}
-
-/* Tree mode: handle, inclusive of both runs with % of each run's total, the
- * change (+ red for more cost, - green for less on a terminal), the change of
- * the exclusive value, connectors, label and status. */
-static int print_diff_tree(const outctx *p, const cct_diff *d) {
-  FILE *o = p->out;
-  size_t n = d->nrows;
-  int rc = -1;
-  numfmt f[2];
-  char **cells = calloc(n * DCELLS + 1, sizeof *cells);
-  char *has_next = calloc(n + 1, 1);
-  int maxdepth = 0;
-  for (size_t i = 0; i < n; i++)
-    if (d->rows[i].depth > maxdepth) maxdepth = d->rows[i].depth;
-  char *seen = calloc((size_t)maxdepth + 2, 1), *anc = calloc((size_t)maxdepth + 2, 1);
-  int cw[DCELLS];
-  if (!cells || !has_next || !seen || !anc) goto out;
-  diff_title(o, d);
-  if (!d->nmetrics) goto done;
-  diff_formats(d, f);
-  for (size_t k = n; k-- > 0;) {
-    int dd = d->rows[k].depth < 0 ? 0 : d->rows[k].depth;
-    has_next[k] = seen[dd];
-    seen[dd] = 1;
-    for (int j = dd + 1; j <= maxdepth; j++) seen[j] = 0;
-  }
-  int hw = 3;
-  for (size_t i = 0; i < n; i++) {
-    diff_cells(d, &d->rows[i], f, cells + i * DCELLS);
-    int l = snprintf(NULL, 0, "[%d]", d->rows[i].handle);
-    if (l > hw) hw = l;
-  }
-  char h1[64], h2[64];
-  snprintf(h1, sizeof h1, "run %d", d->run);
-  snprintf(h2, sizeof h2, "run %d", d->other_run);
-  const char *heads[DCELLS] = {h1, "", h2, "", "change", h1, h2, "change"};
-  for (int c = 0; c < DCELLS; c++) {
-    cw[c] = c == 1 || c == 3 ? 6 : (int)strlen(heads[c]);
-    if (cw[c] < 7 && c != 1 && c != 3) cw[c] = 7;
-    if (c == 7 && cw[c] < 9) cw[c] = 9; /* under 'exclusive' */
-    for (size_t i = 0; i < n; i++) {
-      int l = cells[i * DCELLS + c] ? (int)strlen(cells[i * DCELLS + c]) : 0;
-      if (l > cw[c]) cw[c] = l;
-    }
-  }
-  int incl = cw[0] + 1 + cw[1] + 2 + cw[2] + 1 + cw[3] + 2 + cw[4];
-  fprintf(o, "%*s  %-*s  %*s\n", hw, "", incl, "inclusive", cw[7], "exclusive");
-  fprintf(o, "%*s  %*s  %*s  %*s  %*s   name\n", hw, "", cw[0] + 1 + cw[1], h1, cw[2] + 1 + cw[3], h2, cw[4],
-          "change", cw[7], "change");
-  if (!n) fputs("(no rows)\n", o);
-  int used = hw + 2 + incl + 2 + cw[7] + 3;
-  int namew = p->width - used;
-  if (namew < 20) namew = 20;
-  for (size_t i = 0; i < n; i++) {
-    if (cct_shell_interrupted) goto out;
-    const cct_diff_row *r = &d->rows[i];
-    char **c = cells + i * DCELLS;
-    int dd = r->depth < 0 ? 0 : r->depth;
-    anc[dd] = has_next[i];
-    char h[32] = "";
-    if (r->handle) snprintf(h, sizeof h, "[%d]", r->handle);
-    fprintf(o, "%*s  %*s %*s  %*s %*s  ", hw, h, cw[0], c[0], cw[1], c[1], cw[2], c[2], cw[3], c[3]);
-    const char *col = diff_color(p, r->change[0]);
-    if (col) fputs(col, o);
-    fprintf(o, "%*s", cw[4], c[4]);
-    if (col) fputs(PLAIN, o);
-    fputs("  ", o);
-    col = diff_color(p, r->exclusive_change[0]);
-    if (col) fputs(col, o);
-    fprintf(o, "%*s", cw[7], c[7]);
-    if (col) fputs(PLAIN, o);
-    fputs(r->row->center ? " * " : "   ", o);
-    int left = namew;
-    for (int k = 1; k < dd && left > 12; k++, left -= 3) fputs(anc[k] ? "|  " : "   ", o);
-    if (dd > 0 && left > 12) fputs(has_next[i] ? "|- " : "`- ", o), left -= 3;
-    char *label = row_label(r->row, 0);
-    const char *suffix = diff_suffix(r);
-    if (p->color && r->row->center) fputs(BOLD, o);
-    cct_out_fit(o, label ? label : "?", left - (int)strlen(suffix), 0);
-    fputs(suffix, o);
-    if (p->color && r->row->center) fputs(PLAIN, o);
-    free(label);
-    fputc('\n', o);
-  }
-done:
-  rc = 0;
-out:
-  if (cells)
-    for (size_t i = 0; i < n * DCELLS; i++) free(cells[i]);
-  free(cells);
-  free(has_next);
-  free(seen);
-  free(anc);
-  return rc;
-}
-
-/* Table mode: one aligned row per diff row (display metric). */
-static int print_diff_table(const outctx *p, const cct_diff *d) {
-  grid g;
-  numfmt f[2];
-  int rc = -1;
-  enum { V = 3, NC = V + DCELLS + 3 };
-  if (grid_init(&g, NC)) goto out;
-  diff_title(p->out, d);
-  if (!d->nmetrics) {
-    rc = 0;
-    goto out;
-  }
-  diff_formats(d, f);
-  const char *heads[NC] = {"#", "depth", "status", NULL, "%", NULL, "%", "change", NULL, NULL, "excl change",
-                           "*", "name", "location"};
-  for (int c = 0; c < NC; c++) {
-    g.head[c] = heads[c] ? strdup(heads[c]) : NULL;
-    g.right[c] = c < 2 || (c >= V && c < V + DCELLS);
-  }
-  g.head[V] = xprintf("run %d incl", d->run);
-  g.head[V + 2] = xprintf("run %d incl", d->other_run);
-  g.head[V + 5] = xprintf("run %d excl", d->run);
-  g.head[V + 6] = xprintf("run %d excl", d->other_run);
-  for (size_t i = 0; i < d->nrows; i++) {
-    const cct_diff_row *r = &d->rows[i];
-    const cct_row *w = r->row;
-    char **c = grid_row(&g);
-    if (!c) goto out;
-    g.bold[g.nrows - 1] = w->center;
-    c[0] = r->handle ? xprintf("%d", r->handle) : NULL;
-    c[1] = xprintf("%d", r->depth);
-    c[2] = strdup(status_name(r->status));
-    diff_cells(d, r, f, c + V);
-    c[V + DCELLS] = strdup(w->center ? "*" : "");
-    c[V + DCELLS + 1] = row_label(w, 0);
-    if (w->file && w->line >= 0) c[V + DCELLS + 2] = xprintf("%s:%lld", base_name(w->file), w->line);
-    else if (w->file) c[V + DCELLS + 2] = strdup(base_name(w->file));
-    else if (w->module) c[V + DCELLS + 2] = strdup(base_name(w->module));
-  }
-  rc = grid_print(p, &g, p->width);
-out:
-  grid_release(&g);
-  return rc;
-}
-
-/* CSV: every metric, full precision; path joined with ';'. */
-static int print_diff_csv(const outctx *p, const cct_diff *d) {
-  FILE *o = p->out;
-  dpath dp;
-  if (dpath_init(&dp, d)) return -1;
-  fputs("handle,other_handle,depth,status,path,kind,name,inlined,file,line,module,callsite,center", o);
-  static const char *const cols[] = {"inclusive", "exclusive", "other inclusive", "other exclusive", "change",
-                                     "exclusive change"};
-  for (size_t m = 0; m < d->nmetrics; m++)
-    for (int k = 0; k < 6; k++) {
-      char *h = xprintf("%s %s", d->metrics[m], cols[k]);
-      fputc(',', o);
-      cct_out_csv_field(o, h);
-      free(h);
-    }
-  fputs("\r\n", o);
-  for (size_t i = 0; i < d->nrows && !cct_shell_interrupted; i++) {
-    const cct_diff_row *r = &d->rows[i];
-    const cct_row *w = r->row;
-    int dd = dpath_push(&dp, r);
-    if (r->handle) fprintf(o, "%d", r->handle);
-    fputc(',', o);
-    if (r->other_handle) fprintf(o, "%d", r->other_handle);
-    fprintf(o, ",%d,%s,", r->depth, status_name(r->status));
-    sqlite3_str *path = sqlite3_str_new(NULL);
-    for (int k = 0; k <= dd; k++) {
-      if (k) sqlite3_str_appendchar(path, 1, ';');
-      sqlite3_str_appendall(path, dp.stack[k] ? dp.stack[k] : "");
-    }
-    char *ps = sqlite3_str_finish(path);
-    cct_out_csv_field(o, ps ? ps : "");
-    sqlite3_free(ps);
-    fprintf(o, ",%s,", kind_name(w->kind));
-    cct_out_csv_field(o, w->name);
-    fprintf(o, ",%d,", w->inlined);
-    cct_out_csv_field(o, w->file);
-    fputc(',', o);
-    if (w->line >= 0) fprintf(o, "%lld", w->line);
-    fputc(',', o);
-    cct_out_csv_field(o, w->module);
-    fputc(',', o);
-    cct_out_csv_field(o, w->callsite);
-    fprintf(o, ",%d", w->center);
-    for (size_t m = 0; m < d->nmetrics; m++) {
-      double v[6] = {r->inclusive[m], r->exclusive[m], r->other_inclusive[m], r->other_exclusive[m], r->change[m],
-                     r->exclusive_change[m]};
-      for (int k = 0; k < 6; k++) {
-        fputc(',', o);
-        if (isfinite(v[k])) cct_out_number(o, v[k]);
-      }
-    }
-    fputs("\r\n", o);
-  }
-  free(dp.stack);
-  return 0;
-}
-
-static void json_run_title(FILE *o, const char *key, const char *t) {
-  fprintf(o, ", \"%s\": ", key);
-  cct_out_json_string(o, t);
-}
-
-/* JSON: one object, rows in pre-order (see 'help diff'). */
-static int print_diff_json(const outctx *p, const cct_diff *d) {
-  FILE *o = p->out;
-  dpath dp;
-  if (dpath_init(&dp, d)) return -1;
-  fputs("{\"view\": \"diff\", \"of\": ", o);
-  cct_out_json_string(o, d->view);
-  if (strcmp(d->view, "flat")) fprintf(o, ", \"depth\": %d", d->depth);
-  fprintf(o, ", \"base_run\": %d, \"run\": %d", d->run, d->other_run);
-  json_run_title(o, "base_title", d->title);
-  json_run_title(o, "title", d->other_title);
-  fputs(", \"center\": [", o);
-  for (size_t i = 0; i < d->ncenter; i++) {
-    if (i) fputs(", ", o);
-    cct_out_json_string(o, d->center[i]);
-  }
-  fprintf(o, "], \"granularity\": \"%s\", \"sort\": \"%s\", \"metrics\": [",
-          d->granularity == CCT_GRAN_LINE ? "line" : "function", d->sort_change ? "change" : "inclusive");
-  for (size_t m = 0; m < d->nmetrics; m++) {
-    fputs(m ? ", {\"name\": " : "{\"name\": ", o);
-    cct_out_json_string(o, d->metrics[m]);
-    fputs(", \"unit\": ", o);
-    cct_out_json_string(o, d->units ? d->units[m] : NULL);
-    fputs(", \"other_name\": ", o);
-    cct_out_json_string(o, d->other_metrics[m]);
-    fputs(", \"other_unit\": ", o);
-    cct_out_json_string(o, d->other_units ? d->other_units[m] : NULL);
-    fputs(", \"scale\": ", o);
-    cct_out_number(o, d->scale[m]);
-    fputs(", \"total\": ", o);
-    cct_out_number(o, d->total[m]);
-    fputs(", \"other_total\": ", o);
-    cct_out_number(o, d->other_total[m]);
-    fputc('}', o);
-  }
-  fputc(']', o);
-  if (d->note) {
-    fputs(", \"note\": ", o);
-    cct_out_json_string(o, d->note);
-  }
-  fputs(", \"rows\": [", o);
-  for (size_t i = 0; i < d->nrows && !cct_shell_interrupted; i++) {
-    const cct_diff_row *r = &d->rows[i];
-    const cct_row *w = r->row;
-    int dd = dpath_push(&dp, r);
-    fputs(i ? ",\n  {\"handle\": " : "\n  {\"handle\": ", o);
-    if (r->handle) fprintf(o, "%d", r->handle);
-    else fputs("null", o);
-    fputs(", \"other_handle\": ", o);
-    if (r->other_handle) fprintf(o, "%d", r->other_handle);
-    else fputs("null", o);
-    fprintf(o, ", \"depth\": %d, \"status\": \"%s\", \"path\": [", r->depth, status_name(r->status));
-    for (int k = 0; k <= dd; k++) {
-      if (k) fputs(", ", o);
-      cct_out_json_string(o, dp.stack[k]);
-    }
-    fprintf(o, "], \"kind\": \"%s\", \"name\": ", kind_name(w->kind));
-    cct_out_json_string(o, w->name);
-    fprintf(o, ", \"inlined\": %s, \"file\": ", w->inlined ? "true" : "false");
-    cct_out_json_string(o, w->file);
-    fputs(", \"line\": ", o);
-    if (w->line >= 0) fprintf(o, "%lld", w->line);
-    else fputs("null", o);
-    fputs(", \"module\": ", o);
-    cct_out_json_string(o, w->module);
-    fputs(", \"callsite\": ", o);
-    cct_out_json_string(o, w->callsite);
-    fprintf(o, ", \"center\": %s, \"values\": {", w->center ? "true" : "false");
-    for (size_t m = 0; m < d->nmetrics; m++) {
-      static const char *const keys[] = {"inclusive", "exclusive", "other_inclusive", "other_exclusive", "change",
-                                         "exclusive_change"};
-      double v[6] = {r->inclusive[m], r->exclusive[m], r->other_inclusive[m], r->other_exclusive[m], r->change[m],
-                     r->exclusive_change[m]};
-      if (m) fputs(", ", o);
-      cct_out_json_string(o, d->metrics[m]);
-      for (int k = 0; k < 6; k++) {
-        fprintf(o, "%s\"%s\": ", k ? ", " : ": {", keys[k]);
-        cct_out_number(o, v[k]);
-      }
-      fputc('}', o);
-    }
-    fputs("}}", o);
-  }
-  fputs(d->nrows ? "\n]}\n" : "]}\n", o);
-  free(dp.stack);
-  return 0;
-}
-
-/* Folded: 'a;b;c base other' lines (the two-column input of differential
- * flame graphs, flamegraph.pl's difffolded format): self values as in
- * print_folded, an absent row counting 0 in its missing run. */
-static int print_diff_folded(const outctx *p, const cct_diff *d) {
-  FILE *o = p->out;
-  size_t n = d->nrows;
-  if (!d->nmetrics || !n) return 0;
-  int flat = !strcmp(d->view, "flat");
-  double *self = calloc(2 * n, sizeof *self);
-  dpath dp;
-  size_t *stack = NULL;
-  if (!self || dpath_init(&dp, d)) {
-    free(self);
-    return -1;
-  }
-  stack = calloc((size_t)dp.maxdepth + 2, sizeof *stack);
-  if (!stack) {
-    free(self);
-    free(dp.stack);
-    return -1;
-  }
-  double top = 0;
-  for (size_t i = 0; i < n; i++) {
-    const cct_diff_row *r = &d->rows[i];
-    int dd = r->depth < 0 ? 0 : r->depth;
-    double a = flat ? r->exclusive[0] : r->inclusive[0], b = flat ? r->other_exclusive[0] : r->other_inclusive[0];
-    double ia = isfinite(r->inclusive[0]) ? r->inclusive[0] : 0, ib = isfinite(r->other_inclusive[0]) ? r->other_inclusive[0] : 0;
-    self[2 * i] = isfinite(a) ? a : 0;
-    self[2 * i + 1] = isfinite(b) ? b : 0;
-    if (fabs(ia) > top) top = fabs(ia);
-    if (fabs(ib) > top) top = fabs(ib);
-    stack[dd] = i;
-    if (!flat && dd > 0 && d->rows[stack[dd - 1]].depth == dd - 1) {
-      self[2 * stack[dd - 1]] -= ia;
-      self[2 * stack[dd - 1] + 1] -= ib;
-    }
-  }
-  for (size_t i = 0; i < n && !cct_shell_interrupted; i++) {
-    const cct_diff_row *r = &d->rows[i];
-    int dd = dpath_push(&dp, r);
-    double a = self[2 * i], b = self[2 * i + 1];
-    if (!(a > 1e-12 * top)) a = 0; /* rounding noise of the subtraction */
-    if (!(b > 1e-12 * top)) b = 0;
-    if (a == 0 && b == 0) continue;
-    for (int k = 0; k <= dd; k++) {
-      if (k) fputc(';', o);
-      folded_name(o, dp.stack[k]);
-    }
-    fputc(' ', o);
-    folded_number(o, a);
-    fputc(' ', o);
-    folded_number(o, b);
-    fputc('\n', o);
-  }
-  free(self);
-  free(stack);
-  free(dp.stack);
-  return 0;
-}
+int cct_out_view(cct_shell *p, const cct_view *v) { return cct_out_view_to(p, v, NULL, 0); }
 
 int cct_out_diff(cct_shell *p, const cct_diff *d, FILE *f, int mode) {
-  outctx ctx = out_ctx(p, f, mode);
-  const outctx *c = &ctx;
-  int rc = 0;
   if (!f) { /* '@N' completion: the rows that have a base handle */
     forget_shell_handles(p);
     p->handles = calloc(d->nrows + 1, sizeof *p->handles);
@@ -1204,58 +1186,56 @@ int cct_out_diff(cct_shell *p, const cct_diff *d, FILE *f, int mode) {
       p->handles[p->nhandles++].name = strdup(d->rows[i].row->name ? d->rows[i].row->name : "");
     }
   }
-  switch (c->mode) {
-  case CCT_MODE_JSON: rc = print_diff_json(c, d); break;
-  case CCT_MODE_CSV: rc = print_diff_csv(c, d); break;
-  case CCT_MODE_FOLDED: rc = print_diff_folded(c, d); break;
-  case CCT_MODE_TABLE: rc = print_diff_table(c, d); break;
-  default: rc = print_diff_tree(c, d); break;
-  }
-  if (d->note && c->mode != CCT_MODE_JSON && c->mode != CCT_MODE_CSV && c->mode != CCT_MODE_FOLDED)
-    fputs("note: ", c->out), out_text(c->out, d->note), fputc('\n', c->out);
-  fflush(c->out);
-  return cct_shell_interrupted ? -1 : rc;
+  cct_result r;
+  diff_result(&r, d);
+  int rc = cct_out_result(p, &r, f, mode);
+  cct_result_release(&r);
+  return rc;
 }
 
-/* --------------------------------------------------------------- entry */
-
-static outctx out_ctx(cct_shell *p, FILE *f, int mode) {
-  outctx c;
-  if (f) {
-    c.out = f, c.mode = mode, c.color = 0, c.width = EXPORT_WIDTH;
-  } else {
-    c.out = p->out, c.mode = p->mode, c.color = p->color, c.width = out_width(p);
+int cct_out_center(cct_shell *p) {
+  size_t n = cct_center_count(p->q);
+  if (!n && (p->mode == CCT_MODE_TREE || p->mode == CCT_MODE_TABLE || p->mode == CCT_MODE_FOLDED)) {
+    fputs("no center (views start at the program root)\n", p->out);
+    return 0;
   }
-  return c;
-}
-
-int cct_out_view_to(cct_shell *p, const cct_view *v, FILE *f, int mode) {
-  outctx ctx = out_ctx(p, f, mode);
-  const outctx *c = &ctx;
-  int width = c->width, rc = 0;
-  int src = !strcmp(v->view, "source");
-  if (!f) keep_handles(p, v);
-  switch (c->mode) {
-  case CCT_MODE_JSON: rc = print_view_json(c, v); break;
-  case CCT_MODE_CSV: rc = print_view_csv(c, v); break;
-  case CCT_MODE_FOLDED:
-    if (!src) {
-      rc = print_folded(c, v);
-      break;
-    }
-    /* fall through */
-  case CCT_MODE_TABLE: rc = print_view_table(c, v, width); break;
-  default: rc = src ? print_source(c, v, width) : print_tree(c, v, width); break;
+  cct_result r;
+  result_init(&r, "center");
+  r.rows_key = "items";
+  char b[32];
+  snprintf(b, sizeof b, ", \"run\": %d", cct_query_run(p->q));
+  append(&r.json_head, b);
+  add_col(&r, "item", CCT_T_TEXT, CCT_ROLE_PLAIN, CCT_IN_DATA);
+  add_col(&r, "occurrences", CCT_T_INT, CCT_ROLE_PLAIN, CCT_IN_DATA);
+  add_col(&r, "center", CCT_T_TEXT, CCT_ROLE_NAME, CCT_IN_TEXT); /* 'ITEM  (N occurrences)' */
+  r.no_header = 1;
+  for (size_t i = 0; i < n; i++) {
+    cct_cell *x = add_row(&r);
+    if (!x) break;
+    long long c = cct_center_occurrences(p->q, i);
+    set_text(&x[0], cct_center_item(p->q, i));
+    set_int(&x[1], c);
+    set_text(&x[2], keep(&r, xprintf("%s  (%lld occurrence%s)", cct_center_item(p->q, i), c, c == 1 ? "" : "s")));
   }
-  if (v->note && c->mode != CCT_MODE_JSON && c->mode != CCT_MODE_CSV && c->mode != CCT_MODE_FOLDED)
-    fputs("note: ", c->out), out_text(c->out, v->note), fputc('\n', c->out);
-  fflush(c->out);
-  return cct_shell_interrupted ? -1 : rc;
+  int rc = cct_out_result(p, &r, NULL, 0);
+  cct_result_release(&r);
+  return rc;
 }
-
-int cct_out_view(cct_shell *p, const cct_view *v) { return cct_out_view_to(p, v, NULL, 0); }
 
 /* ----------------------------------------------------------------- stats */
+
+/* Stats keep a printer of their own (not yet a cct_result): their summary,
+ * per-kind figures and histograms are text around the profile list.  It
+ * writes to an outctx: the shell's output or a file for 'export'. */
+typedef struct outctx {
+  FILE *out; /* destination */
+  int mode;  /* CCT_MODE_* */
+} outctx;
+
+static outctx out_ctx(cct_shell *p, FILE *f, int mode) {
+  outctx c = {f ? f : p->out, f ? mode : p->mode};
+  return c;
+}
 
 /* A number for people: whole numbers in full, others to 7 significant digits. */
 static const char *human_text(char *buf, size_t n, double d) {
@@ -1450,100 +1430,41 @@ static int stats_print(cct_shell *p, const cct_stats *s, FILE *f, int mode, int 
   return 0;
 }
 
+
 /* ------------------------------------------------------------ statements */
 
-/* The text of column c of the current row (owned; NULL for SQL NULL). */
-static char *column_text(sqlite3_stmt *st, int c) {
-  switch (sqlite3_column_type(st, c)) {
-  case SQLITE_NULL: return NULL;
-  case SQLITE_FLOAT: {
-    char b[40];
-    return strdup(number_text(b, sizeof b, sqlite3_column_double(st, c)));
-  }
-  case SQLITE_BLOB: return xprintf("<blob %d bytes>", sqlite3_column_bytes(st, c));
-  default: return strdup((const char *)sqlite3_column_text(st, c));
-  }
-}
-
-static void json_column(FILE *o, sqlite3_stmt *st, int c) {
-  switch (sqlite3_column_type(st, c)) {
-  case SQLITE_NULL: fputs("null", o); break;
-  case SQLITE_INTEGER: fprintf(o, "%lld", (long long)sqlite3_column_int64(st, c)); break;
-  case SQLITE_FLOAT: cct_out_number(o, sqlite3_column_double(st, c)); break;
-  case SQLITE_BLOB: {
-    const unsigned char *b = sqlite3_column_blob(st, c);
-    int n = sqlite3_column_bytes(st, c);
-    fputc('"', o);
-    for (int i = 0; i < n; i++) fprintf(o, "%02x", b[i]);
-    fputc('"', o);
-    break;
-  }
-  default: cct_out_json_string(o, (const char *)sqlite3_column_text(st, c));
-  }
-}
-
 int cct_out_stmt(cct_shell *p, sqlite3_stmt *st, const char *view) {
-  FILE *o = p->out;
   int nc = sqlite3_column_count(st), rc;
-  size_t nrows = 0;
-  if (nc == 0 && p->mode != CCT_MODE_JSON) { /* 'sql BEGIN': no columns, nothing to print */
-    while (!cct_shell_interrupted && (rc = sqlite3_step(st)) == SQLITE_ROW) {
-    }
-    return cct_shell_interrupted ? SQLITE_INTERRUPT : rc;
+  cct_result r;
+  result_init(&r, view);
+  if (p->q) {
+    char b[32];
+    snprintf(b, sizeof b, ", \"run\": %d", cct_query_run(p->q));
+    append(&r.json_head, b);
   }
-  if (p->mode == CCT_MODE_JSON) {
-    fputs("{\"view\": ", o);
-    cct_out_json_string(o, view);
-    if (p->q) fprintf(o, ", \"run\": %d", cct_query_run(p->q));
-    fputs(", \"rows\": [", o);
-    while (!cct_shell_interrupted && (rc = sqlite3_step(st)) == SQLITE_ROW) {
-      fputs(nrows++ ? ",\n  {" : "\n  {", o);
-      for (int c = 0; c < nc; c++) {
-        if (c) fputs(", ", o);
-        cct_out_json_string(o, sqlite3_column_name(st, c));
-        fputs(": ", o);
-        json_column(o, st, c);
-      }
-      fputc('}', o);
-    }
-    fputs(nrows ? "\n]}\n" : "]}\n", o);
-    return cct_shell_interrupted ? SQLITE_INTERRUPT : rc;
-  }
-  if (p->mode == CCT_MODE_CSV) {
-    for (int c = 0; c < nc; c++) {
-      if (c) fputc(',', o);
-      cct_out_csv_field(o, sqlite3_column_name(st, c));
-    }
-    fputs("\r\n", o);
-    while (!cct_shell_interrupted && (rc = sqlite3_step(st)) == SQLITE_ROW) {
-      for (int c = 0; c < nc; c++) {
-        if (c) fputc(',', o);
-        char *t = column_text(st, c);
-        cct_out_csv_field(o, t);
-        free(t);
-      }
-      fputs("\r\n", o);
-    }
-    return cct_shell_interrupted ? SQLITE_INTERRUPT : rc;
-  }
-  grid g;
-  if (grid_init(&g, nc)) return SQLITE_NOMEM;
-  for (int c = 0; c < nc; c++) g.head[c] = strdup(sqlite3_column_name(st, c));
+  for (int c = 0; c < nc; c++)
+    add_col(&r, keep(&r, strdup(sqlite3_column_name(st, c))), CCT_T_TEXT, CCT_ROLE_PLAIN, CCT_IN_ALL);
   while (!cct_shell_interrupted && (rc = sqlite3_step(st)) == SQLITE_ROW) {
-    char **row = grid_row(&g);
-    if (!row) {
+    cct_cell *x = add_row(&r);
+    if (!x) {
       rc = SQLITE_NOMEM;
       break;
     }
     for (int c = 0; c < nc; c++) {
       int t = sqlite3_column_type(st, c);
-      row[c] = column_text(st, c);
-      if (g.nrows == 1) g.right[c] = t == SQLITE_INTEGER || t == SQLITE_FLOAT;
+      if (r.nrows == 1 && (t == SQLITE_INTEGER || t == SQLITE_FLOAT)) r.cols[c].type = CCT_T_REAL; /* right-aligned */
+      switch (t) {
+      case SQLITE_NULL: break;
+      case SQLITE_INTEGER: set_int(&x[c], (long long)sqlite3_column_int64(st, c)); break;
+      case SQLITE_FLOAT: set_real(&x[c], sqlite3_column_double(st, c)); break;
+      case SQLITE_BLOB: set_text(&x[c], keep(&r, xprintf("<blob %d bytes>", sqlite3_column_bytes(st, c)))); break;
+      default: set_text(&x[c], keep(&r, strdup((const char *)sqlite3_column_text(st, c)))); break;
+      }
     }
   }
-  outctx ctx = out_ctx(p, NULL, 0);
-  if (rc == SQLITE_DONE) grid_print(&ctx, &g, ctx.width);
-  grid_release(&g);
-  fflush(o);
-  return cct_shell_interrupted ? SQLITE_INTERRUPT : rc;
+  if (cct_shell_interrupted) rc = SQLITE_INTERRUPT;
+  if (rc == SQLITE_DONE && (nc > 0 || p->mode == CCT_MODE_JSON) && cct_out_result(p, &r, NULL, 0))
+    rc = cct_shell_interrupted ? SQLITE_INTERRUPT : SQLITE_NOMEM;
+  cct_result_release(&r);
+  return rc;
 }
