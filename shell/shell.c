@@ -563,7 +563,8 @@ static int cmd_stats(cct_shell *p, cct_words *w) {
   int bins = 10, order = CCT_STATS_BY_VALUE, a = 1;
   if (w->argc > a && !strcmp(w->argv[a], "by")) {
     if (w->argc == a + 1 || (strcmp(w->argv[a + 1], "rank") && strcmp(w->argv[a + 1], "thread")))
-      return usage_error(p, cmd_of(w), "expected 'by rank' or 'by thread'", w->argc > a + 1 ? w->argv[a + 1] : NULL);
+      return usage_error(p, cmd_of(w), w->argc == a + 1 ? "'by' needs 'rank' or 'thread'" : "unknown order",
+                         w->argc > a + 1 ? w->argv[a + 1] : NULL);
     order = !strcmp(w->argv[a + 1], "rank") ? CCT_STATS_BY_RANK : CCT_STATS_BY_THREAD;
     a += 2;
   }
