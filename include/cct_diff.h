@@ -88,6 +88,8 @@ typedef struct cct_diff {
   size_t nrows;
   const char *note;         /* a line for the user (items not found in the other run, unit
                                conversion), or NULL */
+  const cct_view *base_view; /* the base run's view (no threshold) whose handles the rows carry:
+                               cct_query_remember makes '@N' name its rows */
   void *priv;               /* library data (the two views) */
 } cct_diff;
 

@@ -197,6 +197,12 @@ long long cct_center_occ(const cct_center *c, size_t i);
 
 /* ---- the session ---- */
 
+/* Makes '@N' in cct_center_apply / cct_view_source name the rows of v (a
+ * view of the session's current run from cct_view_compute, e.g. the base view
+ * of a diff the user sees); the session's own view calls do this themselves.
+ * Returns CCT_OK, CCT_EUSAGE (a view of another run) or CCT_ENOMEM. */
+int cct_query_remember(cct_query *q, const cct_view *v, cct_err *err);
+
 /* The session's current center (never NULL; owned by the session, valid
  * until the center or the run changes). */
 const cct_center *cct_query_center(const cct_query *q);

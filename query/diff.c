@@ -510,6 +510,7 @@ int cct_view_diff(cct_query *q, const cct_diff_spec *spec, int other_run, cct_di
     }
   }
   d->nrows = m.nout;
+  d->base_view = va;
   d->view = va->view;
   d->depth = spec->depth;
   d->flat_kind = spec->flat_kind;

@@ -110,6 +110,11 @@ static int session_open(const char *path, sqlite3 *db, cct_query **pq, cct_err *
   return CCT_OK;
 }
 
+int cct_query_remember(cct_query *q, const cct_view *v, cct_err *err) {
+  if (v->run != q->r->run) return cct_err_set(err, CCT_EUSAGE, "a view of run %d, not of run %d", v->run, q->r->run);
+  return remember(q, v, err);
+}
+
 int cct_query_open(const char *path, cct_query **pq, cct_err *err) {
   *pq = NULL;
   if (not_an_archive(path, err)) return CCT_EIO;

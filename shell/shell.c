@@ -743,7 +743,11 @@ static int print_diff(cct_shell *p, int run, int flags, FILE *f, int mode) {
   cct_diff *d = NULL;
   cct_err err = CCT_ERR_INIT;
   int rc = cct_view_diff(p->q, &spec, run, &d, &err);
-  if (rc) return lib_error(p, &err, rc);
+  if (!rc && !f) rc = cct_query_remember(p->q, d->base_view, &err); /* '@N' names the handles shown */
+  if (rc) {
+    cct_diff_free(d);
+    return lib_error(p, &err, rc);
+  }
   int out = cct_out_diff(p, d, f, mode);
   cct_diff_free(d);
   if (out && cct_shell_interrupted) return cct_shell_error(p, "interrupted");

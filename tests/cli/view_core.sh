@@ -23,3 +23,15 @@ $r3  (1 occurrence)
   [ "$out" = "$want" ] || { printf 'FAIL after %s: @N or the threshold changed:\n%s\nwant:\n%s\n' "$between" "$out" "$want"; exit 1; }
 done
 echo "ok view core: export, diff, check and stats leave '@N' and the threshold alone"
+
+# After 'diff', '@N' names the handles the diff shows (its base view has no
+# threshold, so they can go past the rows of the view before it).
+"$CCTQ" "$a" -c 'mode json; center main; threshold 1%; topdown 3; diff 1' >"$t/diff.json"
+set -- $(python3 -c "
+import json, sys
+t = open(sys.argv[1]).read(); d = json.loads(t[t.index('{\"view\": \"diff'):])
+r = max((r for r in d['rows'] if r.get('handle')), key=lambda r: r['handle'])
+print(r['handle'], r['name'])" "$t/diff.json")
+out=$("$CCTQ" "$a" -c "center main; threshold 1%; topdown 3; diff 1; center @$1; center" 2>&1 | tail -1)
+case "$out" in "$2  ("*) ;; *) false ;; esac || { echo "FAIL center @$1 after diff: '$out', want '$2'"; exit 1; }
+echo "ok view core: after diff, @$1 is the diff's row $2"
