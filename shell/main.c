@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/select.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static const char usage[] =
@@ -75,13 +76,19 @@ static int append(char **buf, size_t *len, size_t *cap, const char *line) {
   return 0;
 }
 
-/* 1 when text ends inside a quote (the command continues on the next line). */
-static int open_quote(const char *text, size_t len) {
-  size_t pos = 0, s, e;
-  char q = 0;
-  while (cct_shell_split(text, len, &pos, &s, &e, &q))
-    if (q) return 1;
-  return 0;
+/* 1 when the input ends inside a quote (the command continues on the next
+ * line): feeds st the line just appended to buf, whose length was old. */
+static int open_quote(cct_split_state *st, const char *buf, size_t old, size_t len) {
+  int open = cct_shell_scan(st, buf + old, len - old);
+  if (!open) *st = (cct_split_state){0};
+  return open;
+}
+
+/* 1 when path is not a directory (a script is read as a file); else 0 with errno set. */
+static int is_regular(const char *path) {
+  struct stat sb;
+  if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode)) return errno = EISDIR, 0;
+  return 1;
 }
 
 /* Runs the commands read line by line from f.  Returns the worst status. */
@@ -90,14 +97,16 @@ static int run_file(FILE *f) {
   size_t lcap = 0, len = 0, cap = 0;
   ssize_t n;
   int status = CCT_CMD_OK;
+  cct_split_state st = {0};
   while ((n = getline(&line, &lcap, f)) >= 0) {
     if (n > 0 && line[n - 1] == '\n') line[n - 1] = '\0';
+    size_t old = len;
     if (append(&buf, &len, &cap, line)) {
       cct_shell_error(&shell, "out of memory");
       status = CCT_CMD_QUIT;
       break;
     }
-    if (open_quote(buf, len)) continue;
+    if (open_quote(&st, buf, old, len)) continue;
     int rc = run_text(buf, len);
     len = 0;
     if (rc == CCT_CMD_ERROR) status = CCT_CMD_ERROR;
@@ -105,6 +114,10 @@ static int run_file(FILE *f) {
   }
   if (len) { /* the end of the input inside a quote: let the splitter report it */
     if (run_text(buf, len) == CCT_CMD_ERROR) status = CCT_CMD_ERROR;
+  }
+  if (ferror(f)) {
+    cct_shell_error(&shell, "cannot read the commands: %s", strerror(errno));
+    status = CCT_CMD_ERROR;
   }
   free(line);
   free(buf);
@@ -271,11 +284,13 @@ static void run_tty(void) {
   sigaction(SIGWINCH, &sa, NULL);
   char *buf = NULL;
   size_t len = 0, cap = 0;
+  cct_split_state st = {0};
   for (;;) {
     int cancelled = 0;
     char *line = read_tty_line(len ? "   ...> " : "cctq> ", &cancelled);
     if (cancelled) {
       len = 0;
+      st = (cct_split_state){0};
       continue;
     }
     if (!line) {
@@ -288,10 +303,11 @@ static void run_tty(void) {
     if (h && h[0] && (history_length == 0 || strcmp(history_get(history_base + history_length - 1)->line, h)))
       add_history(h);
     free(h);
+    size_t old = len;
     int rc = append(&buf, &len, &cap, line);
     free(line);
     if (rc) break;
-    if (open_quote(buf, len)) continue;
+    if (open_quote(&st, buf, old, len)) continue;
     rc = run_text(buf, len);
     len = 0;
     if (rc == CCT_CMD_QUIT) break;
@@ -352,7 +368,7 @@ int main(int argc, char **argv) {
     goto done;
   }
   for (int i = 0; i < nsrc; i++) /* check the scripts before running anything */
-    if (src[i].is_file && strcmp(src[i].text, "-") && access(src[i].text, R_OK)) {
+    if (src[i].is_file && strcmp(src[i].text, "-") && (access(src[i].text, R_OK) || !is_regular(src[i].text))) {
       fprintf(stderr, "cctq: error: cannot read script '%s': %s\n", src[i].text, strerror(errno));
       status = 2;
       goto done;

@@ -87,6 +87,20 @@ typedef struct cct_words {
  * Returns 1 when a command was found, 0 when text has no more commands. */
 int cct_shell_split(const char *text, size_t len, size_t *pos, size_t *start, size_t *end, char *open_quote);
 
+/* Where input read so far stands for cct_shell_split: between commands, in a
+ * comment, or in a command (inside the quote 'quote' when not 0).  Start
+ * from {0}. */
+typedef struct cct_split_state {
+  int in_cmd, in_comment;
+  char quote;
+} cct_split_state;
+
+/* Feeds text[0..len), the input that follows what st has seen, to st.
+ * Returns 1 when all the input so far ends inside a quote (the command
+ * continues on the next line), as cct_shell_split would report for it: input
+ * read line by line is scanned once, not again at every line. */
+int cct_shell_scan(cct_split_state *st, const char *text, size_t len);
+
 /* Splits the command text[0..len) into blank-separated words; a quoted part
  * ('...' or "...") may hold blanks and the quotes are removed.  w is
  * overwritten (its previous contents are not freed).

@@ -42,6 +42,25 @@ int cct_shell_split(const char *text, size_t len, size_t *pos, size_t *start, si
   return 1;
 }
 
+int cct_shell_scan(cct_split_state *st, const char *text, size_t len) {
+  for (size_t i = 0; i < len; i++) {
+    char c = text[i];
+    if (st->in_comment) {
+      st->in_comment = c != '\n';
+    } else if (!st->in_cmd) {
+      if (c == '#') st->in_comment = 1;
+      else if (!is_blank(c) && c != ';' && c != '\n') st->in_cmd = 1, st->quote = c == '\'' || c == '"' ? c : 0;
+    } else if (st->quote) {
+      if (c == st->quote) st->quote = 0;
+    } else if (c == '\'' || c == '"') {
+      st->quote = c;
+    } else if (c == ';' || c == '\n') {
+      st->in_cmd = 0;
+    }
+  }
+  return st->in_cmd && st->quote;
+}
+
 void cct_words_release(cct_words *w) {
   if (w->argv)
     for (int i = 0; i < w->argc; i++) free(w->argv[i]);

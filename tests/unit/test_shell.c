@@ -59,6 +59,38 @@ static void test_split_comments(void **state) {
   assert_string_equal(out, "topdown 2 # not a comment|center #12");
 }
 
+/* The splitter's answer: does text[0..len) end inside a quote? */
+static int split_open(const char *text, size_t len) {
+  size_t pos = 0, s, e;
+  char q = 0;
+  while (cct_shell_split(text, len, &pos, &s, &e, &q))
+    if (q) return 1;
+  return 0;
+}
+
+/* cct_shell_scan fed line by line agrees with the splitter at every line end. */
+static void test_scan_lines(void **state) {
+  (void)state;
+  static const char *const inputs[] = {
+      "center 'a\nb'\nflat 1\n", "# it's a comment\nflat 1\n", "flat 1 # it's not one\nx'\n",
+      "'open\n\n\nstill\n", "a;\"b;c\n\";d\n", "  'x' ; 'y\n#'\n", "\";\n#\"'\n", ""};
+  for (size_t k = 0; k < sizeof inputs / sizeof *inputs; k++) {
+    const char *t = inputs[k];
+    cct_split_state st = {0};
+    size_t from = 0, n = strlen(t);
+    for (size_t i = 0; i < n; i++) {
+      if (t[i] != '\n') continue;
+      int open = cct_shell_scan(&st, t + from, i + 1 - from);
+      from = i + 1;
+      if (open != split_open(t, i + 1)) fail_msg("input %zu, line end at %zu: scan says %d", k, i, open);
+    }
+  }
+  cct_split_state st = {0};
+  assert_int_equal(cct_shell_scan(&st, "center 'a\n", 10), 1);
+  assert_int_equal(cct_shell_scan(&st, "flat 1\n", 7), 1);
+  assert_int_equal(cct_shell_scan(&st, "'\n", 2), 0);
+}
+
 static void test_words(void **state) {
   (void)state;
   cct_words w;
@@ -219,7 +251,7 @@ static void test_help_is_complete(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_split_basic),     cmocka_unit_test(test_split_quotes),
-      cmocka_unit_test(test_split_comments),  cmocka_unit_test(test_words),
+      cmocka_unit_test(test_split_comments),  cmocka_unit_test(test_words), cmocka_unit_test(test_scan_lines),
       cmocka_unit_test(test_find_command),    cmocka_unit_test(test_complete_kind),
       cmocka_unit_test(test_candidates),      cmocka_unit_test(test_output_primitives),
       cmocka_unit_test(test_help_is_complete),
