@@ -1,8 +1,7 @@
 /* archive.c: the archive layer of the cct_query library: opening an archive
  * read-only, the statement cache over schema/query.sql, read transactions,
  * loading runs (metric columns, root, program totals, the default metric) and
- * small cached look-ups keyed by (id, run): functions, paths, values.  Also the
- * hash map of query_int.h.  Everything above it (centers, views, the session)
+ * small cached look-ups keyed by (id, run): functions, paths, values.  Everything above it (centers, views, the session)
  * calls down into this file, never the other way. */
 #include "query_int.h"
 
@@ -12,79 +11,11 @@
 #include <string.h>
 #include <strings.h>
 
-/* ---- hash map ---- */
-
-static uint64_t qmap_hash(int64_t a, int64_t b, int64_t c, int64_t d, int64_t e) {
-  uint64_t h = 0x9E3779B97F4A7C15ull;
-  int64_t k[5] = {a, b, c, d, e};
-  for (int i = 0; i < 5; i++) {
-    h ^= (uint64_t)k[i] + 0x9E3779B97F4A7C15ull + (h << 6) + (h >> 2);
-    h *= 0xBF58476D1CE4E5B9ull;
-  }
-  return h ^ (h >> 31);
-}
-
-int64_t *qmap_get(const qmap *m, int64_t a, int64_t b, int64_t c, int64_t d, int64_t e) {
-  if (!m->cap) return NULL;
-  size_t i = (size_t)qmap_hash(a, b, c, d, e) & (m->cap - 1);
-  for (;;) {
-    qmap_slot *s = &m->slots[i];
-    if (!s->used) return NULL;
-    if (s->k[0] == a && s->k[1] == b && s->k[2] == c && s->k[3] == d && s->k[4] == e) return &s->v;
-    i = (i + 1) & (m->cap - 1);
-  }
-}
-
-static int qmap_grow(qmap *m) {
-  size_t ncap = m->cap ? m->cap * 2 : 64;
-  qmap_slot *ns = calloc(ncap, sizeof *ns);
-  if (!ns) return -1;
-  for (size_t j = 0; j < m->cap; j++) {
-    qmap_slot *s = &m->slots[j];
-    if (!s->used) continue;
-    size_t i = (size_t)qmap_hash(s->k[0], s->k[1], s->k[2], s->k[3], s->k[4]) & (ncap - 1);
-    while (ns[i].used) i = (i + 1) & (ncap - 1);
-    ns[i] = *s;
-  }
-  free(m->slots);
-  m->slots = ns;
-  m->cap = ncap;
-  return 0;
-}
-
-int64_t *qmap_put(qmap *m, int64_t a, int64_t b, int64_t c, int64_t d, int64_t e, int64_t v, int *added) {
-  *added = 0;
-  if ((m->n + 1) * 2 > m->cap && qmap_grow(m)) return NULL;
-  size_t i = (size_t)qmap_hash(a, b, c, d, e) & (m->cap - 1);
-  for (;;) {
-    qmap_slot *s = &m->slots[i];
-    if (!s->used) {
-      s->used = 1;
-      s->k[0] = a, s->k[1] = b, s->k[2] = c, s->k[3] = d, s->k[4] = e;
-      s->v = v;
-      m->n++;
-      *added = 1;
-      return &s->v;
-    }
-    if (s->k[0] == a && s->k[1] == b && s->k[2] == c && s->k[3] == d && s->k[4] == e) return &s->v;
-    i = (i + 1) & (m->cap - 1);
-  }
-}
-
-void qmap_free(qmap *m) {
-  free(m->slots);
-  m->slots = NULL;
-  m->cap = m->n = 0;
-}
-
 /* ---- small helpers ---- */
 
 char *q_strdup(const char *s) { return s ? strdup(s) : NULL; }
 
-const char *q_basename(const char *path) {
-  const char *b = path ? strrchr(path, '/') : NULL;
-  return b ? b + 1 : path;
-}
+const char *q_basename(const char *path) { return cct_basename(path); }
 
 int q_suffix_match(const char *path, const char *suffix) {
   size_t n = strlen(path), k = strlen(suffix);
@@ -270,15 +201,9 @@ int q_function(const qv *x, int64_t id, const fninfo **out, cct_err *err) {
     sqlite3_reset(st);
     return rc; /* CCT_OK (unknown) or the error */
   }
-  if (q->nfns == q->fncap) {
-    size_t cap = q->fncap ? 2 * q->fncap : 64;
-    fninfo *f = realloc(q->fns, cap * sizeof *f);
-    if (!f) {
-      sqlite3_reset(st);
-      return cct_err_set(err, CCT_ENOMEM, "out of memory");
-    }
-    q->fns = f;
-    q->fncap = cap;
+  if (CCT_GROW(q->fns, q->nfns + 1, q->fncap)) {
+    sqlite3_reset(st);
+    return cct_err_set(err, CCT_ENOMEM, "out of memory");
   }
   fninfo *f = &q->fns[q->nfns];
   f->name = q_strdup((const char *)sqlite3_column_text(st, 0));
@@ -322,15 +247,9 @@ int q_path(const qv *x, int kind, int64_t id, const char **out, cct_err *err) {
   char *p = q_strdup(text);
   sqlite3_reset(st);
   if (!text) return CCT_OK;
-  if (q->npaths == q->pathcap) {
-    size_t cap = q->pathcap ? 2 * q->pathcap : 64;
-    char **np = realloc(q->paths, cap * sizeof *np);
-    if (!np) {
-      free(p);
-      return cct_err_set(err, CCT_ENOMEM, "out of memory");
-    }
-    q->paths = np;
-    q->pathcap = cap;
+  if (CCT_GROW(q->paths, q->npaths + 1, q->pathcap)) {
+    free(p);
+    return cct_err_set(err, CCT_ENOMEM, "out of memory");
   }
   int added;
   if (!p || !qmap_put(&q->pathmap, kind, id, x->r->run, 0, 0, (int64_t)q->npaths, &added)) {
@@ -426,14 +345,9 @@ static int load_run(qarch *a, int run, qrun **out, cct_err *err) {
   size_t cap = 0;
   int step = CCT_STEP_DONE;
   while (!rc && (step = cct_step(st, err)) == CCT_STEP_ROW) {
-    if (q->ncols == cap) {
-      cap = cap ? 2 * cap : 8;
-      qcolumn *c = realloc(q->cols, cap * sizeof *c);
-      if (!c) {
-        rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
-        break;
-      }
-      q->cols = c;
+    if (CCT_GROW(q->cols, q->ncols + 1, cap)) {
+      rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
+      break;
     }
     qcolumn *c = &q->cols[q->ncols++];
     c->id = sqlite3_column_int64(st, 0);
@@ -484,7 +398,7 @@ int q_run_get(qarch *a, int run, const qrun **out, cct_err *err) {
   sqlite3_reset(st);
   if (found != CCT_STEP_ROW && found != CCT_STEP_DONE) return found;
   if (!found) return cct_err_set(err, CCT_ENOTFOUND, "no run %d in the archive", run);
-  qrun **v = realloc(a->runs, (a->nruns + 1) * sizeof *v);
+  qrun **v = cct_reallocarray(a->runs, a->nruns + 1, sizeof *v);
   if (!v) return cct_err_set(err, CCT_ENOMEM, "out of memory");
   a->runs = v;
   qrun *r = NULL;

@@ -7,6 +7,7 @@
 
 #include "cct_query.h"
 #include "cct_schema.h"
+#include "cct_util.h"
 #include "cct_sqlite.h" /* after the public headers: the extension build routes sqlite3_* calls */
 
 #include <stdint.h>
@@ -22,24 +23,23 @@ enum { R_LEXICAL = 0, R_CALL = 1, R_INLINED = 2 };
  * run's other 'sum' metrics by id. */
 #define CCT_VIEW_MAX_METRICS 4
 
-/* ---- hash map: 5 x int64 key -> int64 value (open addressing) ---- */
-typedef struct qmap_slot {
-  int64_t k[5];
-  int64_t v;
-  int used;
-} qmap_slot;
-typedef struct qmap {
-  qmap_slot *slots;
-  size_t cap, n;
-} qmap;
+/* ---- hash map: 5 x int64 key -> int64 value: the shared cct_hmap (common/) ---- */
+typedef cct_hmap qmap; /* a zeroed qmap is an empty one */
 
 /* Returns the value slot of key (a,b,c,d,e), or NULL when absent. */
-int64_t *qmap_get(const qmap *m, int64_t a, int64_t b, int64_t c, int64_t d, int64_t e);
+static inline int64_t *qmap_get(const qmap *m, int64_t a, int64_t b, int64_t c, int64_t d, int64_t e) {
+  const int64_t k[5] = {a, b, c, d, e};
+  return m->cap ? cct_hmap_get(m, k) : NULL;
+}
 /* Returns the value slot of the key, inserting it with value v when absent
  * (*added set accordingly); NULL when out of memory. */
-int64_t *qmap_put(qmap *m, int64_t a, int64_t b, int64_t c, int64_t d, int64_t e, int64_t v, int *added);
+static inline int64_t *qmap_put(qmap *m, int64_t a, int64_t b, int64_t c, int64_t d, int64_t e, int64_t v, int *added) {
+  const int64_t k[5] = {a, b, c, d, e};
+  m->nkey = 5;
+  return cct_hmap_put(m, k, v, added);
+}
 /* Frees the map's storage (the map is reusable afterwards). */
-void qmap_free(qmap *m);
+static inline void qmap_free(qmap *m) { cct_hmap_release(m); }
 
 /* ---- contexts ---- */
 
