@@ -39,13 +39,7 @@ typedef struct occlist {
 } occlist;
 
 static int occ_push(occlist *l, const qctx *c) {
-  if (l->n == l->cap) {
-    size_t cap = l->cap ? 2 * l->cap : 16;
-    qctx *v = realloc(l->v, cap * sizeof *v);
-    if (!v) return -1;
-    l->v = v;
-    l->cap = cap;
-  }
+  if (CCT_GROW(l->v, l->n + 1, l->cap)) return -1;
   l->v[l->n++] = *c;
   return 0;
 }
@@ -95,15 +89,10 @@ static int frames_of_ids(const qv *q, sqlite3_stmt *st, occlist *l, cct_err *err
   size_t n = 0, cap = 0;
   int rc;
   while ((rc = cct_step(st, err)) == CCT_STEP_ROW) {
-    if (n == cap) {
-      cap = cap ? 2 * cap : 16;
-      int64_t *v = realloc(ids, cap * sizeof *v);
-      if (!v) {
-        free(ids);
-        sqlite3_reset(st);
-        return cct_err_set(err, CCT_ENOMEM, "out of memory");
-      }
-      ids = v;
+    if (CCT_GROW(ids, n + 1, cap)) {
+      free(ids);
+      sqlite3_reset(st);
+      return cct_err_set(err, CCT_ENOMEM, "out of memory");
     }
     ids[n++] = sqlite3_column_int64(st, 0);
   }
@@ -125,14 +114,9 @@ static int paths_matching(const qv *q, int kind, const char *path, int64_t **ids
   while ((rc = cct_step(st, err)) == CCT_STEP_ROW) {
     const char *p = (const char *)sqlite3_column_text(st, 1);
     if (!p || !q_suffix_match(p, path)) continue;
-    if (*n == cap) {
-      cap = cap ? 2 * cap : 8;
-      int64_t *v = realloc(*ids, cap * sizeof *v);
-      if (!v) {
-        sqlite3_reset(st);
-        return cct_err_set(err, CCT_ENOMEM, "out of memory");
-      }
-      *ids = v;
+    if (CCT_GROW(*ids, *n + 1, cap)) {
+      sqlite3_reset(st);
+      return cct_err_set(err, CCT_ENOMEM, "out of memory");
     }
     (*ids)[(*n)++] = sqlite3_column_int64(st, 0);
   }
@@ -143,24 +127,7 @@ static int paths_matching(const qv *q, int kind, const char *path, int64_t **ids
 /* ---- suggestions ---- */
 
 /* Levenshtein distance, case-insensitive, capped at 99. */
-static int edit_distance(const char *a, const char *b) {
-  size_t n = strlen(a), m = strlen(b);
-  if (n > 200 || m > 200) return 99;
-  int prev[201], cur[201];
-  for (size_t j = 0; j <= m; j++) prev[j] = (int)j;
-  for (size_t i = 1; i <= n; i++) {
-    cur[0] = (int)i;
-    for (size_t j = 1; j <= m; j++) {
-      int cost = tolower((unsigned char)a[i - 1]) != tolower((unsigned char)b[j - 1]);
-      int v = prev[j - 1] + cost;
-      if (prev[j] + 1 < v) v = prev[j] + 1;
-      if (cur[j - 1] + 1 < v) v = cur[j - 1] + 1;
-      cur[j] = v;
-    }
-    memcpy(prev, cur, (m + 1) * sizeof *prev);
-  }
-  return prev[m] > 99 ? 99 : prev[m];
-}
+static int edit_distance(const char *a, const char *b) { return (int)cct_levenshtein(a, b, 99); }
 
 typedef struct suggest {
   char *name[4];
@@ -448,12 +415,7 @@ static int resolve_item(const qv *q, citem *it, cct_err *err) {
     while (!rc && (step = cct_step(st, err)) == CCT_STEP_ROW) {
       const char *name = (const char *)sqlite3_column_text(st, 1);
       if (!name || regexec(&re, name, 0, NULL, 0)) continue;
-      if (nids == cap) {
-        cap = cap ? 2 * cap : 16;
-        int64_t *v = realloc(ids, cap * sizeof *v);
-        if (!v) rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
-        else ids = v;
-      }
+      if (CCT_GROW(ids, nids + 1, cap)) rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
       if (!rc) ids[nids++] = sqlite3_column_int64(st, 0);
     }
     if (!rc) rc = step;
@@ -839,7 +801,7 @@ int q_center_edit(const qv *q, const cct_center *base, int op, const char *item,
       item_free(&c->items[i]);
       c->items[i] = it;
     } else {
-      citem *v = realloc(c->items, (c->nitems + 1) * sizeof *v);
+      citem *v = cct_reallocarray(c->items, c->nitems + 1, sizeof *v);
       if (!v) {
         item_free(&it);
         rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
