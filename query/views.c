@@ -47,12 +47,13 @@ static void vt_free(vtree *t) {
 
 /* Adds a node (no merging); returns its index or -1. */
 static int vt_add(vtree *t, int parent, int kind) {
-  if (t->nn == t->cap) {
-    size_t cap = t->cap ? 2 * t->cap : 64;
-    vnode *n = realloc(t->n, cap * sizeof *n);
+  if (t->nn == t->cap) { /* n and val grow together: cap nodes, 2 * nm values each */
+    size_t cap = cct_grow_cap(t->cap, t->nn + 1, sizeof *t->n), nvals;
+    if (!cap || cct_mul(cap, (t->nm ? t->nm : 1) * 2, &nvals)) return -1;
+    vnode *n = cct_reallocarray(t->n, cap, sizeof *n);
     if (!n) return -1;
     t->n = n;
-    double *v = realloc(t->val, cap * (t->nm ? t->nm : 1) * 2 * sizeof *v);
+    double *v = cct_reallocarray(t->val, nvals, sizeof *v);
     if (!v) return -1;
     t->val = v;
     t->cap = cap;
@@ -401,13 +402,7 @@ typedef struct lrows {
 } lrows;
 
 static lrow *lrows_push(lrows *l) {
-  if (l->n == l->cap) {
-    size_t cap = l->cap ? 2 * l->cap : 64;
-    lrow *v = realloc(l->v, cap * sizeof *v);
-    if (!v) return NULL;
-    l->v = v;
-    l->cap = cap;
-  }
+  if (CCT_GROW(l->v, l->n + 1, l->cap)) return NULL;
   lrow *r = &l->v[l->n++];
   memset(r, 0, sizeof *r);
   return r;
@@ -719,15 +714,9 @@ static int bu_fetch(const qv *q, const int64_t *ids, size_t n, bframe **frames, 
       rc = cct_err_set(err, CCT_ECORRUPT, "context %lld of run %d is missing", (long long)id, q->r->run);
       break;
     }
-    if (*nframes == *fcap) {
-      size_t cap = *fcap ? 2 * *fcap : 64;
-      bframe *f = realloc(*frames, cap * sizeof *f);
-      if (!f) {
-        rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
-        break;
-      }
-      *frames = f;
-      *fcap = cap;
+    if (CCT_GROW(*frames, *nframes + 1, *fcap)) {
+      rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
+      break;
     }
     bframe *f = &(*frames)[*nframes];
     f->kind = sqlite3_column_int(st, 0);
@@ -882,15 +871,10 @@ static int flat_rows(const qv *q, int s, int n, frow **prows, size_t *pnr, cct_e
   size_t nr = 0, cap = 0;
   int step;
   while ((step = cct_step(st, err)) == CCT_STEP_ROW) {
-    if (nr == cap) {
-      cap = cap ? 2 * cap : 64;
-      frow *v = realloc(rows, cap * sizeof *v);
-      if (!v) {
-        free(rows);
-        sqlite3_reset(st);
-        return cct_err_set(err, CCT_ENOMEM, "out of memory");
-      }
-      rows = v;
+    if (CCT_GROW(rows, nr + 1, cap)) {
+      free(rows);
+      sqlite3_reset(st);
+      return cct_err_set(err, CCT_ENOMEM, "out of memory");
     }
     rows[nr++] = (frow){sqlite3_column_int64(st, 0), sqlite3_column_int64(st, 1), sqlite3_column_double(st, 2),
                         sqlite3_column_double(st, 3), NULL};
@@ -1027,14 +1011,9 @@ static int flat_scopes(const qv *q, vtree *t, int node, int64_t fn, const size_t
     sqlite3_bind_int(st, 3, kind);
     int step;
     while ((step = cct_step(st, err)) == CCT_STEP_ROW) {
-      if (n == cap) {
-        cap = cap ? 2 * cap : 64;
-        sc *w = realloc(v, cap * sizeof *w);
-        if (!w) {
-          rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
-          break;
-        }
-        v = w;
+      if (CCT_GROW(v, n + 1, cap)) {
+        rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
+        break;
       }
       v[n++] = (sc){sqlite3_column_int64(st, 0), sqlite3_column_int64(st, 1), sqlite3_column_int64(st, 2),
                     sqlite3_column_int64(st, 3), sqlite3_column_int64(st, 4),
