@@ -64,15 +64,10 @@ static int line_figures(const qv *q, int64_t fid, const size_t *vcols, size_t nm
       size_t i = 0;
       while (i < n && v[i].line != line) i++; /* files have few lines with cost per metric */
       if (i == n) {
-        if (n == cap) {
-          cap = cap ? 2 * cap : 64;
-          lfig *w = realloc(v, cap * sizeof *w);
-          if (!w) {
-            sqlite3_reset(st);
-            free(v);
-            return cct_err_set(err, CCT_ENOMEM, "out of memory");
-          }
-          v = w;
+        if (CCT_GROW(v, n + 1, cap)) {
+          sqlite3_reset(st);
+          free(v);
+          return cct_err_set(err, CCT_ENOMEM, "out of memory");
         }
         memset(&v[n], 0, sizeof v[n]);
         v[n++].line = line;
@@ -159,14 +154,9 @@ static int center_lines(const qv *q, int64_t fid, const size_t *vcols, size_t nm
     const qctx *o = &q->c->O[stk[top - 1]];
     x.own = o->frame == o->id ? o->id == frame : o->frame == frame;
     x.in = 1;
-    if (n == cap) {
-      cap = cap ? 2 * cap : 64;
-      fctx *v = realloc(c, cap * sizeof *v);
-      if (!v) {
-        rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
-        break;
-      }
-      c = v;
+    if (CCT_GROW(c, n + 1, cap)) {
+      rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
+      break;
     }
     c[n++] = x;
   }
@@ -504,14 +494,9 @@ int q_stats(const qv *q, size_t bins, int order, cct_stats **out, cct_err *err) 
   qmap index = {0};
   int step = CCT_STEP_DONE;
   while (st && !rc && (step = cct_step(st, err)) == CCT_STEP_ROW) {
-    if (s->count == cap) {
-      cap = cap ? 2 * cap : 16;
-      struct cct_stats_profile *p = realloc(s->profiles, cap * sizeof *p);
-      if (!p) {
-        rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
-        break;
-      }
-      s->profiles = p;
+    if (CCT_GROW(s->profiles, s->count + 1, cap)) {
+      rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
+      break;
     }
     struct cct_stats_profile *p = &s->profiles[s->count];
     p->profile = sqlite3_column_int(st, 0);
@@ -577,12 +562,15 @@ int q_stats(const qv *q, size_t bins, int order, cct_stats **out, cct_err *err) 
   char note[300] = "";
   if (!s->count)
     snprintf(note, sizeof note, "run %d has no per-profile data (the database holds summary values only)", q->r->run);
-  else if (fabs(s->program_sum - s->program_total) > 1e-3 * fabs(s->program_total))
+  else if (fabs(s->program_sum - s->program_total) > 1e-3 * fabs(s->program_total)) {
+    cct_c_numeric loc = cct_c_numeric_begin(); /* the host's LC_NUMERIC does not change the text */
     snprintf(note, sizeof note,
              "the %zu profiles add up to %.4g of the program's %.4g (%.1f%%): the per-profile data covers only part "
              "of the run",
              s->count, s->program_sum, s->program_total,
              s->program_total ? 100.0 * s->program_sum / s->program_total : 0.0);
+    cct_c_numeric_end(loc);
+  }
   if (!rc && *note && !(s->note = strdup(note))) rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
   if (rc) {
     cct_stats_free(s);
