@@ -462,8 +462,10 @@ int cct_view_diff(cct_query *q, const cct_diff_spec *spec, int other_run, cct_di
     if (su > 0 && so > 0 && su != so) {
       d->scale[k] = round13(so / su);
       char buf[600];
+      cct_c_numeric loc = cct_c_numeric_begin(); /* the host's LC_NUMERIC does not change the note */
       snprintf(buf, sizeof buf, "run %d's '%s' converted to %s (x%g)", other_run, d->other_metrics[k], p->units[k],
                d->scale[k]);
+      cct_c_numeric_end(loc);
       add_note(&p->note, buf);
     }
     d->other_total[k] = vb->total ? convert(vb->total[p->om[k]], d->scale[k]) : NAN;
