@@ -208,7 +208,7 @@ static void describe_line(const qv *q, int64_t file, const char *base, long long
   if (st) {
     sqlite3_bind_int64(st, 2, file);
     sqlite3_bind_int64(st, 3, line);
-    sqlite3_bind_int(st, 4, loop ? K_LINE : K_LOOP);
+    sqlite3_bind_int(st, 4, loop ? CCT_KIND_LINE : CCT_KIND_LOOP);
     int callsite = 0, found = 0;
     while (cct_step(st, &e) == CCT_STEP_ROW) found = 1, callsite |= sqlite3_column_int(st, 8); /* hints only */
     sqlite3_reset(st);
@@ -427,11 +427,11 @@ static int resolve_item(const qv *q, citem *it, cct_err *err) {
   case IT_LINE:
   case IT_LOOP:
     rc = paths_matching(q, 0, it->arg, &ids, &nids, err);
-    if (!rc) rc = contexts_at(q, ids, nids, it->line, it->type == IT_LOOP ? K_LOOP : K_LINE, &l, err);
+    if (!rc) rc = contexts_at(q, ids, nids, it->line, it->type == IT_LOOP ? CCT_KIND_LOOP : CCT_KIND_LINE, &l, err);
     break;
   case IT_LINE_ID:
   case IT_LOOP_ID:
-    rc = contexts_at(q, &it->id, 1, it->line, it->type == IT_LOOP_ID ? K_LOOP : K_LINE, &l, err);
+    rc = contexts_at(q, &it->id, 1, it->line, it->type == IT_LOOP_ID ? CCT_KIND_LOOP : CCT_KIND_LINE, &l, err);
     break;
   case IT_FILE:
   case IT_MODULE:
@@ -631,7 +631,7 @@ static int center_rebuild(const qv *q, cct_center *c, cct_err *err) {
   }
   int rc = CCT_OK, added;
   for (size_t i = 0; !rc && i < n; i++)
-    if (c->O[i].frame == c->O[i].id && c->O[i].kind != K_ROOT &&
+    if (c->O[i].frame == c->O[i].id && c->O[i].kind != CCT_KIND_ROOT &&
         !qmap_put(&c->cfuncs, c->O[i].function, 0, 0, 0, 0, 1, &added))
       rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
   /* Values: one statement per column for all of O (by pre, in pre order). */

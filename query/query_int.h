@@ -7,6 +7,7 @@
 
 #include "cct_query.h"
 #include "cct_schema.h"
+#include "cct_kinds.h"
 #include "cct_util.h"
 #include "cct_sqlite.h" /* after the public headers: the extension build routes sqlite3_* calls */
 
@@ -15,9 +16,7 @@
 /* schema/query.sql, embedded by scripts/embed.cmake. */
 extern const char cct_sql_query[];
 
-/* Context kinds and relations of base.sql. */
-enum { K_ROOT = 0, K_FUNCTION = 1, K_LOOP = 2, K_LINE = 3, K_INSTRUCTION = 4 };
-enum { R_LEXICAL = 0, R_CALL = 1, R_INLINED = 2 };
+/* Context kinds and relations of base.sql: CCT_KIND_*, CCT_REL_* of common/cct_kinds.h. */
 
 /* At most this many metric columns in a view: the display metric, then the
  * run's other 'sum' metrics by id. */

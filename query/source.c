@@ -93,8 +93,8 @@ static int is_marked(const qv *q, int64_t fid, long long line, int *mark, cct_er
   *mark = 0;
   for (size_t i = 0; i < q->c->nO && !*mark; i++) {
     const qctx *o = &q->c->O[i];
-    if ((o->kind == K_LINE || o->kind == K_LOOP) && o->file == fid && o->line == line) *mark = 1;
-    if (o->frame == o->id && o->kind != K_ROOT) {
+    if ((o->kind == CCT_KIND_LINE || o->kind == CCT_KIND_LOOP) && o->file == fid && o->line == line) *mark = 1;
+    if (o->frame == o->id && o->kind != CCT_KIND_ROOT) {
       if (o->call_file == fid && o->call_line == line) *mark = 1;
       const fninfo *f = NULL;
       int rc = q_function(q, o->function, &f, err);
@@ -185,7 +185,7 @@ static int center_lines(const qv *q, int64_t fid, const size_t *vcols, size_t nm
     if (*k == (int64_t)nl) l[nl++].line = c[i].line;
     cline *x = &l[*k];
     x->own |= c[i].own;
-    if (c[i].kind == K_LINE && c[i].pre > *lp) { /* outermost context of this line */
+    if (c[i].kind == CCT_KIND_LINE && c[i].pre > *lp) { /* outermost context of this line */
       *lp = c[i].last;
       for (size_t m = 0; m < nm; m++) x->share[m] += vals[3 * (nm * i + m)];
     }

@@ -422,7 +422,7 @@ static void read_lrow(sqlite3_stmt *st, int line, int level, lrow *r) {
     r->parent = sqlite3_column_int64(st, 2);
     r->relation = sqlite3_column_int(st, 3);
     r->pre = sqlite3_column_int64(st, 4);
-    r->kind = K_FUNCTION;
+    r->kind = CCT_KIND_FUNCTION;
   } else {
     r->parent = sqlite3_column_int64(st, 1);
     r->kind = sqlite3_column_int(st, 2);
@@ -443,7 +443,7 @@ static void read_lrow(sqlite3_stmt *st, int line, int level, lrow *r) {
 /* The level of o that its level-1 rows are one below. */
 static int td_base(const qv *q, const qctx *o) {
   if (q->gran != CCT_GRAN_LINE) return o->fdepth;
-  return o->ldepth - (o->kind == K_LINE && o->callsite ? 1 : 0);
+  return o->ldepth - (o->kind == CCT_KIND_LINE && o->callsite ? 1 : 0);
 }
 
 /* Whether o has anything below it at the session's granularity. */
@@ -541,7 +541,7 @@ static int td_add(const qv *q, vtree *t, const lrows *l, int k, const qmap *prev
     }
     const double *v = vals + 3 * nm * i;
     double incl[CCT_VIEW_MAX_METRICS], excl[CCT_VIEW_MAX_METRICS];
-    int is_frame = r->kind == K_FUNCTION || (r->kind == K_INSTRUCTION && r->relation == R_CALL);
+    int is_frame = r->kind == CCT_KIND_FUNCTION || (r->kind == CCT_KIND_INSTRUCTION && r->relation == CCT_REL_CALL);
     int kind, added = 0;
     int64_t k1 = 0, k2 = 0, k3 = 0;
     for (size_t m = 0; m < nm; m++) {
@@ -552,10 +552,10 @@ static int td_add(const qv *q, vtree *t, const lrows *l, int k, const qmap *prev
       kind = CCT_ROW_FUNCTION;
       k1 = r->function;
       if (line) k2 = r->call_file, k3 = r->call_line;
-    } else if (r->kind == K_LOOP) {
+    } else if (r->kind == CCT_KIND_LOOP) {
       kind = CCT_ROW_LOOP;
       k1 = r->file, k2 = r->line;
-    } else if (r->kind == K_LINE) {
+    } else if (r->kind == CCT_KIND_LINE) {
       kind = CCT_ROW_LINE;
       k1 = r->file, k2 = r->line;
       if (r->callsite) { /* only its residue: its own (exclusive) cost */
@@ -577,7 +577,7 @@ static int td_add(const qv *q, vtree *t, const lrows *l, int k, const qmap *prev
     }
     vnode *x = &t->n[node];
     if (added) {
-      x->inlined = r->relation == R_INLINED;
+      x->inlined = r->relation == CCT_REL_INLINED;
       if (kind == CCT_ROW_FUNCTION) {
         rc = set_function(q, x, r->function, err);
         x->center = q_center_has_function(q->c, r->function);
@@ -599,7 +599,7 @@ static int td_add(const qv *q, vtree *t, const lrows *l, int k, const qmap *prev
       }
       if (!rc && !x->name) rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
       if (rc) break;
-    } else if (r->relation != R_INLINED) {
+    } else if (r->relation != CCT_REL_INLINED) {
       x->inlined = 0;
     }
     vt_addval(t, node, incl, excl);
@@ -770,7 +770,7 @@ int q_bottomup(const qv *q, int depth, cct_view **out, cct_err *err) {
     const qctx *o = &q->c->O[i];
     int is_frame = o->frame == o->id;
     w[nw++] = (walk){i, 0, is_frame ? o->fparent : o->frame, is_frame ? o->call_file : 0, is_frame ? o->call_line : -1};
-    if (o->kind == K_ROOT) w[nw - 1].cur = -1;
+    if (o->kind == CCT_KIND_ROOT) w[nw - 1].cur = -1;
   }
   for (int k = 1; !rc && k <= depth && nw; k++) {
     /* the callers of this level not read yet */
@@ -794,7 +794,7 @@ int q_bottomup(const qv *q, int depth, cct_view **out, cct_err *err) {
       if (x->cur >= 0 && x->cur != q->r->root.id) {
         int64_t *slot = qmap_get(&memo, x->cur, 0, 0, 0, 0);
         f = slot ? &frames[*slot] : NULL;
-        if (f && f->kind == K_ROOT) f = NULL; /* defensive: the root is never a caller row */
+        if (f && f->kind == CCT_KIND_ROOT) f = NULL; /* defensive: the root is never a caller row */
       }
       if (!f) { /* the chain ends: an occurrence without a caller sits under '<program root>' */
         if (k == 1) {
@@ -816,7 +816,7 @@ int q_bottomup(const qv *q, int depth, cct_view **out, cct_err *err) {
       }
       if (added) {
         rc = set_function(q, &t.n[child], f->function, err);
-        t.n[child].inlined = f->relation == R_INLINED;
+        t.n[child].inlined = f->relation == CCT_REL_INLINED;
         t.n[child].center = q_center_has_function(q->c, f->function);
         if (!rc && line && x->cline >= 0) rc = loc_label(q, "", x->cfile, x->cline, &t.n[child].callsite, err);
       }
@@ -972,7 +972,7 @@ static int flat_node(const qv *q, vtree *t, int node, int s, const frow *r, cons
     x->name = q_strdup(r->label);
     x->file = r->key;
     x->line = r->line;
-    x->center = center_has_at(q, s == CCT_FLAT_LOOPS ? K_LOOP : K_LINE, r->key, r->line);
+    x->center = center_has_at(q, s == CCT_FLAT_LOOPS ? CCT_KIND_LOOP : CCT_KIND_LINE, r->key, r->line);
     int rc = q_path(q, 0, r->key, &x->filep, err);
     if (rc) return rc;
     break;
@@ -1004,7 +1004,7 @@ static int flat_scopes(const qv *q, vtree *t, int node, int64_t fn, const size_t
   sc *v = NULL;
   size_t n = 0, cap = 0;
   int rc = CCT_OK;
-  for (int kind = K_LOOP; kind <= K_LINE && !rc; kind++) {
+  for (int kind = CCT_KIND_LOOP; kind <= CCT_KIND_LINE && !rc; kind++) {
     sqlite3_stmt *st = q_stmt(q, ST_FUNCTION_SCOPES, err);
     if (!st) return CCT_ESQL;
     sqlite3_bind_int64(st, 2, fn);
@@ -1040,7 +1040,7 @@ static int flat_scopes(const qv *q, vtree *t, int node, int64_t fn, const size_t
     int parent = node;
     if (top && v[stack[top - 1]].frame == x->frame) parent = rowof[stack[top - 1]];
     int added;
-    int kind = x->kind == K_LOOP ? CCT_ROW_LOOP : CCT_ROW_LINE;
+    int kind = x->kind == CCT_KIND_LOOP ? CCT_ROW_LOOP : CCT_ROW_LINE;
     int r = vt_child(t, parent, kind, x->file, x->line, 0, &added);
     if (r < 0) {
       rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
@@ -1069,7 +1069,7 @@ static int flat_scopes(const qv *q, vtree *t, int node, int64_t fn, const size_t
       excl[m] = vals[3 * m + 1];
     }
     vt_addval(t, r, incl, excl);
-    if (x->kind == K_LOOP) stack[top++] = (int)i;
+    if (x->kind == CCT_KIND_LOOP) stack[top++] = (int)i;
   }
   (void)cut;
   qmap_free(&maxlast);
