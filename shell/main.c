@@ -274,7 +274,7 @@ static void run_tty(void) {
   rl_completer_word_break_characters = " \t\n;";
   rl_completer_quote_characters = "'\"";
   stifle_history(2000);
-  if (hist) read_history(hist);
+  if (hist && read_history(hist) != 0) write_history(hist); /* create it: lines are appended as entered */
   struct sigaction sa;
   memset(&sa, 0, sizeof sa);
   sa.sa_handler = on_sigint; /* no SA_RESTART: select() returns EINTR */
@@ -301,7 +301,7 @@ static void run_tty(void) {
     while (ll > 0 && (line[ll - 1] == ' ' || line[ll - 1] == '\t')) ll--; /* completion's blank */
     char *h = strndup(line, ll);
     if (h && h[0] && (history_length == 0 || strcmp(history_get(history_base + history_length - 1)->line, h)))
-      add_history(h);
+      add_history(h), hist ? append_history(1, hist) : 0; /* kept even if the shell is killed */
     free(h);
     size_t old = len;
     int rc = append(&buf, &len, &cap, line);
@@ -314,7 +314,7 @@ static void run_tty(void) {
   }
   free(buf);
   if (hist) {
-    write_history(hist);
+    history_truncate_file(hist, 2000);
     free(hist);
   }
 }

@@ -61,6 +61,9 @@ static int cmd_granularity(cct_shell *p, cct_words *w);
 static int cmd_threshold(cct_shell *p, cct_words *w);
 static int cmd_percent(cct_shell *p, cct_words *w);
 static int cmd_mode(cct_shell *p, cct_words *w);
+static int cmd_width(cct_shell *p, cct_words *w);
+static int cmd_columns(cct_shell *p, cct_words *w);
+static int cmd_pager(cct_shell *p, cct_words *w);
 static int cmd_sql(cct_shell *p, cct_words *w);
 static int cmd_diff(cct_shell *p, cct_words *w);
 static int cmd_export(cct_shell *p, cct_words *w);
@@ -106,6 +109,18 @@ static const cct_cmd commands[] = {
      "  program  shares of the program total (the root's inclusive value)\n"
      "  center   shares of the center's inclusive value (the top row of topdown and\n"
      "           bottomup; the program's when there is no center)"},
+    {"width", cmd_width, 0, "width [N|auto]",
+     "show or set the width names are cut to in tree and table output (auto: the terminal's)",
+     "Only the name column is cut ('...' in the middle), never the tree connectors.\n"
+     "auto (the default) cuts to $COLUMNS or the terminal's width on a terminal and\n"
+     "never off one (a pipe or a file gets every name whole).  width N cuts everywhere."},
+    {"columns", cmd_columns, CMD_NEEDS_DB, "columns [add NAME | remove NAME | reset]",
+     "show or choose the metrics tree and table show besides the display metric",
+     "NAME is a metric name or a unique prefix (case-insensitive).  The choice is kept\n"
+     "for the session; csv and json always carry every metric of the view (the display\n"
+     "metric and the run's next three 'sum' metrics)."},
+    {"pager", cmd_pager, 0, "pager [on|off]",
+     "show or set paging of output on a terminal through $PAGER (default on, less -FRX)", NULL},
     {"mode", cmd_mode, 0, "mode [tree|table|csv|json|folded]", "show or set the output mode",
      "  tree    indented tree with |- connectors, inclusive and exclusive with % of the total\n"
      "  table   aligned columns, one row per line        csv     RFC 4180, full precision\n"
@@ -315,6 +330,32 @@ int cct_shell_command(cct_shell *p, cct_words *w) {
   return c->fn(p, w);
 }
 
+/* The pager for the output of command w: $PAGER (default less, with LESS=FRX
+ * unless set, as git does) when p's output is a terminal and 'pager' is on;
+ * NULL otherwise (or for commands that take the terminal or print nothing). */
+static FILE *pager_open(cct_shell *p, const cct_words *w) {
+  static const char *const own[] = {"tui", "quit", "pager", "width", "open", NULL};
+  if (!p->pager || !w->argc || !isatty(fileno(p->out)) || find_word(own, w->argv[0]) >= 0) return NULL;
+  const char *pager = getenv("PAGER");
+  if (!pager && access("/usr/bin/less", X_OK) == 0) pager = "less";
+  if (!pager) return NULL;
+  if (!*pager || !strcmp(pager, "cat")) return NULL;
+  setenv("LESS", "FRX", 0);
+  fflush(p->out);
+  signal(SIGPIPE, SIG_IGN); /* quitting the pager early must not end the shell */
+  FILE *f = popen(pager, "w");
+  if (f) p->paged = 1;
+  return f;
+}
+
+/* Waits for the pager and restores the shell's output. */
+static void pager_close(cct_shell *p, FILE *out, FILE *pg) {
+  pclose(pg);
+  p->out = out;
+  p->paged = 0;
+  signal(SIGPIPE, SIG_DFL);
+}
+
 int cct_shell_exec(cct_shell *p, const char *text, size_t len) {
   size_t pos = 0, s, e;
   int status = CCT_CMD_OK;
@@ -331,7 +372,10 @@ int cct_shell_exec(cct_shell *p, const char *text, size_t len) {
       rc = cct_shell_error(p, "unterminated %s quote in '%.*s'", quote == '"' ? "double" : "single", (int)(e - s),
                            text + s);
     } else {
+      FILE *out = p->out, *pg = pager_open(p, &w);
+      if (pg) p->out = pg;
       rc = cct_shell_command(p, &w);
+      if (pg) pager_close(p, out, pg);
     }
     cct_words_release(&w);
     if (ferror(p->out)) return CCT_CMD_QUIT; /* nowhere to write: stop */
@@ -369,6 +413,10 @@ static void forget_handles(cct_shell *p) {
 void cct_shell_release(cct_shell *p) {
   cct_query_close(p->q);
   free(p->path);
+  for (size_t i = 0; i < p->ncolumns; i++) free(p->columns[i]);
+  free(p->columns);
+  p->columns = NULL;
+  p->ncolumns = 0;
   forget_handles(p);
   free(p->last.file);
   memset(&p->last, 0, sizeof p->last);
@@ -657,6 +705,94 @@ static int cmd_percent(cct_shell *p, cct_words *w) {
   int b = w->argc == 2 ? find_word(names, w->argv[1]) : -1;
   if (b < 0) return usage_error(p, cmd_of(w), "unknown percent base", w->argv[w->argc > 2 ? 2 : 1]);
   cct_query_set_percent(p->q, b ? CCT_PERCENT_CENTER : CCT_PERCENT_PROGRAM);
+  return CCT_CMD_OK;
+}
+
+static int cmd_width(cct_shell *p, cct_words *w) {
+  if (w->argc == 1) {
+    if (p->width) fprintf(p->out, "%d\n", p->width);
+    else fprintf(p->out, "auto (%d)\n", cct_out_limit(p));
+    return CCT_CMD_OK;
+  }
+  int n;
+  if (w->argc != 2) return usage_error(p, cmd_of(w), "unexpected argument", w->argv[2]);
+  if (!strcasecmp(w->argv[1], "auto")) n = 0;
+  else if (parse_count(w->argv[1], &n) || n < 20) return usage_error(p, cmd_of(w), "bad width (20 or more)", w->argv[1]);
+  p->width = n;
+  return CCT_CMD_OK;
+}
+
+/* The run's metric named name, or by unique case-insensitive prefix: a new
+ * string, or NULL after reporting the error. */
+static char *metric_named(cct_shell *p, const char *name) {
+  sqlite3_stmt *st = NULL;
+  cct_err err = CCT_ERR_INIT;
+  if (cct_query_listing(p->q, CCT_LIST_METRICS, &st, &err)) return lib_error(p, &err, err.code), NULL;
+  int col = -1;
+  for (int c = 0; c < sqlite3_column_count(st); c++)
+    if (!strcmp(sqlite3_column_name(st, c), "name")) col = c;
+  char *exact = NULL, *pre = NULL;
+  int npre = 0;
+  while (col >= 0 && sqlite3_step(st) == SQLITE_ROW) {
+    const char *m = (const char *)sqlite3_column_text(st, col);
+    if (!m) continue;
+    if (!strcasecmp(m, name) && !exact) exact = strdup(m);
+    else if (!strncasecmp(m, name, strlen(name)) && npre++ == 0) pre = strdup(m);
+  }
+  sqlite3_finalize(st);
+  if (exact || npre == 1) {
+    free(exact ? pre : NULL);
+    return exact ? exact : pre;
+  }
+  free(pre);
+  if (npre > 1) cct_shell_error(p, "ambiguous metric '%s'; 'metrics' lists them", name);
+  else cct_shell_error(p, "no metric '%s' in run %d; 'metrics' lists them", name, cct_query_run(p->q));
+  return NULL;
+}
+
+static int cmd_columns(cct_shell *p, cct_words *w) {
+  if (w->argc == 1) {
+    const char *m = cct_query_metric(p->q);
+    fprintf(p->out, "%s (display metric)\n", m ? m : "(none)");
+    for (size_t i = 0; i < p->ncolumns; i++) fprintf(p->out, "%s\n", p->columns[i]);
+    return CCT_CMD_OK;
+  }
+  static const char *const ops[] = {"add", "remove", "reset", NULL};
+  int op = find_word(ops, w->argv[1]);
+  if (op < 0) return usage_error(p, cmd_of(w), "unknown argument", w->argv[1]);
+  if (op == 2) {
+    if (w->argc != 2) return usage_error(p, cmd_of(w), "unexpected argument", w->argv[2]);
+    for (size_t i = 0; i < p->ncolumns; i++) free(p->columns[i]);
+    p->ncolumns = 0;
+    return CCT_CMD_OK;
+  }
+  if (w->argc != 3) return usage_error(p, cmd_of(w), "need one NAME after", w->argv[1]);
+  char *m = metric_named(p, w->argv[2]);
+  if (!m) return CCT_CMD_ERROR;
+  size_t i = 0;
+  while (i < p->ncolumns && strcmp(p->columns[i], m)) i++;
+  if (op == 1) {
+    if (i < p->ncolumns) free(p->columns[i]), p->columns[i] = p->columns[--p->ncolumns];
+    free(m);
+    return CCT_CMD_OK;
+  }
+  if (i < p->ncolumns) return free(m), CCT_CMD_OK;
+  char **c = realloc(p->columns, (p->ncolumns + 1) * sizeof *c);
+  if (!c) return free(m), cct_shell_error(p, "out of memory");
+  p->columns = c;
+  p->columns[p->ncolumns++] = m;
+  return CCT_CMD_OK;
+}
+
+static int cmd_pager(cct_shell *p, cct_words *w) {
+  if (w->argc == 1) {
+    fprintf(p->out, "%s\n", p->pager ? "on" : "off");
+    return CCT_CMD_OK;
+  }
+  static const char *const v[] = {"off", "on", NULL};
+  int k = w->argc == 2 ? find_word(v, w->argv[1]) : -1;
+  if (k < 0) return usage_error(p, cmd_of(w), "need on or off, not", w->argv[w->argc > 2 ? 2 : 1]);
+  p->pager = k;
   return CCT_CMD_OK;
 }
 

@@ -51,6 +51,7 @@ typedef struct cct_shell {
   char **columns;            /* 'columns': metrics shown besides the display metric (owned) */
   size_t ncolumns;
   int pager;                 /* 1: long output on a terminal goes through $PAGER ('pager on') */
+  int paged;                 /* 1: out is the pager of a terminal (widths are the terminal's) */
   int bail;                  /* 1: stop at the first failing command */
   int interactive;           /* 1: input from a terminal (errors do not end the session) */
   FILE *out;                 /* where views go (stdout) */

@@ -141,14 +141,27 @@ static int fit_clean(FILE *f, const char *s, int width, int pad) {
     fwrite(s, 1, byte_at(s, width), f);
     return width;
   }
-  /* 'name [module]' (hpcprof's unknown procedures): cut the module, not the
-   * address that tells such names apart. */
-  const char *br = strstr(s, " [");
+  /* 'name [module]': cut the module first, not the name (nor the address
+   * that tells hpcprof's unknown procedures apart); a name still too wide is
+   * cut in its middle and keeps ' [...]'. */
+  const char *br = NULL;
   size_t n = strlen(s);
-  if (br && s[n - 1] == ']' && clean_width(br) < w && w - clean_width(br) + 6 <= width) {
-    fwrite(s, 1, byte_at(s, width - 4), f);
-    fputs("...]", f);
-    return width;
+  for (const char *c = s; (c = strstr(c, " [")) != NULL; c++) br = c;
+  if (br && s[n - 1] == ']' && clean_width(br) < w) {
+    int nw = w - clean_width(br); /* the name's width */
+    if (nw + 6 <= width) {
+      fwrite(s, 1, byte_at(s, width - 4), f);
+      fputs("...]", f);
+      return width;
+    }
+    if (width >= 16) {
+      int head = (width - 9 + 1) / 2, tail = width - 9 - head;
+      fwrite(s, 1, byte_at(s, head), f);
+      fputs("...", f);
+      fwrite(s + byte_at(s, nw - tail), 1, byte_at(s, nw) - byte_at(s, nw - tail), f);
+      fputs(" [...]", f);
+      return width;
+    }
   }
   int head = (width - 3 + 1) / 2, tail = width - 3 - head;
   fwrite(s, 1, byte_at(s, head), f);
@@ -170,12 +183,13 @@ static void out_text(FILE *f, const char *s) { cct_escape_write(f, s, CCT_ESC_TE
 
 int cct_out_limit(cct_shell *p) {
   if (p->width > 0) return p->width;
-  if (!isatty(fileno(p->out))) return 0; /* off a terminal nothing is cut */
+  int fd = p->paged ? STDOUT_FILENO : fileno(p->out);
+  if (!isatty(fd)) return 0; /* off a terminal nothing is cut */
   const char *c = getenv("COLUMNS");
   int n = c ? atoi(c) : 0;
   if (n >= 20 && n <= 100000) return n;
   struct winsize ws;
-  if (ioctl(fileno(p->out), TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0) return ws.ws_col;
+  if (ioctl(fd, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0) return ws.ws_col;
   return 80;
 }
 
