@@ -64,6 +64,8 @@ typedef struct cct_row {
                           (cct_view_path gives the names from the top row down) */
   double *inclusive;   /* per view metric (see cct_view.metrics) */
   double *exclusive;   /* per view metric */
+  long long occurrences; /* flat functions, loops and lines: the contexts the row adds up (a
+                          function's frames, as 'center NAME' counts them); -1 elsewhere */
   /* Source view only: */
   const char *text;    /* the source line's text, NULL without a stored copy */
   int mark;            /* '>' for the center's own lines (the lines and loops inside its
@@ -144,6 +146,7 @@ typedef struct cct_view_spec {
   int granularity;          /* CCT_GRAN_* */
   double threshold;         /* rows below this fraction (0..1) of the percent base are hidden */
   int percent;              /* CCT_PERCENT_*: the base of percentages and of the threshold */
+  int sort;                 /* CCT_SORT_*: flat rows and topdown/bottomup siblings (default inclusive) */
   int depth;                /* topdown, bottomup: levels below the top row */
   int flat_kind, flat_n;    /* flat: CCT_FLAT_*, rows at most (0 = all) */
   const char *file;         /* source: a path suffix, '@N' (a row of last), NULL: the center's file */
@@ -248,6 +251,13 @@ double cct_query_threshold(const cct_query *q);
  * the default) or CCT_PERCENT_CENTER (shares of the center's inclusive value;
  * the program's when there is no center).  The threshold follows the same base. */
 enum { CCT_PERCENT_PROGRAM = 0, CCT_PERCENT_CENTER = 1 };
+
+/* Orders of flat rows and of topdown/bottomup siblings: the display metric's
+ * inclusive or exclusive value descending, the occurrence count descending
+ * (flat functions, loops and lines only), the label ascending; ties by label. */
+enum { CCT_SORT_INCLUSIVE = 0, CCT_SORT_EXCLUSIVE = 1, CCT_SORT_OCCURRENCES = 2, CCT_SORT_NAME = 3 };
+void cct_query_set_sort(cct_query *q, int sort);
+int cct_query_sort(const cct_query *q);
 void cct_query_set_percent(cct_query *q, int base);
 int cct_query_percent(const cct_query *q);
 

@@ -9,7 +9,7 @@
 #include <string.h>
 
 int q_spec_bind(cct_query *s, const cct_view_spec *spec, qv *q, cct_err *err) {
-  *q = (qv){&s->a, NULL, &q_no_center, 0, CCT_GRAN_FUNCTION, 0, CCT_PERCENT_PROGRAM};
+  *q = (qv){&s->a, NULL, &q_no_center, 0, CCT_GRAN_FUNCTION, 0, CCT_PERCENT_PROGRAM, CCT_SORT_INCLUSIVE};
   int run = spec->run ? spec->run : s->r->run;
   int rc = q_run_get(&s->a, run, &q->r, err);
   if (rc) return rc;
@@ -23,6 +23,9 @@ int q_spec_bind(cct_query *s, const cct_view_spec *spec, qv *q, cct_err *err) {
   double t = spec->threshold;
   q->threshold = t > 0 && t <= 1 ? t : t > 1 ? 1 : 0;
   q->percent = spec->percent == CCT_PERCENT_CENTER ? CCT_PERCENT_CENTER : CCT_PERCENT_PROGRAM;
+  q->sort = spec->sort >= CCT_SORT_INCLUSIVE && spec->sort <= CCT_SORT_NAME ? spec->sort : CCT_SORT_INCLUSIVE;
+  if (q->sort == CCT_SORT_OCCURRENCES && spec->view != CCT_VIEW_FLAT)
+    return cct_err_set(err, CCT_EUSAGE, "only flat rows sort by occurrences; siblings sort by inclusive, exclusive or name");
   return CCT_OK;
 }
 

@@ -80,7 +80,8 @@ enum {
   ST_FUNCTIONS_BY_NAMESPACE, ST_FILES, ST_MODULES, ST_FUNCTION_FRAMES, ST_CONTEXTS_AT, ST_INSTRUCTIONS_AT,
   ST_FUNCTION_SCOPES, ST_LINE_COSTS, ST_TD_FRAMES, ST_TD_LINES, ST_FLAT, ST_FLAT_ONE, ST_SOURCE,
   ST_PROFILES, ST_PROFILE_VALUES, ST_COMPLETE_FUNCTIONS, ST_COMPLETE_METRICS, ST_RUN_EXISTS, ST_COLUMNS,
-  ST_RUNS, ST_BEGIN, ST_COMMIT, ST_VALUES, ST_TD_FRAMES_RANGE, ST_TD_LINES_RANGE, ST_BU_FRAMES, ST_LOOP_COSTS, ST_FUNCTIONS_AT, ST_FILE_CONTEXTS, ST_COUNT
+  ST_RUNS, ST_BEGIN, ST_COMMIT, ST_VALUES, ST_TD_FRAMES_RANGE, ST_TD_LINES_RANGE, ST_BU_FRAMES, ST_LOOP_COSTS, ST_FUNCTIONS_AT, ST_FILE_CONTEXTS,
+  ST_OCC_FUNCTION, ST_OCC_FUNCTIONS, ST_OCC_AT, ST_OCC_ATS, ST_COUNT
 };
 
 /* What '@N' can refer to: the facts of each row of a view (cct_view.priv). */
@@ -153,6 +154,7 @@ typedef struct qv {
   int gran;              /* CCT_GRAN_* */
   double threshold;
   int percent;           /* CCT_PERCENT_* */
+  int sort;              /* CCT_SORT_* */
 } qv;
 
 /* The session (session.c): an archive plus the current settings, the
@@ -166,6 +168,7 @@ struct cct_query {
   int gran;
   double threshold;
   int percent;           /* CCT_PERCENT_* */
+  int sort;              /* CCT_SORT_* */
   lastrow *last;         /* facts of the last view a cct_view_* call returned, for '@N' */
   size_t nlast;
 };

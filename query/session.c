@@ -146,6 +146,7 @@ void cct_view_spec_init(const cct_query *q, int view, cct_view_spec *spec) {
   spec->granularity = q->gran;
   spec->threshold = q->threshold;
   spec->percent = q->percent;
+  spec->sort = q->sort;
 }
 
 /* The new run and center are built aside and swapped in only when complete: a
@@ -191,6 +192,12 @@ void cct_query_set_percent(cct_query *q, int base) {
 }
 
 int cct_query_percent(const cct_query *q) { return q->percent; }
+
+void cct_query_set_sort(cct_query *q, int sort) {
+  q->sort = sort >= CCT_SORT_INCLUSIVE && sort <= CCT_SORT_NAME ? sort : CCT_SORT_INCLUSIVE;
+}
+
+int cct_query_sort(const cct_query *q) { return q->sort; }
 
 /* ---- the center ---- */
 
@@ -291,7 +298,7 @@ int cct_query_complete(cct_query *q, int kind, const char *prefix, int (*fn)(voi
                        void *arg) {
   cct_err err = CCT_ERR_INIT;
   int idx = kind == 'f' ? ST_COMPLETE_FUNCTIONS : kind == 'F' ? ST_FILES : ST_COMPLETE_METRICS;
-  qv x = {&q->a, q->r, &q_no_center, q->disp, q->gran, 0, CCT_PERCENT_PROGRAM};
+  qv x = {&q->a, q->r, &q_no_center, q->disp, q->gran, 0, CCT_PERCENT_PROGRAM, CCT_SORT_INCLUSIVE};
   sqlite3_stmt *st = q_stmt(&x, idx, &err);
   if (!st) return CCT_ESQL;
   if (kind == 'f') sqlite3_bind_text(st, 2, prefix, -1, SQLITE_TRANSIENT);

@@ -324,6 +324,7 @@ int q_source(const qv *q, const char *file, const cct_view *last, cct_view **out
   size_t fi = 0;
   for (size_t i = 0; i < nlines && !rc; i++) {
     cct_row *r = &v->rows[v->nrows];
+    r->occurrences = -1;
     long long line = text ? (long long)i + 1 : figs[i].line;
     if (text) {
       const char *eol = memchr(p, '\n', (size_t)(text + tn - p));

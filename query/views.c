@@ -24,12 +24,14 @@ typedef struct vnode {
   const char *filep, *modp; /* session-cached paths */
   int *child;             /* sorted children (after vt_sort) */
   int nchild;
+  long long occ;          /* flat: contexts the row adds up, -1 when not counted */
 } vnode;
 
 typedef struct vtree {
   vnode *n;
   size_t nn, cap, nm;
   double *val; /* per node x metric: inclusive, exclusive */
+  int sort;    /* CCT_SORT_* of siblings */
   qmap kids;   /* (parent, kind, k1, k2, k3) -> node */
 } vtree;
 
@@ -64,6 +66,7 @@ static int vt_add(vtree *t, int parent, int kind) {
   x->depth = parent >= 0 ? t->n[parent].depth + 1 : 0;
   x->kind = kind;
   x->line = -1;
+  x->occ = -1;
   memset(t->val + t->nn * t->nm * 2, 0, t->nm * 2 * sizeof *t->val);
   return (int)t->nn++;
 }
@@ -91,12 +94,12 @@ static void vt_addval(vtree *t, int node, const double *incl, const double *excl
 
 /* A child with its sort keys (no sort context outside the array). */
 typedef struct skey {
-  double v; /* inclusive of the display metric (0 without metrics) */
+  double v; /* the sort value: inclusive or exclusive of the display metric, occurrences, 0 */
   const char *name, *callsite;
   int node;
 } skey;
 
-/* Inclusive descending, then label, call site and node. */
+/* Sort value descending, then label, call site and node. */
 static int by_value(const void *a, const void *b) {
   const skey *x = a, *y = b;
   if (x->v != y->v) return x->v > y->v ? -1 : 1;
@@ -135,8 +138,10 @@ static int vt_sort(vtree *t) {
     if (p->nchild < 2) continue;
     for (int c = 0; c < p->nchild; c++) {
       const vnode *x = &t->n[p->child[c]];
-      keys[c] = (skey){t->nm ? t->val[(size_t)p->child[c] * t->nm * 2] : 0, x->name ? x->name : "",
-                       x->callsite ? x->callsite : "", p->child[c]};
+      double key = !t->nm || t->sort == CCT_SORT_NAME ? 0 /* ties: by label */
+                   : t->sort == CCT_SORT_OCCURRENCES ? (double)x->occ
+                   : t->val[(size_t)p->child[c] * t->nm * 2 + (t->sort == CCT_SORT_EXCLUSIVE)];
+      keys[c] = (skey){key, x->name ? x->name : "", x->callsite ? x->callsite : "", p->child[c]};
     }
     qsort(keys, (size_t)p->nchild, sizeof *keys, by_value);
     for (int c = 0; c < p->nchild; c++) p->child[c] = keys[c].node;
@@ -244,6 +249,7 @@ static int emit(vtree *t, int i, double cut, cct_view *v, lastrow *facts, int *h
   r->inclusive = calloc(t->nm + 1, sizeof(double));
   r->exclusive = calloc(t->nm + 1, sizeof(double));
   r->mark = 0;
+  r->occurrences = x->occ;
   facts[v->nrows] = (lastrow){x->kind, NULL, x->function, x->file, x->module, x->offset, x->line};
   v->nrows++;
   if (!r->inclusive || !r->exclusive) return -1;
@@ -262,6 +268,7 @@ static int emit(vtree *t, int i, double cut, cct_view *v, lastrow *facts, int *h
 
 /* Sorts t and moves its rows (roots: nodes without parent, in order) into v. */
 static int vt_to_view(const qv *q, vtree *t, const int *roots, size_t nroots, cct_view *v, cct_err *err) {
+  t->sort = q->sort;
   if (vt_sort(t)) return cct_err_set(err, CCT_ENOMEM, "out of memory");
   v->rows = calloc(t->nn + 1, sizeof *v->rows);
   lastrow *facts = calloc(t->nn + 1, sizeof *facts);
@@ -843,11 +850,14 @@ typedef struct frow {
   int64_t key, line;
   double incl, excl;
   char *label;
+  long long occ; /* contexts the scope adds up, -1 when not counted */
+  double sortv;  /* the sort value (descending; 0 for every row when sorting by name) */
 } frow;
 
-static int by_incl(const void *a, const void *b) {
+/* Sort value descending, then label, key and line. */
+static int by_sortv(const void *a, const void *b) {
   const frow *x = a, *y = b;
-  if (x->incl != y->incl) return x->incl > y->incl ? -1 : 1;
+  if (x->sortv != y->sortv) return x->sortv > y->sortv ? -1 : 1;
   if (x->label && y->label) {
     int c = strcmp(x->label, y->label);
     if (c) return c;
@@ -858,8 +868,82 @@ static int by_incl(const void *a, const void *b) {
 
 static const char *const scope_kind[] = {"function", "loop", "line", "file", "module"};
 
-/* Reads the static scopes of kind s for the display metric, sorted, at most n (0 = all). */
-static int flat_rows(const qv *q, int s, int n, frow **prows, size_t *pnr, cct_err *err) {
+/* Counts the occurrences of flat rows of kind s (functions, loops, lines; others stay
+ * -1): rows[0..n) one by one, or with all set every row of the run in one pass
+ * (rows[0..n) then being all the scopes of kind s). */
+static int flat_occurrences(const qv *q, int s, frow *rows, size_t n, int all, cct_err *err) {
+  if (s != CCT_FLAT_FUNCTIONS && s != CCT_FLAT_LOOPS && s != CCT_FLAT_LINES) return CCT_OK;
+  int kind = s == CCT_FLAT_LOOPS ? CCT_KIND_LOOP : CCT_KIND_LINE, step = CCT_STEP_DONE;
+  if (all) {
+    qmap m = {0};
+    sqlite3_stmt *st = q_stmt(q, s == CCT_FLAT_FUNCTIONS ? ST_OCC_FUNCTIONS : ST_OCC_ATS, err);
+    if (!st) return CCT_ESQL;
+    if (s != CCT_FLAT_FUNCTIONS) sqlite3_bind_int(st, 2, kind);
+    int added, col = s == CCT_FLAT_FUNCTIONS ? 1 : 2;
+    while ((step = cct_step(st, err)) == CCT_STEP_ROW)
+      if (!qmap_put(&m, sqlite3_column_int64(st, 0), col == 2 ? sqlite3_column_int64(st, 1) : 0, 0, 0, 0,
+                    sqlite3_column_int64(st, col), &added)) {
+        step = cct_err_set(err, CCT_ENOMEM, "out of memory");
+        break;
+      }
+    sqlite3_reset(st);
+    for (size_t i = 0; !step && i < n; i++) {
+      int64_t *c = qmap_get(&m, rows[i].key, s == CCT_FLAT_FUNCTIONS ? 0 : rows[i].line, 0, 0, 0);
+      rows[i].occ = c && *c > 0 ? *c : -1; /* none found by file:line: not counted */
+    }
+    qmap_free(&m);
+    return step;
+  }
+  for (size_t i = 0; i < n; i++) {
+    if (rows[i].occ >= 0 || rows[i].occ == -2) continue;
+    sqlite3_stmt *st = q_stmt(q, s == CCT_FLAT_FUNCTIONS ? ST_OCC_FUNCTION : ST_OCC_AT, err);
+    if (!st) return CCT_ESQL;
+    sqlite3_bind_int64(st, 2, rows[i].key);
+    if (s != CCT_FLAT_FUNCTIONS) sqlite3_bind_int64(st, 3, rows[i].line), sqlite3_bind_int(st, 4, kind);
+    if ((step = cct_step(st, err)) == CCT_STEP_ROW) {
+      long long c = sqlite3_column_int64(st, 0);
+      rows[i].occ = c > 0 ? c : -2; /* -2: looked for, none found by file:line (shown as not counted) */
+      step = CCT_STEP_DONE;
+    }
+    sqlite3_reset(st);
+    if (step) return step;
+  }
+  return CCT_OK;
+}
+
+/* Sets the sort value of rows[0..n) for the order sort. */
+static void flat_sortv(frow *rows, size_t n, int sort) {
+  for (size_t i = 0; i < n; i++)
+    rows[i].sortv = sort == CCT_SORT_EXCLUSIVE     ? rows[i].excl
+                    : sort == CCT_SORT_OCCURRENCES ? (double)rows[i].occ
+                    : sort == CCT_SORT_NAME        ? 0
+                                                   : rows[i].incl;
+}
+
+/* Labels rows[0..n) of kind s that have none. */
+static int flat_labels(const qv *q, int s, frow *rows, size_t n, cct_err *err) {
+  int rc = CCT_OK;
+  for (size_t i = 0; i < n && !rc; i++) {
+    if (rows[i].label) continue;
+    if (s == CCT_FLAT_FUNCTIONS) {
+      const fninfo *f = NULL;
+      if ((rc = q_function(q, rows[i].key, &f, err))) break;
+      rows[i].label = q_strdup(f ? f->name : "?");
+    } else if (s == CCT_FLAT_FILES || s == CCT_FLAT_MODULES) {
+      const char *p = NULL;
+      if ((rc = q_path(q, s == CCT_FLAT_MODULES, rows[i].key, &p, err))) break;
+      rows[i].label = q_strdup(p ? p : "?");
+    } else {
+      rc = loc_label(q, s == CCT_FLAT_LOOPS ? "loop at " : "", rows[i].key, rows[i].line, &rows[i].label, err);
+    }
+    if (!rc && !rows[i].label) rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
+  }
+  return rc;
+}
+
+/* Reads the static scopes of kind s for the display metric, sorted by q->sort, at
+ * most n (0 = all), with their occurrence counts (count: flat_occurrences). */
+static int flat_rows(const qv *q, int s, int n, int count, frow **prows, size_t *pnr, cct_err *err) {
   *prows = NULL;
   *pnr = 0;
   if (!q->r->ncols) return CCT_OK;
@@ -877,37 +961,28 @@ static int flat_rows(const qv *q, int s, int n, frow **prows, size_t *pnr, cct_e
       return cct_err_set(err, CCT_ENOMEM, "out of memory");
     }
     rows[nr++] = (frow){sqlite3_column_int64(st, 0), sqlite3_column_int64(st, 1), sqlite3_column_double(st, 2),
-                        sqlite3_column_double(st, 3), NULL};
+                        sqlite3_column_double(st, 3), NULL, -1, 0};
   }
   sqlite3_reset(st);
   if (step) {
     free(rows);
     return step;
   }
-  if (nr) qsort(rows, nr, sizeof *rows, by_incl);
+  /* Sorting by occurrences or by name needs them for every row first. */
+  int sort = q->sort;
+  int rc = sort == CCT_SORT_OCCURRENCES ? flat_occurrences(q, s, rows, nr, 1, err)
+           : sort == CCT_SORT_NAME      ? flat_labels(q, s, rows, nr, err)
+                                        : CCT_OK;
+  flat_sortv(rows, nr, sort);
+  if (nr && !rc) qsort(rows, nr, sizeof *rows, by_sortv);
   /* Labels for the rows shown and the rows tied with the last one, then the final order. */
   size_t keep = n > 0 && (size_t)n < nr ? (size_t)n : nr;
-  while (keep < nr && rows[keep].incl == rows[keep - 1].incl) keep++;
-  int rc = CCT_OK;
-  for (size_t i = 0; i < keep && !rc; i++) {
-    if (s == CCT_FLAT_FUNCTIONS) {
-      const fninfo *f = NULL;
-      if ((rc = q_function(q, rows[i].key, &f, err))) break;
-      rows[i].label = q_strdup(f ? f->name : "?");
-    } else if (s == CCT_FLAT_FILES || s == CCT_FLAT_MODULES) {
-      const char *p = NULL;
-      if ((rc = q_path(q, s == CCT_FLAT_MODULES, rows[i].key, &p, err))) break;
-      rows[i].label = q_strdup(p ? p : "?");
-    } else {
-      rc = loc_label(q, s == CCT_FLAT_LOOPS ? "loop at " : "", rows[i].key, rows[i].line, &rows[i].label, err);
-    }
-    if (!rc && !rows[i].label) rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
-  }
-  if (keep) qsort(rows, keep, sizeof *rows, by_incl);
-  if (n > 0 && keep > (size_t)n) {
-    for (size_t i = (size_t)n; i < keep; i++) free(rows[i].label);
-    keep = (size_t)n;
-  }
+  while (sort != CCT_SORT_NAME && keep < nr && rows[keep].sortv == rows[keep - 1].sortv) keep++;
+  if (!rc) rc = flat_labels(q, s, rows, keep, err);
+  if (!rc && count) rc = flat_occurrences(q, s, rows, keep, 0, err);
+  if (keep) qsort(rows, keep, sizeof *rows, by_sortv);
+  if (n > 0 && keep > (size_t)n) keep = (size_t)n;
+  for (size_t i = keep; i < nr; i++) free(rows[i].label), rows[i].label = NULL;
   *prows = rows;
   *pnr = keep;
   return rc;
@@ -940,6 +1015,7 @@ static int center_has_scope(const qv *q, int module, int64_t id, int *has, cct_e
 static int flat_node(const qv *q, vtree *t, int node, int s, const frow *r, const size_t *vcols, size_t nm,
                      cct_err *err) {
   vnode *x = &t->n[node];
+  x->occ = r->occ >= 0 ? r->occ : -1;
   double incl[CCT_VIEW_MAX_METRICS] = {0}, excl[CCT_VIEW_MAX_METRICS] = {0};
   incl[0] = r->incl;
   excl[0] = r->excl;
@@ -1084,9 +1160,9 @@ static int flat_tree(const qv *q, vtree *t, int n, const size_t *vcols, size_t n
                      size_t *nroots, cct_err *err) {
   frow *mods = NULL, *files = NULL, *fns = NULL;
   size_t nmods = 0, nfiles = 0, nfns = 0;
-  int rc = flat_rows(q, CCT_FLAT_MODULES, n, &mods, &nmods, err);
-  if (!rc) rc = flat_rows(q, CCT_FLAT_FILES, 0, &files, &nfiles, err);
-  if (!rc) rc = flat_rows(q, CCT_FLAT_FUNCTIONS, 0, &fns, &nfns, err);
+  int rc = flat_rows(q, CCT_FLAT_MODULES, n, 0, &mods, &nmods, err);
+  if (!rc) rc = flat_rows(q, CCT_FLAT_FILES, 0, 0, &files, &nfiles, err);
+  if (!rc) rc = flat_rows(q, CCT_FLAT_FUNCTIONS, 0, 0, &fns, &nfns, err);
   *roots = calloc(nmods + 2, sizeof **roots);
   if (!*roots && !rc) rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
   qmap modrow = {0}, filerow = {0};
@@ -1118,7 +1194,7 @@ static int flat_tree(const qv *q, vtree *t, int n, const size_t *vcols, size_t n
         rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
         break;
       }
-      frow none = {fid, 0, 0, 0, (char *)"<unknown file>"};
+      frow none = {fid, 0, 0, 0, (char *)"<unknown file>", -1, 0};
       if ((rc = flat_node(q, t, node, CCT_FLAT_FILES, fr ? fr : &none, vcols, nm, err))) break;
       if (!qmap_put(&filerow, f->module_id, fid, 0, 0, 0, node, &added)) {
         rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
@@ -1165,7 +1241,7 @@ int q_flat(const qv *q, int kind, int n, cct_view **out, cct_err *err) {
   } else {
     frow *rows = NULL;
     size_t nr = 0;
-    rc = flat_rows(q, kind, n, &rows, &nr, err);
+    rc = flat_rows(q, kind, n, 1, &rows, &nr, err);
     roots = calloc(nr + 1, sizeof *roots);
     if (!roots && !rc) rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
     for (size_t i = 0; !rc && i < nr; i++) {

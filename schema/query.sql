@@ -128,6 +128,21 @@ WHERE run = ?1 AND kind = 'loop' AND metric = ?3 AND key = ?2 ORDER BY line;
 -- (error messages only: a scan of the run's functions)
 SELECT DISTINCT name FROM function WHERE run = ?1 AND file = ?2 AND line = ?3 ORDER BY name;
 
+-- @occ_function  (?1 run, ?2 function) -> the function's occurrences: its frames, as @function_frames
+-- lists them (function contexts; instruction contexts entered by a call), counted on context_by_function
+SELECT (SELECT count(*) FROM context WHERE run = ?1 AND function = ?2 AND kind = 1)
+     + (SELECT count(*) FROM context WHERE run = ?1 AND function = ?2 AND kind = 4 AND frame = id);
+
+-- @occ_functions  (?1 run) -> function, occurrences of every function ('flat by occurrences':
+-- one pass over the run's frames)
+SELECT function, count(*) FROM context WHERE run = ?1 AND frame = id AND kind IN (1, 4) GROUP BY function;
+
+-- @occ_at  (?1 run, ?2 file, ?3 line, ?4 kind) -> how many loop (2) or line (3) contexts are at file:line
+SELECT count(*) FROM context WHERE run = ?1 AND file = ?2 AND line = ?3 AND kind = ?4 AND kind IN (2, 3);
+
+-- @occ_ats  (?1 run, ?2 kind) -> file, line, contexts of every loop (2) or line (3) ('flat by occurrences')
+SELECT file, line, count(*) FROM context WHERE run = ?1 AND kind = ?2 AND kind IN (2, 3) GROUP BY file, line;
+
 -- @td_frames  (?1 run, ?2 fdepth, ?3 pre lo, ?4 pre hi) -> frames of a subtree at one function level:
 -- id, function, fparent, relation, pre
 -- (INDEXED BY: on a small run the planner may prefer the table's own pre range,

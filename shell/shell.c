@@ -83,12 +83,16 @@ static const cct_cmd commands[] = {
      "ITEM: NAME, 'NAME with spaces', glob PATTERN, re REGEX, FILE:LINE, loop FILE:LINE,\n"
      "      file PATH, module PATH, class NAME, namespace NAME, #ID (one context),\n"
      "      @N (row N of the last view)"},
-    {"topdown", cmd_topdown, CMD_NEEDS_DB, "topdown [DEPTH]",
-     "callees of the center (or of the program root), DEPTH levels (default 3)", NULL},
-    {"bottomup", cmd_bottomup, CMD_NEEDS_DB, "bottomup [DEPTH]", "callers of the center, DEPTH levels (default 3)",
-     NULL},
-    {"flat", cmd_flat, CMD_NEEDS_DB, "flat [functions|loops|lines|files|modules|tree] [N]",
-     "totals per static scope, the N largest (default 20, 0 = all); center rows marked *", NULL},
+    {"topdown", cmd_topdown, CMD_NEEDS_DB, "topdown [DEPTH] [by KEY]",
+     "callees of the center (or of the program root), DEPTH levels (default 3)",
+     "Siblings sort by inclusive value (default), 'by exclusive' or 'by name'."},
+    {"bottomup", cmd_bottomup, CMD_NEEDS_DB, "bottomup [DEPTH] [by KEY]",
+     "callers of the center, DEPTH levels (default 3)",
+     "Siblings sort by inclusive value (default), 'by exclusive' or 'by name'."},
+    {"flat", cmd_flat, CMD_NEEDS_DB, "flat [functions|loops|lines|files|modules|tree] [N] [by KEY]",
+     "totals per static scope, the N first by KEY (default 20, 0 = all); center rows marked *",
+     "KEY: inclusive (default), exclusive, occurrences (the 'contexts' column: how many\n"
+     "calling contexts a function, loop or line has, as 'center' counts them), name."},
     {"source", cmd_source, CMD_NEEDS_DB, "source [FILE | @N]",
      "source text with per-line metrics; '>' marks the center's lines (default: the center's file)", NULL},
     {"stats", cmd_stats, CMD_NEEDS_DB, "stats [by rank|by thread] [BINS]",
@@ -535,6 +539,36 @@ static void remember_view(cct_shell *p, int view, int depth, int kind, int n, co
   p->last.file = file ? strdup(file) : NULL;
 }
 
+/* Takes a trailing 'by inclusive|exclusive|occurrences|name' off w (w->argc
+ * shrinks by 2) into *sort (CCT_SORT_INCLUSIVE without one).  Returns 0, or
+ * CCT_CMD_ERROR after reporting a bad key. */
+static int by_arg(cct_shell *p, cct_words *w, int *sort) {
+  static const char *const keys[] = {"inclusive", "exclusive", "occurrences", "name", NULL};
+  *sort = CCT_SORT_INCLUSIVE;
+  if (w->argc < 2 || strcmp(w->argv[w->argc - (w->argc >= 3 ? 2 : 1)], "by")) return CCT_CMD_OK;
+  if (!strcmp(w->argv[w->argc - 1], "by")) return usage_error(p, cmd_of(w), "need a key after", "by");
+  int k = find_word(keys, w->argv[w->argc - 1]);
+  if (k < 0)
+    return usage_error(p, cmd_of(w), k == -2 ? "ambiguous sort key" : "unknown sort key (inclusive, exclusive, "
+                                                                      "occurrences, name)",
+                       w->argv[w->argc - 1]);
+  *sort = k == 0 ? CCT_SORT_INCLUSIVE : k == 1 ? CCT_SORT_EXCLUSIVE : k == 2 ? CCT_SORT_OCCURRENCES : CCT_SORT_NAME;
+  w->argc -= 2;
+  return CCT_CMD_OK;
+}
+
+/* Runs view command fn with the order of its 'by' argument, then records it. */
+static int with_sort(cct_shell *p, cct_words *w, int (*fn)(cct_shell *p, cct_words *w)) {
+  int sort, argc = w->argc;
+  if (by_arg(p, w, &sort)) return CCT_CMD_ERROR;
+  cct_query_set_sort(p->q, sort);
+  int rc = fn(p, w);
+  cct_query_set_sort(p->q, CCT_SORT_INCLUSIVE);
+  w->argc = argc;
+  if (rc == CCT_CMD_OK) p->last.sort = sort;
+  return rc;
+}
+
 /* Prints a computed view, or reports the error of computing it. */
 static int show_view(cct_shell *p, int rc, cct_view *v, cct_err *err) {
   if (rc) return lib_error(p, err, rc);
@@ -553,7 +587,7 @@ static int depth_arg(cct_shell *p, cct_words *w, int *depth) {
   return CCT_CMD_OK;
 }
 
-static int cmd_topdown(cct_shell *p, cct_words *w) {
+static int topdown_sorted(cct_shell *p, cct_words *w) {
   int depth;
   if (depth_arg(p, w, &depth)) return CCT_CMD_ERROR;
   cct_view *v = NULL;
@@ -563,7 +597,9 @@ static int cmd_topdown(cct_shell *p, cct_words *w) {
   return show_view(p, rc, v, &err);
 }
 
-static int cmd_bottomup(cct_shell *p, cct_words *w) {
+static int cmd_topdown(cct_shell *p, cct_words *w) { return with_sort(p, w, topdown_sorted); }
+
+static int bottomup_sorted(cct_shell *p, cct_words *w) {
   int depth;
   if (depth_arg(p, w, &depth)) return CCT_CMD_ERROR;
   if (cct_center_count(p->q) == 0) {
@@ -581,7 +617,9 @@ static int cmd_bottomup(cct_shell *p, cct_words *w) {
   return show_view(p, rc, v, &err);
 }
 
-static int cmd_flat(cct_shell *p, cct_words *w) {
+static int cmd_bottomup(cct_shell *p, cct_words *w) { return with_sort(p, w, bottomup_sorted); }
+
+static int flat_sorted(cct_shell *p, cct_words *w) {
   static const char *const kinds[] = {"functions", "loops", "lines", "files", "modules", "tree", NULL};
   int kind = CCT_FLAT_FUNCTIONS, n = 20, a = 1;
   if (a < w->argc && !isdigit((unsigned char)w->argv[a][0])) {
@@ -597,6 +635,8 @@ static int cmd_flat(cct_shell *p, cct_words *w) {
   if (!rc) remember_view(p, CCT_LAST_FLAT, 0, kind, n, NULL);
   return show_view(p, rc, v, &err);
 }
+
+static int cmd_flat(cct_shell *p, cct_words *w) { return with_sort(p, w, flat_sorted); }
 
 static int cmd_source(cct_shell *p, cct_words *w) {
   if (w->argc > 2) return usage_error(p, cmd_of(w), "unexpected argument", w->argv[2]);
@@ -928,12 +968,14 @@ static int export_text(cct_shell *p, FILE *f, int mode) {
     return CCT_CMD_OK;
   }
   cct_view *v = NULL;
+  cct_query_set_sort(p->q, p->last.sort);
   switch (p->last.view) {
   case CCT_LAST_TOPDOWN: rc = cct_view_topdown(p->q, p->last.depth, &v, &err); break;
   case CCT_LAST_BOTTOMUP: rc = cct_view_bottomup(p->q, p->last.depth, &v, &err); break;
   case CCT_LAST_FLAT: rc = cct_view_flat(p->q, p->last.kind, p->last.n, &v, &err); break;
   default: rc = cct_view_source(p->q, p->last.file, &v, &err); break;
   }
+  cct_query_set_sort(p->q, CCT_SORT_INCLUSIVE);
   if (rc) return lib_error(p, &err, rc);
   int out = cct_out_view_to(p, v, f, mode);
   cct_view_free(v);

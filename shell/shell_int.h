@@ -35,6 +35,7 @@ typedef struct cct_shell_last {
   int view;       /* CCT_LAST_* */
   int depth;      /* topdown, bottomup */
   int kind, n;    /* flat: CCT_FLAT_* and row count */
+  int sort;       /* topdown, bottomup, flat: the CCT_SORT_* of its 'by' argument */
   int bins;       /* stats */
   char *file;     /* source: the FILE or @N argument (owned), NULL for the center's file */
   int diff_run;   /* > 0 when the last command was 'diff' of that view against this run */

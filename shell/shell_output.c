@@ -989,7 +989,12 @@ static void view_result(cct_result *r, const cct_view *v) {
       c->order = 10;
     }
   }
-  int mark = -1, text = -1, label = -1, loc = -1;
+  int mark = -1, text = -1, label = -1, loc = -1, occ = -1;
+  for (size_t i = 0; i < v->nrows && occ < 0; i++)
+    if (v->rows[i].occurrences >= 0) { /* flat functions, loops, lines: how many contexts add up */
+      cct_col *c = colp(r, occ = add_col(r, "contexts", CCT_T_INT, CCT_ROLE_PLAIN, CCT_IN_ALL));
+      c->order = 50;
+    }
   if (src) {
     cct_col *c = colp(r, mark = add_col(r, "mark", CCT_T_BOOL, CCT_ROLE_MARK, CCT_IN_ALL));
     c->title = ">", c->order = 1;
@@ -1012,6 +1017,7 @@ static void view_result(cct_result *r, const cct_view *v) {
       set_real(&x[first + per * (int)m + 1], w->exclusive[m]);
       if (shares && w->share) set_real(&x[first + per * (int)m + 2], w->share[m]);
     }
+    if (occ >= 0 && w->occurrences >= 0) set_int(&x[occ], w->occurrences);
     if (src) {
       set_bool(&x[mark], w->mark);
       set_text(&x[text], w->text);

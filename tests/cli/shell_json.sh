@@ -26,7 +26,8 @@ def check(mode, text):
               rowkeys |= {"mark", "text"}
           prev = -1
           for r in obj["rows"]:
-              assert set(r) == rowkeys, sorted(r)
+              assert set(r) - {"contexts"} == rowkeys, sorted(r)
+              assert "contexts" not in r or (obj["view"] == "flat" and (r["contexts"] is None or r["contexts"] > 0)), r
               assert r["depth"] <= prev + 1, r
               prev = r["depth"]
               assert len(r["path"]) == r["depth"] + 1 and r["path"][-1] == r["name"], r

@@ -54,7 +54,7 @@ if [ -w /dev/full ]; then
 fi
 # Without an archive, commands that need one say so; help and mode work.
 "$CCTQ" -c 'mode json; mode; help top' >out.noarch
-grep -q '^json$' out.noarch && grep -q '^usage: topdown \[DEPTH\]$' out.noarch || fail "no-archive commands"
+grep -q '^json$' out.noarch && grep -q '^usage: topdown \[DEPTH\] \[by KEY\]$' out.noarch || fail "no-archive commands"
 
 # Error messages (stderr), one command each, status 1 for all of them.
 : >err.all

@@ -21,6 +21,10 @@
 # - tree connectors: '|- ' for a row with a later sibling, '`- ' for the last,
 #   '|  ' continuing an ancestor's line; center rows carry '*'.
 # - metrics: the total of CPUTIME (usec) is the program total 3998240 (main's inclusive).
+# - flat contexts: <unknown procedure> has 11 function contexts in the XML (the
+#   sqlite3 count of kind 'function' contexts by name agrees), every other function
+#   and each numbered line 1; lines without a line number (<unknown file>,
+#   interp.c) are not counted (blank).
 # - json/csv are full precision and never shortened (long /tmp/dpkg paths intact).
 set -eu
 t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
