@@ -455,13 +455,14 @@ static int cmd_open(cct_shell *p, cct_words *w) {
   return CCT_CMD_OK;
 }
 
-/* Prints listing which (CCT_LIST_*) of the library as view. */
-static int run_listing(cct_shell *p, int which, const char *view) {
+/* Prints listing which (CCT_LIST_*) of the library as view; value_col as in
+ * cct_out_stmt. */
+static int run_listing(cct_shell *p, int which, const char *view, const char *value_col) {
   sqlite3_stmt *st = NULL;
   cct_err err = CCT_ERR_INIT;
   int rc = cct_query_listing(p->q, which, &st, &err);
   if (rc) return lib_error(p, &err, rc);
-  rc = cct_out_stmt(p, st, view);
+  rc = cct_out_stmt(p, st, view, value_col);
   sqlite3_finalize(st);
   if (rc != SQLITE_DONE) {
     if (cct_shell_interrupted) return cct_shell_error(p, "interrupted");
@@ -472,7 +473,7 @@ static int run_listing(cct_shell *p, int which, const char *view) {
 
 static int cmd_runs(cct_shell *p, cct_words *w) {
   if (w->argc != 1) return usage_error(p, cmd_of(w), "unexpected argument", w->argv[1]);
-  return run_listing(p, CCT_LIST_RUNS, "runs");
+  return run_listing(p, CCT_LIST_RUNS, "runs", NULL);
 }
 
 static int cmd_run(cct_shell *p, cct_words *w) {
@@ -702,7 +703,7 @@ static int cmd_metric(cct_shell *p, cct_words *w) {
 
 static int cmd_metrics(cct_shell *p, cct_words *w) {
   if (w->argc != 1) return usage_error(p, cmd_of(w), "unexpected argument", w->argv[1]);
-  return run_listing(p, CCT_LIST_METRICS, "metrics");
+  return run_listing(p, CCT_LIST_METRICS, "metrics", "total");
 }
 
 static int cmd_granularity(cct_shell *p, cct_words *w) {
@@ -871,7 +872,7 @@ static int cmd_sql(cct_shell *p, cct_words *w) {
   if (rc == CCT_EUSAGE && strcmp(err.msg, "not read-only") == 0)
     return cct_shell_error(p, "'sql' runs read-only statements only, not '%s'", w->argv[1]);
   if (rc) return usage_error(p, cmd_of(w), "need a STATEMENT", NULL);
-  rc = cct_out_stmt(p, st, "sql");
+  rc = cct_out_stmt(p, st, "sql", NULL);
   sqlite3_finalize(st);
   if (rc != SQLITE_DONE) {
     if (cct_shell_interrupted) return cct_shell_error(p, "interrupted");

@@ -196,9 +196,11 @@ int cct_out_stats_to(cct_shell *p, const cct_stats *s, FILE *f, int mode);
 int cct_out_diff(cct_shell *p, const cct_diff *d, FILE *f, int mode);
 
 /* Prints the rows of a prepared statement in p->mode (tree mode prints a
- * table); view names the JSON object ("sql", "runs", "metrics").  Steps st to
- * the end.  Returns SQLITE_DONE, or the SQLite error code of the step. */
-int cct_out_stmt(cct_shell *p, sqlite3_stmt *st, const char *view);
+ * table); view names the JSON object ("sql", "runs", "metrics").  The column
+ * named value_col (NULL: none) holds metric values, printed by the views'
+ * number rule in tree and table modes.  Steps st to the end.  Returns
+ * SQLITE_DONE, or the SQLite error code of the step. */
+int cct_out_stmt(cct_shell *p, sqlite3_stmt *st, const char *view, const char *value_col);
 
 /* Writes s as a JSON string (quotes included) to f; NULL writes null. */
 void cct_out_json_string(FILE *f, const char *s);

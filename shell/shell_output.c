@@ -1453,7 +1453,7 @@ static int stats_print(cct_shell *p, const cct_stats *s, FILE *f, int mode, int 
 
 /* ------------------------------------------------------------ statements */
 
-int cct_out_stmt(cct_shell *p, sqlite3_stmt *st, const char *view) {
+int cct_out_stmt(cct_shell *p, sqlite3_stmt *st, const char *view, const char *value_col) {
   int nc = sqlite3_column_count(st), rc;
   cct_result r;
   result_init(&r, view);
@@ -1462,8 +1462,11 @@ int cct_out_stmt(cct_shell *p, sqlite3_stmt *st, const char *view) {
     snprintf(b, sizeof b, ", \"run\": %d", cct_query_run(p->q));
     append(&r.json_head, b);
   }
-  for (int c = 0; c < nc; c++)
-    add_col(&r, keep(&r, strdup(sqlite3_column_name(st, c))), CCT_T_TEXT, CCT_ROLE_PLAIN, CCT_IN_ALL);
+  for (int c = 0; c < nc; c++) {
+    const char *name = sqlite3_column_name(st, c);
+    int role = value_col && !strcmp(name, value_col) ? CCT_ROLE_VALUE : CCT_ROLE_PLAIN;
+    add_col(&r, keep(&r, strdup(name)), CCT_T_TEXT, role, CCT_IN_ALL);
+  }
   while (!cct_shell_interrupted && (rc = sqlite3_step(st)) == SQLITE_ROW) {
     cct_cell *x = add_row(&r);
     if (!x) {
