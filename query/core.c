@@ -6,6 +6,7 @@
  * the extension) compute their views through here. */
 #include "query_int.h"
 
+#include <stdio.h>
 #include <string.h>
 
 int q_spec_bind(cct_query *s, const cct_view_spec *spec, qv *q, cct_err *err) {
@@ -42,6 +43,19 @@ int cct_view_compute(cct_query *s, const cct_view_spec *spec, cct_view **out, cc
     default: rc = cct_err_set(err, CCT_EUSAGE, "no view %d", spec->view);
     }
   q_end(&s->a);
+  cct_view *v = *out;
+  if (!rc && v && !v->note && v->nmetrics && v->total[0] == 0 && spec->view != CCT_VIEW_SOURCE) {
+    /* Rows of zeros, or none, would otherwise look like a bug of the view. */
+    char b[512];
+    snprintf(b, sizeof b, "every value of '%s' is zero in run %d: 'metrics' lists the metrics with their totals",
+             v->metrics[0], v->run);
+    v->note = q_strdup(b);
+    if (!v->note) {
+      cct_view_free(v);
+      *out = NULL;
+      rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
+    }
+  }
   return rc;
 }
 

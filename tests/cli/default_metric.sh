@@ -62,3 +62,15 @@ if [ -n "${CCT_EXT:-}" ]; then
   grep -q "no_such_metric" "$t/err" || { cat "$t/err"; fail "error does not name the metric"; }
   echo "ok extension metric argument"
 fi
+
+# A run whose every value is zero (hatchet's kripke trace sample: no <M> in the
+# XML, metric-db files of zeros) says so instead of printing '(no rows)' alone.
+a="$t/kripke.sqlite"
+"$CCTINGEST" --quiet "$CCT_DATA/classic-hatchet-kripke-trace" "$a"
+for cmd in "flat 3" "topdown 1" "bottomup 1; center main; bottomup 1"; do
+  "$CCTQ" "$a" -c "$cmd" >"$t/out" 2>&1 || fail "'$cmd' failed"
+  grep -q "^note: every value of 'CPUTIME (usec)' is zero in run 1" "$t/out" || { cat "$t/out"; fail "'$cmd': no zero note"; }
+done
+"$CCTQ" "$a" -c "mode json; flat 3" | python3 -c "import json,sys; o=json.load(sys.stdin); assert o['rows']==[] and 'is zero' in o['note'], o" \
+  || fail "json flat has no zero note"
+echo "ok all-zero run noted"

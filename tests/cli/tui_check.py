@@ -195,7 +195,8 @@ def main():
     with open(sys.argv[3], encoding="utf-8") as f:
         view = json.loads(f.read())
     j, rows = pane(lines, sys.argv[1])
-    if [r.strip() for r in rows] == ["(no rows)"]:
+    empty = [r.strip() for r in rows]  # a pane without rows says "(no rows)", or the view's note (cut at the edge)
+    if empty == ["(no rows)"] or (len(empty) == 1 and view.get("note") and view["note"].startswith(empty[0])):
         if view["rows"]:
             fail("the %s pane shows no rows, the view has %d" % (sys.argv[1], len(view["rows"])))
         return
