@@ -1257,6 +1257,17 @@ static outctx out_ctx(cct_shell *p, FILE *f, int mode) {
   return c;
 }
 
+/* The members of a distribution: "count": N, "sum": ..., ..., "imbalance": ...
+ * (v holds sum, min, max, mean, stddev, imbalance). */
+static void json_dist(FILE *o, size_t count, const double v[6]) {
+  static const char *const names[] = {"sum", "min", "max", "mean", "stddev", "imbalance"};
+  fprintf(o, "\"count\": %zu", count);
+  for (int k = 0; k < 6; k++) {
+    fprintf(o, ", \"%s\": ", names[k]);
+    cct_out_number(o, v[k]);
+  }
+}
+
 /* A number for people: whole numbers in full, others to 7 significant digits. */
 static const char *human_text(char *buf, size_t n, double d) {
   if (isfinite(d) && d == floor(d) && fabs(d) < 1e15) snprintf(buf, n, "%.0f", d);
@@ -1343,24 +1354,14 @@ static int stats_print(cct_shell *p, const cct_stats *s, FILE *f, int mode, int 
     for (int k = 0, first = 1; k < 2; k++) {
       const cct_stats_dist *d = &s->kinds[k];
       if (!d->count) continue;
-      fprintf(o, "%s\"%s\": {\"count\": %zu", first ? "" : ", ", k ? "gpu" : "cpu", d->count);
-      const char *dn[] = {"sum", "min", "max", "mean", "stddev", "imbalance"};
-      double dv[] = {d->sum, d->min, d->max, d->mean, d->stddev, d->imbalance};
-      for (int j = 0; j < 6; j++) {
-        fprintf(o, ", \"%s\": ", dn[j]);
-        cct_out_number(o, dv[j]);
-      }
+      fprintf(o, "%s\"%s\": {", first ? "" : ", ", k ? "gpu" : "cpu");
+      json_dist(o, d->count, (double[]){d->sum, d->min, d->max, d->mean, d->stddev, d->imbalance});
       fputc('}', o);
       first = 0;
     }
     fputc('}', o);
-    fprintf(o, ", \"count\": %zu", s->count);
-    const char *names[] = {"sum", "min", "max", "mean", "stddev", "imbalance"};
-    double vals[] = {s->sum, s->min, s->max, s->mean, s->stddev, s->imbalance};
-    for (int k = 0; k < 6; k++) {
-      fprintf(o, ", \"%s\": ", names[k]);
-      cct_out_number(o, vals[k]);
-    }
+    fputs(", ", o);
+    json_dist(o, s->count, (double[]){s->sum, s->min, s->max, s->mean, s->stddev, s->imbalance});
     fputs(", \"profiles\": [", o);
     for (size_t i = 0; i < s->count; i++) {
       const struct cct_stats_profile *pr = &s->profiles[i];
