@@ -6,6 +6,7 @@
  * corpus holds real small archives; mutated copies are damaged archives.  Any
  * outcome but a crash, a sanitizer report or a leak is fine: errors are the
  * expected answer to damage. */
+#include "fuzz_util.h"
 #include "cct_ingest.h"
 #include "cct_query.h"
 
@@ -59,11 +60,7 @@ static void center_on_top(cct_query *q) {
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (!dir[0]) { /* a private directory, in memory where possible, removed at exit */
-    memcpy(dir, "/dev/shm/cct-fuzz-archive-XXXXXX", sizeof "/dev/shm/cct-fuzz-archive-XXXXXX");
-    if (!mkdtemp(dir)) {
-      memcpy(dir, "/tmp/cct-fuzz-archive-XXXXXX", sizeof "/tmp/cct-fuzz-archive-XXXXXX");
-      if (!mkdtemp(dir)) abort();
-    }
+    fuzz_private_dir(dir, sizeof dir, "archive");
     snprintf(path, sizeof path, "%s/a.sqlite", dir);
     atexit(cleanup);
   }

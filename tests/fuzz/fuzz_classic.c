@@ -5,6 +5,7 @@
  * hpcviewer's merged experiment-1.mdb (ingest/mdb.c).  Either way the whole
  * ingest runs into a temporary archive; any outcome but a crash, a leak or an
  * error without a one-line message is fine. */
+#include "fuzz_util.h"
 #include "cct_ingest.h"
 
 #include <stdint.h>
@@ -24,13 +25,6 @@ static const char small_xml[] =
     "<PF i=\"2\" s=\"1\" l=\"1\" lm=\"1\" f=\"1\" n=\"1\"><M n=\"2\" v=\"1\"/><S i=\"3\" s=\"2\" l=\"2\"><M n=\"2\" v=\"1\"/>"
     "<M n=\"3\" v=\"1\"/></S></PF></SecCallPathProfileData></SecCallPathProfile></HPCToolkitExperiment>\n";
 
-static void write_file(const char *path, const uint8_t *p, size_t n) {
-  FILE *f = fopen(path, "wb");
-  if (!f) abort();
-  if (n) fwrite(p, 1, n, f);
-  fclose(f);
-}
-
 static char dir[64];
 
 static void cleanup(void) {
@@ -47,11 +41,7 @@ static void cleanup(void) {
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (!size) return 0;
   if (!dir[0]) { /* a private directory, in memory where possible, removed at exit */
-    memcpy(dir, "/dev/shm/cct-fuzz-classic-XXXXXX", sizeof "/dev/shm/cct-fuzz-classic-XXXXXX");
-    if (!mkdtemp(dir)) {
-      memcpy(dir, "/tmp/cct-fuzz-classic-XXXXXX", sizeof "/tmp/cct-fuzz-classic-XXXXXX");
-      if (!mkdtemp(dir)) abort();
-    }
+    fuzz_private_dir(dir, sizeof dir, "classic");
     atexit(cleanup);
   }
   char xml[128], mdb[128], merged[128], out[128];
@@ -62,10 +52,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   unlink(mdb);
   unlink(merged);
   if (data[0] & 1) {
-    write_file(xml, (const uint8_t *)small_xml, sizeof small_xml - 1);
-    write_file(data[0] & 2 ? merged : mdb, data + 1, size - 1);
+    fuzz_write_file(xml, (const uint8_t *)small_xml, sizeof small_xml - 1);
+    fuzz_write_file(data[0] & 2 ? merged : mdb, data + 1, size - 1);
   } else {
-    write_file(xml, data + 1, size - 1);
+    fuzz_write_file(xml, data + 1, size - 1);
   }
   unlink(out);
   cct_ingest_options opt = {.db_dir = dir, .out_path = out};

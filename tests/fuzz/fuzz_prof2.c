@@ -6,6 +6,7 @@
  * whole ingest runs with cct_read_prof2 into a temporary archive.  Any
  * outcome but a crash, a sanitizer report or a leak is fine; an error must
  * come with a one-line message. */
+#include "fuzz_util.h"
 #include "cct_ingest.h"
 
 #include <stdint.h>
@@ -16,13 +17,6 @@
 
 static char dir[64];
 static char xml_path[96], prof_path[96], out_path[96];
-
-static void write_file(const char *path, const uint8_t *p, size_t n) {
-  FILE *f = fopen(path, "wb");
-  if (!f) abort();
-  if (n && fwrite(p, 1, n, f) != n) abort();
-  fclose(f);
-}
 
 static void cleanup(void) {
   unlink(xml_path);
@@ -35,11 +29,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (!dir[0]) { /* a private directory, in memory where possible, removed at exit */
-    memcpy(dir, "/dev/shm/cct-fuzz-prof2-XXXXXX", sizeof "/dev/shm/cct-fuzz-prof2-XXXXXX");
-    if (!mkdtemp(dir)) {
-      memcpy(dir, "/tmp/cct-fuzz-prof2-XXXXXX", sizeof "/tmp/cct-fuzz-prof2-XXXXXX");
-      if (!mkdtemp(dir)) abort();
-    }
+    fuzz_private_dir(dir, sizeof dir, "prof2");
     snprintf(xml_path, sizeof xml_path, "%s/experiment.xml", dir);
     snprintf(prof_path, sizeof prof_path, "%s/profile.db", dir);
     snprintf(out_path, sizeof out_path, "%s/out.sqlite", dir);
@@ -56,7 +46,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   fwrite(head, 1, sizeof head - 1, f);
   if (lx - skip) fwrite(data + 4 + skip, 1, lx - skip, f);
   fclose(f);
-  write_file(prof_path, data + 4 + lx, size - 4 - lx);
+  fuzz_write_file(prof_path, data + 4 + lx, size - 4 - lx);
   unlink(out_path);
   cct_ingest_options opt = {.db_dir = dir, .out_path = out_path};
   cct_err err = CCT_ERR_INIT;

@@ -7,6 +7,7 @@
  * reader keeps the writer contract of ingest_int.h (balanced enter/exit,
  * declared references, valid metric indexes, ascending profile contexts) and
  * aborts otherwise.  Any crash, sanitizer report or abort is a finding. */
+#include "fuzz_util.h"
 #include "cct_ingest.h"
 #include "ingest_int.h"
 
@@ -163,13 +164,6 @@ cct_err *cct_writer_err(cct_writer *w) { return &w->err; }
 static char dir[64];
 static char meta_path[96], prof_path[96];
 
-static void write_file(const char *path, const uint8_t *p, size_t n) {
-  FILE *f = fopen(path, "wb");
-  if (!f) abort();
-  if (n && fwrite(p, 1, n, f) != n) abort();
-  fclose(f);
-}
-
 static void cleanup(void) {
   unlink(meta_path);
   unlink(prof_path);
@@ -180,9 +174,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (!dir[0]) {
-    const char *tmp = getenv("TMPDIR");
-    snprintf(dir, sizeof dir, "%s/fuzz_v4.XXXXXX", tmp && strlen(tmp) < 40 ? tmp : "/tmp");
-    if (!mkdtemp(dir)) abort();
+    fuzz_private_dir(dir, sizeof dir, "v4");
     snprintf(meta_path, sizeof meta_path, "%s/meta.db", dir);
     snprintf(prof_path, sizeof prof_path, "%s/profile.db", dir);
     atexit(cleanup);
@@ -194,8 +186,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     m = data + 4;
     lm = l < size - 4 ? l : size - 4;
   }
-  write_file(meta_path, m, lm);
-  write_file(prof_path, m + lm, size - (size_t)(m - data) - lm);
+  fuzz_write_file(meta_path, m, lm);
+  fuzz_write_file(prof_path, m + lm, size - (size_t)(m - data) - lm);
   cct_writer w;
   memset(&w, 0, sizeof w);
   cct_err err = CCT_ERR_INIT;
