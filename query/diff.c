@@ -195,13 +195,18 @@ static int cmp_pair(const void *x, const void *y) {
   return (a->a == NONE) - (b->a == NONE);
 }
 
-/* Sorts children indices by canonical name. */
-static const cct_view *sort_view;
+/* A child with its sort key (no sort context outside the array). */
+typedef struct ckey {
+  const char *name; /* canonical name */
+  size_t row;
+} ckey;
+
+/* Canonical name, then row index (stable). */
 static int cmp_child(const void *x, const void *y) {
-  const cct_row *a = &sort_view->rows[*(const size_t *)x], *b = &sort_view->rows[*(const size_t *)y];
-  int c = strcmp(canon(a->name), canon(b->name));
+  const ckey *a = x, *b = y;
+  int c = strcmp(a->name, b->name);
   if (c) return c;
-  return *(const size_t *)x < *(const size_t *)y ? -1 : 1;
+  return a->row < b->row ? -1 : a->row > b->row;
 }
 
 /* Children of p in t as an array (sorted by name when sorted is set); *n set. */
@@ -215,8 +220,15 @@ static size_t *children(const tree *t, size_t p, int sorted, size_t *n) {
   k = 0;
   for (size_t c = t->first[p]; c != NONE; c = t->next[c]) a[k++] = c;
   if (sorted && k > 1) {
-    sort_view = t->v;
-    qsort(a, k, sizeof *a, cmp_child);
+    ckey *keys = malloc(k * sizeof *keys);
+    if (!keys) {
+      free(a);
+      return NULL;
+    }
+    for (size_t i = 0; i < k; i++) keys[i] = (ckey){canon(t->v->rows[a[i]].name), a[i]};
+    qsort(keys, k, sizeof *keys, cmp_child);
+    for (size_t i = 0; i < k; i++) a[i] = keys[i].row;
+    free(keys);
   }
   *n = k;
   return a;

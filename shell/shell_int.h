@@ -223,6 +223,17 @@ int cct_out_fit(FILE *f, const char *s, int width, int pad);
 /* Display width of s in columns, as cct_out_fit prints it. */
 int cct_out_width(const char *s);
 
+/* The label of a view row as tree and table print it: name, ' @ callsite',
+ * ' [inlined]', with dup set where it is (' (file:line)', ' (file)' or
+ * ' (module)'), then suffix (NULL: none).  Returns a malloc'ed string, or
+ * NULL when out of memory. */
+char *cct_out_label(const cct_row *r, int dup, const char *suffix);
+
+/* Marks the function rows of v whose name another function row of v has in
+ * another place (file, line, module): dup[i] = 1 (dup holds v->nrows bytes,
+ * others untouched).  Returns 0, or -1 when out of memory. */
+int cct_out_dups(const cct_view *v, unsigned char *dup);
+
 /* Prints the center's items and occurrence counts in p->mode.  Returns 0, or -1. */
 int cct_out_center(cct_shell *p);
 

@@ -396,13 +396,28 @@ static char *cell_text(const cct_result *r, size_t c, const cct_cell *x, int tre
   }
 }
 
-static int cmp_order(const void *a, const void *b, const cct_result *r) {
-  int x = *(const int *)a, y = *(const int *)b;
-  if (r->cols[x].order != r->cols[y].order) return r->cols[x].order < r->cols[y].order ? -1 : 1;
-  return x < y ? -1 : x > y;
+/* A column with its sort key (no sort context outside the array). */
+typedef struct okey {
+  int order, col;
+} okey;
+
+/* By order, then by index (stable). */
+static int cmp_order(const void *a, const void *b) {
+  const okey *x = a, *y = b;
+  if (x->order != y->order) return x->order < y->order ? -1 : 1;
+  return x->col < y->col ? -1 : x->col > y->col;
 }
-static const cct_result *order_result; /* qsort has no context argument */
-static int cmp_order_q(const void *a, const void *b) { return cmp_order(a, b, order_result); }
+
+/* Sorts cols[0..n) (column indices of r) by their order. */
+static int sort_cols(const cct_result *r, int *cols, int n) {
+  okey *k = malloc(((size_t)n + 1) * sizeof *k);
+  if (!k) return -1;
+  for (int g = 0; g < n; g++) k[g] = (okey){r->cols[cols[g]].order, cols[g]};
+  qsort(k, (size_t)n, sizeof *k, cmp_order);
+  for (int g = 0; g < n; g++) cols[g] = k[g].col;
+  free(k);
+  return 0;
+}
 
 /* The header of column c in a text grid: none over marks and tree handles. */
 static const char *col_title(const cct_result *r, size_t c, int tree) {
@@ -446,8 +461,7 @@ static int print_grid(const fmt *f, const cct_result *r, int tree) {
     rc = 0;
     goto out;
   }
-  order_result = r;
-  qsort(cols, (size_t)ng, sizeof *cols, cmp_order_q);
+  if (sort_cols(r, cols, ng)) goto out;
   for (int g = 0; g < ng; g++) {
     size_t c = (size_t)cols[g];
     if (r->cols[c].role == CCT_ROLE_VALUE || r->cols[c].role == CCT_ROLE_CHANGE) integral[c] = col_integral(r, c);
@@ -870,8 +884,7 @@ int cct_out_result(cct_shell *p, const cct_result *r, FILE *out, int mode) {
 
 /* -------------------------------------------------------------- builders */
 
-/* The label of a row as tree and table print it (owned by the caller). */
-static char *row_label(const cct_row *r, int dup, const char *suffix) {
+char *cct_out_label(const cct_row *r, int dup, const char *suffix) {
   char loc[512] = "";
   if (dup) {
     if (r->file && r->line >= 0) snprintf(loc, sizeof loc, " (%s:%lld)", base_name(r->file), r->line);
@@ -890,29 +903,31 @@ static char *row_location(const cct_row *r) {
   return NULL;
 }
 
-static int cmp_name_idx(const void *a, const void *b, const cct_row *rows) {
-  const cct_row *x = &rows[*(const size_t *)a], *y = &rows[*(const size_t *)b];
-  return strcmp(x->name ? x->name : "", y->name ? y->name : "");
+/* A function row with its sort key (no sort context outside the array). */
+typedef struct nkey {
+  const char *name;
+  size_t row;
+} nkey;
+
+static int cmp_name(const void *a, const void *b) {
+  const nkey *x = a, *y = b;
+  int c = strcmp(x->name, y->name);
+  return c ? c : (x->row > y->row) - (x->row < y->row);
 }
 
-static const cct_row *sort_rows; /* qsort has no context argument */
-static int cmp_name(const void *a, const void *b) { return cmp_name_idx(a, b, sort_rows); }
-
-/* Marks function rows whose name another function row of the view also has
- * (two functions of one name in different files): dup[i] = 1. */
-static int find_dups(const cct_view *v, char *dup) {
-  size_t *idx = malloc((v->nrows + 1) * sizeof *idx), n = 0;
+int cct_out_dups(const cct_view *v, unsigned char *dup) {
+  nkey *idx = malloc((v->nrows + 1) * sizeof *idx);
+  size_t n = 0;
   if (!idx) return -1;
   for (size_t i = 0; i < v->nrows; i++)
-    if (v->rows[i].kind == CCT_ROW_FUNCTION && v->rows[i].name) idx[n++] = i;
-  sort_rows = v->rows;
+    if (v->rows[i].kind == CCT_ROW_FUNCTION && v->rows[i].name) idx[n++] = (nkey){v->rows[i].name, i};
   qsort(idx, n, sizeof *idx, cmp_name);
   for (size_t i = 1; i < n; i++) {
-    const cct_row *a = &v->rows[idx[i - 1]], *b = &v->rows[idx[i]];
+    const cct_row *a = &v->rows[idx[i - 1].row], *b = &v->rows[idx[i].row];
     if (strcmp(a->name, b->name)) continue;
     int same = (a->file ? b->file && !strcmp(a->file, b->file) : !b->file) && a->line == b->line &&
                (a->module ? b->module && !strcmp(a->module, b->module) : !b->module);
-    if (!same) dup[idx[i - 1]] = dup[idx[i]] = 1;
+    if (!same) dup[idx[i - 1].row] = dup[idx[i].row] = 1;
   }
   free(idx);
   return 0;
@@ -963,11 +978,11 @@ static void json_center(char **h, const char *const *center, size_t n, int gran)
  * location (tree/table); the source view adds the mark and the line's text. */
 static void view_result(cct_result *r, const cct_view *v) {
   int src = !strcmp(v->view, "source"), flat = !strcmp(v->view, "flat");
-  char *dup = calloc(v->nrows + 1, 1);
+  unsigned char *dup = calloc(v->nrows + 1, 1);
   result_init(r, v->view);
   r->empty_text = 1;
   r->note = v->note;
-  if (!dup || find_dups(v, dup)) r->failed = 1;
+  if (!dup || cct_out_dups(v, dup)) r->failed = 1;
   char b[32];
   snprintf(b, sizeof b, ", \"run\": %d", v->run);
   append(&r->json_head, b);
@@ -1022,7 +1037,7 @@ static void view_result(cct_result *r, const cct_view *v) {
       set_bool(&x[mark], w->mark);
       set_text(&x[text], w->text);
     } else {
-      set_text(&x[label], keep(r, row_label(w, dup && dup[i], NULL)));
+      set_text(&x[label], keep(r, cct_out_label(w, dup && dup[i], NULL)));
       set_text(&x[loc], keep(r, row_location(w)));
     }
   }
@@ -1158,7 +1173,7 @@ static void diff_result(cct_result *r, const cct_diff *d) {
     }
     const char *suffix =
         dr->status == CCT_DIFF_ADDED ? " (added)" : dr->status == CCT_DIFF_REMOVED ? " (removed)" : NULL;
-    set_text(&x[label], keep(r, row_label(dr->row, 0, suffix)));
+    set_text(&x[label], keep(r, cct_out_label(dr->row, 0, suffix)));
     set_text(&x[loc], keep(r, row_location(dr->row)));
   }
 }

@@ -285,47 +285,11 @@ static void measure(pane *pn) {
 
 /* ------------------------------------------------------------ labels */
 
-/* Row label as the shell prints it: name, ' @ callsite', ' [inlined]', and
- * where the function is when another function row of the view has its name
- * (dup: ' (file:line)'). */
+/* Row label as the shell prints it (cct_out_label) into buf. */
 static void row_label(const cct_row *r, int dup, char *buf, size_t n) {
-  char loc[512] = "";
-  const char *f = r->file ? strrchr(r->file, '/') : NULL, *m = r->module ? strrchr(r->module, '/') : NULL;
-  f = f && f[1] ? f + 1 : r->file;
-  m = m && m[1] ? m + 1 : r->module;
-  if (dup && f && r->line >= 0) snprintf(loc, sizeof loc, " (%s:%lld)", f, r->line);
-  else if (dup && f) snprintf(loc, sizeof loc, " (%s)", f);
-  else if (dup && m) snprintf(loc, sizeof loc, " (%s)", m);
-  snprintf(buf, n, "%s%s%s%s%s", r->name ? r->name : "?", r->callsite ? " @ " : "", r->callsite ? r->callsite : "",
-           r->inlined ? " [inlined]" : "", loc);
-}
-
-static const cct_row *dup_rows; /* qsort has no context argument */
-static int by_name(const void *a, const void *b) {
-  const cct_row *x = &dup_rows[*(const size_t *)a], *y = &dup_rows[*(const size_t *)b];
-  return strcmp(x->name, y->name);
-}
-
-static int same_place(const cct_row *a, const cct_row *b) {
-  return (a->file ? b->file && !strcmp(a->file, b->file) : !b->file) && a->line == b->line &&
-         (a->module ? b->module && !strcmp(a->module, b->module) : !b->module);
-}
-
-/* Marks the function rows of pn whose name another function row of the view
- * has in another place (pn->dup[i] = 1), as the shell does. */
-static void find_dups(pane *pn) {
-  size_t n = pn->v ? pn->v->nrows : 0, k = 0;
-  size_t *idx = malloc((n + 1) * sizeof *idx);
-  if (!idx || !pn->dup || !n) return free(idx);
-  for (size_t i = 0; i < n; i++)
-    if (pn->v->rows[i].kind == CCT_ROW_FUNCTION && pn->v->rows[i].name) idx[k++] = i;
-  dup_rows = pn->v->rows;
-  qsort(idx, k, sizeof *idx, by_name);
-  for (size_t i = 1; i < k; i++) {
-    const cct_row *a = &pn->v->rows[idx[i - 1]], *b = &pn->v->rows[idx[i]];
-    if (!strcmp(a->name, b->name) && !same_place(a, b)) pn->dup[idx[i - 1]] = pn->dup[idx[i]] = 1;
-  }
-  free(idx);
+  char *s = cct_out_label(r, dup, NULL);
+  snprintf(buf, n, "%s", s ? s : "?");
+  free(s);
 }
 
 /* ------------------------------------------------------------ panes */
@@ -396,7 +360,7 @@ static int pane_set(pane *pn, cct_view *v, const char *note) {
     if ((size_t)d <= n) stack[d] = (int)i;
   }
   free(stack);
-  find_dups(pn);
+  if (v && cct_out_dups(v, pn->dup)) return -1;
   measure(pn);
   return 0;
 }
