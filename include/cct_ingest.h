@@ -27,6 +27,7 @@ typedef struct cct_ingest_stats {
   long long profiles;       /* per-thread/rank/stream profiles */
   long long elided;         /* v4 context ids with values but not in meta.db */
   double seconds;           /* wall time */
+  char warning[512];        /* "" or a problem after the run was stored (e.g. its directory not synced) */
 } cct_ingest_stats;
 
 /* Ingests opt->db_dir into opt->out_path.

@@ -114,6 +114,23 @@ int cct_read_prof2(const char *db_dir, cct_writer *w, cct_err *err);
 int cct_open_regular(const char *path, cct_err *err);
 FILE *cct_fopen_regular(const char *path, cct_err *err);
 
+/* Removes the temporaries beside out_path that ingests killed before their
+ * rename left (OUT.tmpPID and its -wal, -shm, -journal: process PID gone and
+ * the file's lock free); the temporary of a running ingest is kept. */
+void cct_tmp_remove_stale(const char *out_path);
+
+/* Creates the temporary file a new archive OUT is built in, OUT.tmpPID,
+ * locked for the life of this process.  Sets *tmp
+ * (malloc'd path) and *fd (close it after the archive's SQLite connection).
+ * Returns CCT_OK or CCT_EIO/CCT_ENOMEM with err naming OUT. */
+int cct_tmp_create(const char *out_path, char **tmp, int *fd, cct_err *err);
+
+/* Publishes the finished temporary tmp (descriptor fd, its SQLite connection
+ * closed) as out_path: fsync, rename, fsync of the directory.  Returns CCT_OK
+ * once renamed (a failed directory sync then only fills warning, when not
+ * NULL), or CCT_EIO with err set and the temporary still in place. */
+int cct_tmp_publish(const char *tmp, int fd, const char *out_path, char *warning, size_t wn, cct_err *err);
+
 /* Mixes n bytes at p into the content digest *h that identifies a database
  * (cctingest refuses a database whose digest an archive already has). */
 void cct_digest_update(uint64_t *h, const void *p, size_t n);

@@ -82,6 +82,7 @@ int main(int argc, char **argv) {
     fprintf(stderr, "cctingest: error: %s\n", err.msg);
     return rc == CCT_EUSAGE ? 2 : 1;
   }
+  if (st.warning[0]) fprintf(stderr, "cctingest: warning: %s\n", st.warning);
   if (!quiet)
     fprintf(stderr,
             "cctingest: run %d (%s): %lld contexts (%lld functions, %lld loops, %lld lines, %lld instructions), "

@@ -86,6 +86,7 @@ struct cct_writer {
   sqlite3 *db;               /* archive being written */
   char *out_path;            /* final path */
   char *tmp_path;            /* temporary file for a new archive, NULL when appending */
+  int tmp_fd;                /* its descriptor, holding its lock (tmpfile.c), -1 = none */
   char *src_root;            /* real path of DB_DIR/src (a directory, not a symlink), NULL when none */
   int64_t run;               /* run number */
   const char *format;        /* "classic" or "v4" */
@@ -359,6 +360,7 @@ int cct_writer_open(const char *out_path, const char *db_dir, const char *format
   pthread_cond_init(&w->not_full, NULL);
   w->format = format;
   w->out_path = strdup(out_path);
+  w->tmp_fd = -1;
   char real[PATH_MAX];
   struct stat sb;
   if (realpath(db_dir, real) && strlen(real) + 5 < sizeof real) {
@@ -374,33 +376,26 @@ int cct_writer_open(const char *out_path, const char *db_dir, const char *format
                        out_path, S_ISLNK(sb.st_mode) ? "a symlink" : S_ISDIR(sb.st_mode) ? "a directory" : "a device or FIFO");
   }
   exists = exists && sb.st_size > 0;
+  cct_tmp_remove_stale(out_path);
   int rc = CCT_OK;
   if (!exists) {
     /* New archive: build it in a temporary file beside the output. */
-    size_t n = strlen(out_path) + 32;
-    w->tmp_path = malloc(n);
-    if (!w->tmp_path) return cct_writer_abort(w), cct_err_set(err, CCT_ENOMEM, "out of memory");
-    snprintf(w->tmp_path, n, "%s.tmp%ld", out_path, (long)getpid());
-    unlink(w->tmp_path);
-    FILE *f = fopen(w->tmp_path, "wb");
-    if (!f) {
-      rc = cct_err_set(err, CCT_EIO, "cannot write '%s': %s", out_path, strerror(errno));
-      free(w->tmp_path);
-      w->tmp_path = NULL;
-      cct_writer_abort(w);
-      return rc;
-    }
-    fclose(f);
+    rc = cct_tmp_create(out_path, &w->tmp_path, &w->tmp_fd, err);
+    if (rc) return cct_writer_abort(w), rc;
   }
+  cct_err e = CCT_ERR_INIT;
   rc = cct_schema_open(w->tmp_path ? w->tmp_path : out_path,
-                       CCT_OPEN_WRITE | (input_bytes > (64 << 20) ? CCT_OPEN_LARGE : 0), &w->db, err);
+                       CCT_OPEN_WRITE | (input_bytes > (64 << 20) ? CCT_OPEN_LARGE : 0), &w->db, &e);
   if (!rc && w->tmp_path)
     rc = cct_schema_exec(w->db, "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; PRAGMA cache_size=-262144; "
-                        "PRAGMA temp_store=MEMORY; PRAGMA threads=2;", err);
+                        "PRAGMA temp_store=MEMORY; PRAGMA threads=2;", &e);
   else if (!rc)
-    rc = cct_schema_exec(w->db, "PRAGMA synchronous=NORMAL; PRAGMA cache_size=-262144; PRAGMA temp_store=MEMORY; PRAGMA threads=2;", err);
-  if (!rc) rc = cct_schema_exec(w->db, "BEGIN IMMEDIATE", err);
+    rc = cct_schema_exec(w->db, "PRAGMA synchronous=NORMAL; PRAGMA cache_size=-262144; PRAGMA temp_store=MEMORY; PRAGMA threads=2;", &e);
+  if (!rc) rc = cct_schema_exec(w->db, "BEGIN IMMEDIATE", &e);
   if (rc) {
+    /* SQL errors here (disk full while creating the schema) name the output, not the temporary */
+    if (rc == CCT_ESQL) cct_err_set(err, rc, "cannot write '%s': %s", out_path, e.msg);
+    else cct_err_set(err, rc, "%s", e.msg);
     cct_writer_abort(w);
     return rc;
   }
@@ -1080,9 +1075,13 @@ int cct_writer_commit(cct_writer *w, cct_ingest_stats *stats, cct_err *err) {
     }
     sqlite3_finalize(st);
   }
-  if (!rc) rc = cct_schema_exec(w->db, "COMMIT; PRAGMA analysis_limit=1000; ANALYZE;", &w->err);
+  /* Every write happens before COMMIT (ANALYZE too): once an append has
+   * committed, nothing that can fail is left (a disk-full error after COMMIT
+   * would report a failure for a run that is in the archive). */
+  if (!rc && sqlite3_exec(w->db, "PRAGMA analysis_limit=1000; ANALYZE;", NULL, NULL, NULL)) rc = sql_fail(w, "statistics");
+  if (!rc && sqlite3_exec(w->db, "COMMIT", NULL, NULL, NULL)) rc = sql_fail(w, "commit");
   trace(w, "commit and analyze");
-  if (!rc && w->tmp_path) rc = cct_schema_exec(w->db, "PRAGMA journal_mode=WAL;", &w->err);
+  if (!rc && w->tmp_path && sqlite3_exec(w->db, "PRAGMA journal_mode=WAL;", NULL, NULL, NULL)) rc = sql_fail(w, "journal");
   if (!rc && w->progress) fputs("\r\033[K", stderr);
   if (!rc && stats) {
     stats->run = (int)w->run;
@@ -1093,14 +1092,15 @@ int cct_writer_commit(cct_writer *w, cct_ingest_stats *stats, cct_err *err) {
     stats->profiles = w->nprofiles;
     stats->elided = w->elided;
     stats->seconds = seconds;
+    stats->warning[0] = 0;
   }
   if (!rc && w->tmp_path) {
     sqlite3_stmt *s;
     while ((s = sqlite3_next_stmt(w->db, NULL))) sqlite3_finalize(s);
     if (sqlite3_close(w->db) != SQLITE_OK) rc = cct_err_set(&w->err, CCT_EIO, "cannot close '%s'", w->tmp_path);
     w->db = NULL;
-    if (!rc && rename(w->tmp_path, w->out_path))
-      rc = cct_err_set(&w->err, CCT_EIO, "cannot rename to '%s': %s", w->out_path, strerror(errno));
+    if (!rc) rc = cct_tmp_publish(w->tmp_path, w->tmp_fd, w->out_path, stats ? stats->warning : NULL,
+                                  stats ? sizeof stats->warning : 0, &w->err);
     if (!rc) {
       free(w->tmp_path);
       w->tmp_path = NULL;
@@ -1133,6 +1133,7 @@ void cct_writer_abort(cct_writer *w) {
     snprintf(side, sizeof side, "%s-shm", w->tmp_path);
     unlink(side);
   }
+  if (w->tmp_fd >= 0) close(w->tmp_fd); /* after sqlite3_close: closing drops this process's locks on the file */
   for (int i = 0; i < w->stack_cap; i++) {
     free(w->stack[i].vals);
     free(w->stack[i].set);
