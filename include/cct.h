@@ -25,6 +25,15 @@ enum {
   CCT_ENOMEM = 60     /* out of memory */
 };
 
+/* Filters (SPEC section 5): how a filter step transforms the calling-context tree. */
+enum {
+  CCT_FILTER_KEEP = 0,     /* only the paths through the item's outermost occurrences */
+  CCT_FILTER_DROP = 1,     /* the item's subtrees removed */
+  CCT_FILTER_HIDE = 2,     /* the item's contexts removed, children moved up, own cost to the parent */
+  CCT_FILTER_PRUNE = 3,    /* the item's callees removed, their cost the item's own */
+  CCT_FILTER_RECURSION = 4 /* a function's frames inside a frame of the same function merged into it */
+};
+
 /* An error record: code plus message.  Initialize with CCT_ERR_INIT. */
 typedef struct cct_err {
   int code;       /* CCT_OK or an error code above */

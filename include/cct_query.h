@@ -94,6 +94,8 @@ typedef struct cct_view {
   cct_row *rows;
   size_t nrows;
   const char *note;        /* a line for the user (e.g. 'no stored copy of the source'), or NULL */
+  const char **filters;    /* the filters the values went through, in order, as text ('hide MPI_*') */
+  size_t nfilters;
   void *priv;              /* library data: what each row stands for (see cct_center_edit) */
 } cct_view;
 
@@ -133,6 +135,19 @@ typedef struct cct_stats {
 
 /* ---- the view core ---- */
 
+/* One filter (SPEC section 5): kind CCT_FILTER_* (cct.h) and an item in the
+ * center syntax (NULL for 'recursion' of every function).  Filters apply in
+ * order to the run's tree; centers are then resolved in the tree they leave. */
+typedef struct cct_filter {
+  int kind;
+  const char *item;
+} cct_filter;
+
+/* "keep", "drop", "hide", "prune", "recursion" for CCT_FILTER_*, NULL for others;
+ * cct_filter_kind is the inverse (-1 for an unknown word). */
+const char *cct_filter_name(int kind);
+int cct_filter_kind(const char *word);
+
 /* Which view a spec asks for. */
 enum { CCT_VIEW_TOPDOWN = 0, CCT_VIEW_BOTTOMUP = 1, CCT_VIEW_FLAT = 2, CCT_VIEW_SOURCE = 3 };
 
@@ -151,7 +166,9 @@ typedef struct cct_view_spec {
   int flat_kind, flat_n;    /* flat: CCT_FLAT_*, rows at most (0 = all) */
   const char *file;         /* source: a path suffix, '@N' (a row of last), NULL: the center's file */
   const cct_view *last;     /* source: the view '@N' refers to (NULL: none) */
-  /* (the filters of the coming issues go here) */
+  const cct_filter *filters; /* applied in order to the run's tree (the center must have been
+                              resolved with the same filters); nfilters 0: none */
+  size_t nfilters;
 } cct_view_spec;
 
 /* Computes the view spec describes (SPEC section 5) from the archive of q, in
@@ -170,7 +187,7 @@ int cct_stats_compute(cct_query *q, const cct_view_spec *spec, size_t bins, int 
                       cct_err *err);
 
 /* Fills spec with the session's settings (run, center, metric, granularity,
- * threshold, percent base) for view; the other fields zero.  spec points into q: valid
+ * threshold, percent base, filters) for view; the other fields zero.  spec points into q: valid
  * until the settings change. */
 void cct_view_spec_init(const cct_query *q, int view, cct_view_spec *spec);
 
@@ -268,6 +285,20 @@ int cct_query_percent(const cct_query *q);
  * and returns CCT_ENOTFOUND with a message naming the item and close names.
  * Returns CCT_OK, CCT_ENOTFOUND or CCT_EUSAGE (bad syntax). */
 int cct_center_apply(cct_query *q, int op, const char *item, cct_err *err);
+
+/* Filters of the session (SPEC section 5).  cct_query_filter_add appends one
+ * (item: center syntax, '@N' a row of the last view; NULL only for
+ * CCT_FILTER_RECURSION: every function), computing the filtered tree at once
+ * (the first time for a run and filter list: a copy of the run written like
+ * an ingest, seconds for a million contexts), and resolves the center again in
+ * it; cct_query_filter_remove removes filter i (1-based; 0: all).  Items of the
+ * center that match nothing in the new tree are left out and named in *note
+ * (malloc'd, NULL when none; note may be NULL).  An item that matches nothing
+ * is CCT_ENOTFOUND and changes nothing.  Returns CCT_OK or an error. */
+int cct_query_filter_add(cct_query *q, int kind, const char *item, char **note, cct_err *err);
+int cct_query_filter_remove(cct_query *q, size_t i, char **note, cct_err *err);
+/* The session's filters (owned by the session, valid until they change). */
+size_t cct_query_filters(const cct_query *q, const cct_filter **list);
 
 /* Empties the center (views start from the program root again). */
 void cct_center_reset(cct_query *q);

@@ -14,7 +14,8 @@ extern const char cct_sql_base[], cct_sql_indexes[], cct_sql_views[], cct_sql_in
 enum {
   CCT_OPEN_READONLY = 0, /* open an existing archive for queries */
   CCT_OPEN_WRITE = 1,    /* open an existing archive, or create it, for ingest */
-  CCT_OPEN_LARGE = 2     /* with CCT_OPEN_WRITE: a new archive gets 64 KiB pages (large inputs) */
+  CCT_OPEN_LARGE = 2,    /* with CCT_OPEN_WRITE: a new archive gets 64 KiB pages (large inputs) */
+  CCT_OPEN_IMMUTABLE = 4 /* with CCT_OPEN_READONLY: a file nobody changes (no locks, no WAL index) */
 };
 
 /* Opens the archive at path.  CCT_OPEN_READONLY requires an existing archive of a

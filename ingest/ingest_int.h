@@ -56,6 +56,9 @@ int cct_writer_open(const char *out_path, const char *db_dir, const char *format
 int cct_writer_module(cct_writer *w, int64_t id, const char *path);
 int cct_writer_file(cct_writer *w, int64_t id, const char *path, const char *src_rel);
 int cct_writer_function(cct_writer *w, int64_t id, const char *name, int64_t module, int64_t file, int64_t line);
+/* cct_writer_file with the text's copy given as a zstd frame z (zn bytes) of
+ * size bytes of text, as an archive stores it (z NULL: no copy). */
+int cct_writer_file_copy(cct_writer *w, int64_t id, const char *path, long long size, const void *z, size_t zn);
 
 /* Declares a metric column: base name, statistic ('sum', 'mean', ...) and
  * description (may be NULL); has_lex says the database gives the lex_aware
@@ -107,6 +110,8 @@ cct_err *cct_writer_err(cct_writer *w);
 int cct_read_classic(const char *db_dir, cct_writer *w, cct_err *err);
 int cct_read_v4(const char *db_dir, cct_writer *w, cct_err *err);
 int cct_read_prof2(const char *db_dir, cct_writer *w, cct_err *err);
+/* The run of an archive (see cct_ingest_derive), read back with filters applied. */
+int cct_read_derived(sqlite3 *db, int run, const cct_derive_step *steps, size_t nsteps, cct_writer *w, cct_err *err);
 
 /* Opens path for reading when it is a regular file (never waits on a FIFO,
  * never reads a device).  Returns the descriptor (or stream), or -1 (NULL)

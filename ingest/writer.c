@@ -8,6 +8,7 @@
  * temporary file renamed on commit; an append is one transaction. */
 #include "cct_ingest.h"
 #include "cct_schema.h"
+#include "cct_sqlite.h"
 #include "idmap.h"
 #include "ingest_int.h"
 
@@ -597,24 +598,40 @@ static void *compress_source(const cct_writer *w, const char *rel, size_t *n, si
   return z;
 }
 
+/* Declares file id at path with z (zn bytes, a zstd frame of n bytes of text,
+ * which the row takes; NULL: no copy). */
+static int add_file(cct_writer *w, int64_t id, const char *path, void *z, size_t n, size_t zn);
+
 int cct_writer_file(cct_writer *w, int64_t id, const char *path, const char *src_rel) {
+  size_t n = 0, zn = 0;
+  void *z = src_rel ? compress_source(w, src_rel, &n, &zn) : NULL;
+  return add_file(w, id, path, z, n, zn);
+}
+
+int cct_writer_file_copy(cct_writer *w, int64_t id, const char *path, long long size, const void *z, size_t zn) {
+  void *copy = z && size >= 0 ? malloc(zn ? zn : 1) : NULL;
+  if (z && size >= 0 && !copy) return oom(w);
+  if (copy) memcpy(copy, z, zn);
+  return add_file(w, id, path, copy, copy ? (size_t)size : 0, zn);
+}
+
+static int add_file(cct_writer *w, int64_t id, const char *path, void *z, size_t n, size_t zn) {
   int added = 0;
   int64_t *v = cct_idmap_put(&w->files, id, 0, 0, &added);
   if (!v) return oom(w);
-  if (!added) return cct_err_set(&w->err, CCT_ECORRUPT, "file id %lld declared twice", (long long)id);
+  if (!added) return free(z), cct_err_set(&w->err, CCT_ECORRUPT, "file id %lld declared twice", (long long)id);
   int64_t *slot = NULL, same = intern(w, ID_FILE, path, 0, 0, 0, &slot);
-  if (same < 0) return oom(w);
+  if (same < 0) return free(z), oom(w);
   if (same) { /* a second record of a known path: one row (the first one's copy of the text) */
     *cct_idmap_get(&w->files, id, 0) = same;
+    free(z);
     return CCT_OK;
   }
   *slot = w->nfiles + 1;
   *cct_idmap_get(&w->files, id, 0) = w->nfiles + 1;
   w->nfiles++;
   w->file_path = grow_array(w->file_path, &w->file_cap, (size_t)w->nfiles + 1, sizeof *w->file_path);
-  if (!w->file_path || !(w->file_path[w->nfiles] = strdup(path))) return oom(w);
-  size_t n = 0, zn = 0;
-  void *z = src_rel ? compress_source(w, src_rel, &n, &zn) : NULL;
+  if (!w->file_path || !(w->file_path[w->nfiles] = strdup(path))) return free(z), oom(w);
   row *r = row_begin(w, w->ins_file, "file");
   if (!r) return free(z), oom(w);
   row_int(r, 1, w->run);

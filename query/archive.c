@@ -339,7 +339,7 @@ static int load_run(qarch *a, int run, qrun **out, cct_err *err) {
   *out = NULL;
   if (!q) return cct_err_set(err, CCT_ENOMEM, "out of memory");
   q->run = run;
-  qv x = {a, q, &q_no_center, 0, CCT_GRAN_FUNCTION, 0, CCT_PERCENT_PROGRAM, CCT_SORT_INCLUSIVE};
+  qv x = {a, q, &q_no_center, 0, CCT_GRAN_FUNCTION, 0, CCT_PERCENT_PROGRAM, CCT_SORT_INCLUSIVE, run, 0, NULL, 0};
   int rc = CCT_OK;
   sqlite3_stmt *st = q_stmt(&x, ST_COLUMNS, err);
   if (!st) rc = CCT_ESQL;
@@ -454,7 +454,7 @@ int q_metric_column(const qrun *q, const char *name, size_t *disp, cct_err *err)
 
 /* ---- opening ---- */
 
-int q_arch_open(qarch *a, const char *path, sqlite3 *db, cct_err *err) {
+int q_arch_open(qarch *a, const char *path, int flags, sqlite3 *db, cct_err *err) {
   memset(a, 0, sizeof *a);
   if (!path) {
     const char *file = sqlite3_db_filename(db, "main");
@@ -464,7 +464,7 @@ int q_arch_open(qarch *a, const char *path, sqlite3 *db, cct_err *err) {
     a->borrowed = 1;
     return CCT_OK;
   }
-  int rc = cct_schema_open(path, CCT_OPEN_READONLY, &a->db, err);
+  int rc = cct_schema_open(path, CCT_OPEN_READONLY | flags, &a->db, err);
   if (rc) return rc;
   static const char *const tune[] = {"mmap", "cache"};
   for (size_t i = 0; i < sizeof tune / sizeof *tune; i++) { /* speed only: failures are harmless */
@@ -479,6 +479,7 @@ int q_arch_open(qarch *a, const char *path, sqlite3 *db, cct_err *err) {
 }
 
 void q_arch_close(qarch *a) {
+  q_filtered_close(a);
   for (size_t i = 0; i < a->nfns; i++) {
     free(a->fns[i].name);
     free(a->fns[i].file);

@@ -498,7 +498,8 @@ static int resolve_item(const qv *q, citem *it, cct_err *err) {
     }
     const char *shown = it->type == IT_CTX ? it->text + 1 : it->type == IT_NAME ? it->arg : it->text;
     if (it->type == IT_LINE || it->type == IT_LOOP) shown = it->text + (it->type == IT_LOOP ? 5 : 0);
-    rc = cct_err_set(err, CCT_ENOTFOUND, "no %s '%s' in run %d%s", what[it->type], shown, q->r->run, sug);
+    rc = cct_err_set(err, CCT_ENOTFOUND, "no %s '%s' in run %d%s%s", what[it->type], shown, q->shown_run,
+                     q->nfilters ? " as filtered ('filter' lists the filters)" : "", sug);
   }
   if (rc) {
     free(l.v);
@@ -604,7 +605,8 @@ void cct_center_free(cct_center *c) {
 /* Computes c's O, O*, the exclusive set and the subtree sums from its items (run q->r). */
 static int center_rebuild(const qv *q, cct_center *c, cct_err *err) {
   clear_derived(c);
-  c->run = q->r->run;
+  c->run = q->shown_run;
+  c->tree = q->tree;
   c->ncols = q->r->ncols;
   if (!c->nitems) return CCT_OK;
   occlist l = {0};
@@ -685,6 +687,7 @@ static int center_copy(const cct_center *base, int occ, cct_center **out, cct_er
   *out = c;
   if (!c) return cct_err_set(err, CCT_ENOMEM, "out of memory");
   c->run = base ? base->run : 0;
+  c->tree = base ? base->tree : 0;
   if (!base || !base->nitems) return CCT_OK;
   c->items = calloc(base->nitems, sizeof *c->items);
   if (!c->items) return cct_err_set(err, CCT_ENOMEM, "out of memory");

@@ -10,13 +10,22 @@
 #include <string.h>
 
 int q_spec_bind(cct_query *s, const cct_view_spec *spec, qv *q, cct_err *err) {
-  *q = (qv){&s->a, NULL, &q_no_center, 0, CCT_GRAN_FUNCTION, 0, CCT_PERCENT_PROGRAM, CCT_SORT_INCLUSIVE};
+  *q = (qv){&s->a, NULL, &q_no_center, 0, CCT_GRAN_FUNCTION, 0, CCT_PERCENT_PROGRAM, CCT_SORT_INCLUSIVE, 0, 0, NULL, 0};
   int run = spec->run ? spec->run : s->r->run;
   int rc = q_run_get(&s->a, run, &q->r, err);
   if (rc) return rc;
+  q->shown_run = run;
+  if (spec->nfilters) { /* the filtered copy of the run */
+    if ((rc = q_filtered(&s->a, run, spec->filters, spec->nfilters, &q->a, &q->tree, err))) return rc;
+    if ((rc = q_run_get(q->a, 1, &q->r, err))) return rc;
+    q->filters = spec->filters;
+    q->nfilters = spec->nfilters;
+  }
   if (spec->center && spec->center->nitems) {
     if (spec->center->run != run)
       return cct_err_set(err, CCT_EUSAGE, "the center was resolved in run %d, not in run %d", spec->center->run, run);
+    if (spec->center->tree != q->tree)
+      return cct_err_set(err, CCT_EUSAGE, "the center was resolved with other filters than the view's");
     q->c = spec->center;
   }
   if ((rc = q_metric_column(q->r, spec->metric, &q->disp, err))) return rc;

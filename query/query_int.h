@@ -112,6 +112,7 @@ typedef struct qrun {
 
 /* The archive layer (archive.c): the connection, the statement cache, the
  * loaded runs, look-up caches keyed by (id, run), the read transaction. */
+typedef struct qfiltered qfiltered;
 typedef struct qarch {
   sqlite3 *db;
   int borrowed;          /* db is the caller's (cct_query_open_db): never closed here */
@@ -125,12 +126,16 @@ typedef struct qarch {
   qmap pathmap;          /* (0 file | 1 module, id, run) -> index in paths */
   char **paths;
   size_t npaths, pathcap;
+  qfiltered **filtered;  /* filtered runs of this archive (filter.c), most recent last */
+  size_t nfiltered;
+  int serial;            /* the last filtered run's serial number */
 } qarch;
 
 /* A resolved center (center.c): the items of one run and their occurrences.
  * Immutable once built: views only read it. */
 struct cct_center {
   int run;
+  int tree;              /* 0: the run's own tree; else the serial of the filtered run it is of */
   citem *items;
   size_t nitems;
   qctx *O;               /* union of occurrences, sorted by pre, unique */
@@ -155,6 +160,10 @@ typedef struct qv {
   double threshold;
   int percent;           /* CCT_PERCENT_* */
   int sort;              /* CCT_SORT_* */
+  int shown_run;         /* the run the user asked for (r is its filtered copy when tree != 0) */
+  int tree;              /* 0, or the serial of the filtered run r belongs to */
+  const cct_filter *filters; /* the filters applied (names in the view) */
+  size_t nfilters;
 } qv;
 
 /* The session (session.c): an archive plus the current settings, the
@@ -171,14 +180,16 @@ struct cct_query {
   int sort;              /* CCT_SORT_* */
   lastrow *last;         /* facts of the last view a cct_view_* call returned, for '@N' */
   size_t nlast;
+  cct_filter *filters;   /* current filters (items owned) */
+  size_t nfilters;
 };
 
 /* ---- archive.c ---- */
 
-/* Opens the archive at path read-only into a (zeroed first); with db (path
- * NULL), borrows that open connection instead (no tuning, never closed here).
- * Returns CCT_OK or an error. */
-int q_arch_open(qarch *a, const char *path, sqlite3 *db, cct_err *err);
+/* Opens the archive at path read-only (flags: CCT_OPEN_* of cct_schema.h) into
+ * a (zeroed first); with db (path NULL), borrows that open connection instead
+ * (no tuning, never closed here).  Returns CCT_OK or an error. */
+int q_arch_open(qarch *a, const char *path, int flags, sqlite3 *db, cct_err *err);
 /* Frees everything of a and closes its connection. */
 void q_arch_close(qarch *a);
 /* The loaded run (loading it once); *r NULL with CCT_ENOTFOUND when the
@@ -264,6 +275,15 @@ int q_source(const qv *q, const char *file, const cct_view *last, cct_view **out
 int q_stats(const qv *q, size_t bins, int order, cct_stats **out, cct_err *err);
 /* The facts of the rows of a view (cct_view.priv). */
 const lastrow *q_view_facts(const cct_view *v);
+/* ---- filter.c ---- */
+
+/* The archive holding run seen through filters f[0..n) (n > 0): a private
+ * archive whose run 1 is the filtered tree, made once and cached in a; its
+ * serial in *serial.  Returns CCT_OK or an error (an item that matches nothing). */
+int q_filtered(qarch *a, int run, const cct_filter *f, size_t n, qarch **out, int *serial, cct_err *err);
+/* Frees the filtered runs of a. */
+void q_filtered_close(qarch *a);
+
 /* Builds the computation q for spec on archive a (the session s supplies run 0's meaning). */
 int q_spec_bind(cct_query *s, const cct_view_spec *spec, qv *q, cct_err *err);
 

@@ -57,6 +57,8 @@ static int not_an_archive(const char *path, cct_err *err) {
   return database_dir_error(path, path, (int)(base - path - 1), 1, err);
 }
 
+static void filters_free(cct_filter *f, size_t n);
+
 static void free_last(cct_query *q) {
   for (size_t i = 0; i < q->nlast; i++) free(q->last[i].name);
   free(q->last);
@@ -89,7 +91,7 @@ static int session_open(const char *path, sqlite3 *db, cct_query **pq, cct_err *
   *pq = NULL;
   cct_query *q = calloc(1, sizeof *q);
   if (!q) return cct_err_set(err, CCT_ENOMEM, "out of memory");
-  int rc = q_arch_open(&q->a, path, db, err);
+  int rc = q_arch_open(&q->a, path, 0, db, err);
   if (rc) {
     free(q);
     return rc;
@@ -127,6 +129,7 @@ void cct_query_close(cct_query *q) {
   if (!q) return;
   cct_center_free(q->center);
   free_last(q);
+  filters_free(q->filters, q->nfilters);
   q_arch_close(&q->a);
   free(q);
 }
@@ -147,6 +150,8 @@ void cct_view_spec_init(const cct_query *q, int view, cct_view_spec *spec) {
   spec->threshold = q->threshold;
   spec->percent = q->percent;
   spec->sort = q->sort;
+  spec->filters = q->filters;
+  spec->nfilters = q->nfilters;
 }
 
 /* The new run and center are built aside and swapped in only when complete: a
@@ -298,7 +303,7 @@ int cct_query_complete(cct_query *q, int kind, const char *prefix, int (*fn)(voi
                        void *arg) {
   cct_err err = CCT_ERR_INIT;
   int idx = kind == 'f' ? ST_COMPLETE_FUNCTIONS : kind == 'F' ? ST_FILES : ST_COMPLETE_METRICS;
-  qv x = {&q->a, q->r, &q_no_center, q->disp, q->gran, 0, CCT_PERCENT_PROGRAM, CCT_SORT_INCLUSIVE};
+  qv x = {&q->a, q->r, &q_no_center, q->disp, q->gran, 0, CCT_PERCENT_PROGRAM, CCT_SORT_INCLUSIVE, q->r->run, 0, NULL, 0};
   sqlite3_stmt *st = q_stmt(&x, idx, &err);
   if (!st) return CCT_ESQL;
   if (kind == 'f') sqlite3_bind_text(st, 2, prefix, -1, SQLITE_TRANSIENT);
@@ -323,4 +328,91 @@ int cct_query_complete(cct_query *q, int kind, const char *prefix, int (*fn)(voi
   free(prev);
   sqlite3_reset(st);
   return rc == CCT_STEP_ROW || rc == CCT_STEP_DONE ? CCT_OK : rc;
+}
+
+/* ---- the session's filters ---- */
+
+size_t cct_query_filters(const cct_query *q, const cct_filter **list) {
+  *list = q->filters;
+  return q->nfilters;
+}
+
+static void filters_free(cct_filter *f, size_t n) {
+  for (size_t i = 0; i < n; i++) free((char *)f[i].item);
+  free(f);
+}
+
+/* Makes f[0..n) (owned) the session's filters when the filtered tree can be
+ * made, with the center resolved again in it; else frees f and changes nothing. */
+static int set_filters(cct_query *q, cct_filter *f, size_t n, char **note, cct_err *err) {
+  cct_filter *old = q->filters;
+  size_t nold = q->nfilters;
+  q->filters = f; /* for bind_run's spec, through cct_view_spec_init */
+  q->nfilters = n;
+  cct_center *c = NULL;
+  int rc = cct_center_rerun(q, q->center, q->r->run, &c, note, err);
+  if (rc) {
+    q->filters = old;
+    q->nfilters = nold;
+    filters_free(f, n);
+    return rc;
+  }
+  filters_free(old, nold);
+  cct_center_free(q->center);
+  q->center = c;
+  free_last(q); /* '@N' named rows of the other tree */
+  return CCT_OK;
+}
+
+int cct_query_filter_add(cct_query *q, int kind, const char *item, char **note, cct_err *err) {
+  if (note) *note = NULL;
+  if (!cct_filter_name(kind)) return cct_err_set(err, CCT_EUSAGE, "no filter kind %d", kind);
+  if (!item && kind != CCT_FILTER_RECURSION) return cct_err_set(err, CCT_EUSAGE, "%s needs an ITEM", cct_filter_name(kind));
+  char *text = NULL;
+  if (item) { /* '@N' is kept as the row's label, which reads the same in any tree */
+    cct_center *c = NULL;
+    cct_err e = CCT_ERR_INIT;
+    qv x;
+    cct_view_spec spec;
+    cct_view_spec_init(q, CCT_VIEW_TOPDOWN, &spec);
+    q_begin(&q->a);
+    int rc = q_spec_bind(q, &spec, &x, &e);
+    if (!rc) rc = q_center_edit(&x, NULL, CCT_CENTER_SET, item, q->last, q->nlast, &c, &e);
+    q_end(&q->a);
+    if (rc == CCT_OK && !c) rc = cct_err_set(&e, CCT_EUSAGE, "'%s' is the top row; name the item", item);
+    if (rc) return cct_err_set(err, rc, "filter %s %s: %s", cct_filter_name(kind), item, e.msg);
+    text = strdup(c && c->nitems ? c->items[0].text : item);
+    cct_center_free(c);
+    if (!text) return cct_err_set(err, CCT_ENOMEM, "out of memory");
+  }
+  cct_filter *f = calloc(q->nfilters + 1, sizeof *f);
+  if (!f) return free(text), cct_err_set(err, CCT_ENOMEM, "out of memory");
+  for (size_t i = 0; i < q->nfilters; i++) {
+    f[i].kind = q->filters[i].kind;
+    if (q->filters[i].item && !(f[i].item = strdup(q->filters[i].item))) {
+      free(text);
+      filters_free(f, i);
+      return cct_err_set(err, CCT_ENOMEM, "out of memory");
+    }
+  }
+  f[q->nfilters] = (cct_filter){kind, text};
+  return set_filters(q, f, q->nfilters + 1, note, err);
+}
+
+int cct_query_filter_remove(cct_query *q, size_t i, char **note, cct_err *err) {
+  if (note) *note = NULL;
+  if (i > q->nfilters) return cct_err_set(err, CCT_ENOTFOUND, "no filter %zu (%zu active)", i, q->nfilters);
+  size_t n = i ? q->nfilters - 1 : 0;
+  cct_filter *f = calloc(n + 1, sizeof *f);
+  if (!f) return cct_err_set(err, CCT_ENOMEM, "out of memory");
+  for (size_t j = 0, k = 0; i && j < q->nfilters; j++) {
+    if (j + 1 == i) continue;
+    f[k].kind = q->filters[j].kind;
+    if (q->filters[j].item && !(f[k].item = strdup(q->filters[j].item))) {
+      filters_free(f, k);
+      return cct_err_set(err, CCT_ENOMEM, "out of memory");
+    }
+    k++;
+  }
+  return set_filters(q, f, n, note, err);
 }

@@ -248,7 +248,7 @@ static int source_file(const qv *q, const char *file, const cct_view *last, int6
   }
   sqlite3_reset(st);
   if (rc) return rc;
-  if (!first) return cct_err_set(err, CCT_ENOTFOUND, "no file '%s' in run %d", file, q->r->run);
+  if (!first) return cct_err_set(err, CCT_ENOTFOUND, "no file '%s' in run %d", file, q->shown_run);
   *fid = first;
   return CCT_OK;
 }
@@ -471,7 +471,7 @@ static int distribution(const cct_stats *s, int kind, cct_stats_dist *d) {
 
 int q_stats(const qv *q, size_t bins, int order, cct_stats **out, cct_err *err) {
   *out = NULL;
-  if (!q->r->ncols) return cct_err_set(err, CCT_ENOTFOUND, "run %d has no metrics", q->r->run);
+  if (!q->r->ncols) return cct_err_set(err, CCT_ENOTFOUND, "run %d has no metrics", q->shown_run);
   if (!bins) bins = 10;
   cct_stats *s = calloc(1, sizeof *s);
   if (!s) return cct_err_set(err, CCT_ENOMEM, "out of memory");
@@ -562,7 +562,7 @@ int q_stats(const qv *q, size_t bins, int order, cct_stats **out, cct_err *err) 
   s->program_total = q->r->root_incl ? q->r->root_incl[q->disp] : 0;
   char note[300] = "";
   if (!s->count)
-    snprintf(note, sizeof note, "run %d has no per-profile data (the database holds summary values only)", q->r->run);
+    snprintf(note, sizeof note, "run %d has no per-profile data (the database holds summary values only)", q->shown_run);
   else if (fabs(s->program_sum - s->program_total) > 1e-3 * fabs(s->program_total)) {
     cct_c_numeric loc = cct_c_numeric_begin(); /* the host's LC_NUMERIC does not change the text */
     snprintf(note, sizeof note,

@@ -156,7 +156,7 @@ cct_view *q_view_new(const qv *q, const char *name, const size_t *vcols, size_t 
   cct_view *v = calloc(1, sizeof *v);
   if (!v) return NULL;
   v->view = name;
-  v->run = q->r->run;
+  v->run = q->shown_run;
   v->granularity = q->gran;
   v->nmetrics = n;
   v->metrics = calloc(n + 1, sizeof *v->metrics);
@@ -182,6 +182,17 @@ cct_view *q_view_new(const qv *q, const char *name, const size_t *vcols, size_t 
     v->percent = CCT_PERCENT_CENTER;
   }
   for (size_t i = 0; i < q->c->nitems; i++) lost |= !(v->center[i] = q_strdup(q->c->items[i].text));
+  if (q->nfilters && (v->filters = calloc(q->nfilters, sizeof *v->filters))) {
+    for (size_t i = 0; i < q->nfilters; i++) {
+      const cct_filter *f = &q->filters[i];
+      const char *name = cct_filter_name(f->kind);
+      char *t = malloc(strlen(name ? name : "?") + (f->item ? strlen(f->item) : 0) + 2);
+      if (t) sprintf(t, f->item ? "%s %s" : "%s", name ? name : "?", f->item);
+      lost |= !(v->filters[v->nfilters++] = t);
+    }
+  } else if (q->nfilters) {
+    lost = 1;
+  }
   if (lost) {
     cct_view_free(v);
     return NULL;
@@ -204,6 +215,8 @@ void cct_view_free(cct_view *v) {
   if (!v) return;
   for (size_t i = 0; i < v->nmetrics; i++) free((char *)v->metrics[i]);
   for (size_t i = 0; i < v->ncenter; i++) free((char *)v->center[i]);
+  for (size_t i = 0; i < v->nfilters; i++) free((char *)v->filters[i]);
+  free((char *)v->filters);
   for (size_t i = 0; i < v->nrows; i++) {
     cct_row *r = &v->rows[i];
     free((char *)r->name);
@@ -718,7 +731,7 @@ static int bu_fetch(const qv *q, const int64_t *ids, size_t n, bframe **frames, 
   while (!rc && i < n && (src = cct_step(st, err)) == CCT_STEP_ROW) {
     int64_t id = ids[i++];
     if (sqlite3_column_type(st, 0) == SQLITE_NULL) {
-      rc = cct_err_set(err, CCT_ECORRUPT, "context %lld of run %d is missing", (long long)id, q->r->run);
+      rc = cct_err_set(err, CCT_ECORRUPT, "context %lld of run %d is missing", (long long)id, q->shown_run);
       break;
     }
     if (CCT_GROW(*frames, *nframes + 1, *fcap)) {
@@ -739,7 +752,7 @@ static int bu_fetch(const qv *q, const int64_t *ids, size_t n, bframe **frames, 
   sqlite3_reset(st);
   sqlite3_clear_bindings(st);
   if (!rc && src != CCT_STEP_ROW && src != CCT_STEP_DONE) rc = src;
-  if (!rc && i != n) rc = cct_err_set(err, CCT_ECORRUPT, "callers of run %d are missing from the archive", q->r->run);
+  if (!rc && i != n) rc = cct_err_set(err, CCT_ECORRUPT, "callers of run %d are missing from the archive", q->shown_run);
   return rc;
 }
 

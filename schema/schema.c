@@ -116,7 +116,7 @@ int cct_schema_open(const char *path, int flags, sqlite3 **pdb, cct_err *err) {
   sqlite3 *db = NULL;
   int oflags = flags & CCT_OPEN_WRITE ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE : SQLITE_OPEN_READONLY;
   *pdb = NULL;
-  if (open_db(path, oflags, &db) != SQLITE_OK) {
+  if ((flags & CCT_OPEN_IMMUTABLE ? open_immutable(path, &db) : open_db(path, oflags, &db)) != SQLITE_OK) {
     int unreadable = !(flags & CCT_OPEN_WRITE) && access(path, R_OK) != 0;
     cct_err_set(err, CCT_EIO, "cannot open '%s': %s", path,
                 unreadable ? strerror(errno) : db ? sqlite3_errmsg(db) : "out of memory");

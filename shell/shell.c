@@ -59,6 +59,7 @@ static int cmd_metric(cct_shell *p, cct_words *w);
 static int cmd_metrics(cct_shell *p, cct_words *w);
 static int cmd_granularity(cct_shell *p, cct_words *w);
 static int cmd_threshold(cct_shell *p, cct_words *w);
+static int cmd_filter(cct_shell *p, cct_words *w);
 static int cmd_percent(cct_shell *p, cct_words *w);
 static int cmd_mode(cct_shell *p, cct_words *w);
 static int cmd_width(cct_shell *p, cct_words *w);
@@ -83,6 +84,18 @@ static const cct_cmd commands[] = {
      "ITEM: NAME, 'NAME with spaces', glob PATTERN, re REGEX, FILE:LINE, loop FILE:LINE,\n"
      "      file PATH, module PATH, class NAME, namespace NAME, #ID (one context),\n"
      "      @N (row N of the last view)"},
+    {"filter", cmd_filter, CMD_NEEDS_DB, "filter [keep|drop|hide|prune ITEM | recursion [ITEM] | - N | reset]",
+     "transform the tree every view shows (in order; the center is resolved after them)",
+     "  filter keep ITEM    only the cost on paths through ITEM (ancestors keep the sum below)\n"
+     "  filter drop ITEM    ITEM's subtrees removed, with their cost\n"
+     "  filter hide ITEM    ITEM's frames removed; children move up, own cost goes to the caller\n"
+     "  filter prune ITEM   ITEM's callees removed; their cost becomes ITEM's own\n"
+     "  filter recursion [ITEM]  a function's frames inside a frame of the same function merged\n"
+     "                      into the outer one (every function, or ITEM's)\n"
+     "  filter              list the filters        filter - N   remove filter N\n"
+     "  filter reset        remove every filter\n"
+     "ITEM as for 'center'.  The first use of a filter list copies the run (seconds per million\n"
+     "contexts); views on it then cost what they cost without filters."},
     {"topdown", cmd_topdown, CMD_NEEDS_DB, "topdown [DEPTH] [by KEY]",
      "callees of the center (or of the program root), DEPTH levels (default 3)",
      "Siblings sort by inclusive value (default), 'by exclusive' or 'by name'."},
@@ -524,6 +537,51 @@ static int cmd_center(cct_shell *p, cct_words *w) {
     long long occ = 0;
     for (size_t i = 0; i < n; i++) occ += cct_center_occurrences(p->q, i);
     fprintf(p->out, "center: %zu item%s, %lld occurrence%s\n", n, n == 1 ? "" : "s", occ, occ == 1 ? "" : "s");
+  }
+  return CCT_CMD_OK;
+}
+
+static int cmd_filter(cct_shell *p, cct_words *w) {
+  const cct_filter *f = NULL;
+  size_t n = cct_query_filters(p->q, &f);
+  if (w->argc == 1) {
+    if (!n) fputs("(no filters)\n", p->out);
+    for (size_t i = 0; i < n; i++) {
+      fprintf(p->out, "%zu  %s", i + 1, cct_filter_name(f[i].kind));
+      if (f[i].item) fputc(' ', p->out), cct_escape_write(p->out, f[i].item, CCT_ESC_TERM);
+      fputc('\n', p->out);
+    }
+    return CCT_CMD_OK;
+  }
+  cct_err err = CCT_ERR_INIT;
+  char *note = NULL;
+  int rc, kind = cct_filter_kind(w->argv[1]);
+  if (!strcmp(w->argv[1], "reset")) {
+    if (w->argc != 2) return usage_error(p, cmd_of(w), "unexpected argument", w->argv[2]);
+    rc = cct_query_filter_remove(p->q, 0, &note, &err);
+  } else if (!strcmp(w->argv[1], "-")) {
+    int i;
+    if (w->argc != 3 || parse_count(w->argv[2], &i) || i < 1)
+      return usage_error(p, cmd_of(w), "need a filter number after", "-");
+    rc = cct_query_filter_remove(p->q, (size_t)i, &note, &err);
+  } else if (kind < 0) {
+    return usage_error(p, cmd_of(w), "unknown filter", w->argv[1]);
+  } else if (w->argc == 2 && kind != CCT_FILTER_RECURSION) {
+    return usage_error(p, cmd_of(w), "need an ITEM after", w->argv[1]);
+  } else {
+    char *item = NULL; /* as typed: the library parses quotes and keywords */
+    if (w->argc > 2 && !(item = strndup(w->text + w->offset[2], w->len - w->offset[2])))
+      return cct_shell_error(p, "out of memory");
+    rc = cct_query_filter_add(p->q, kind, item, &note, &err);
+    free(item);
+  }
+  if (rc) return lib_error(p, &err, rc);
+  forget_handles(p);
+  if (note) {
+    fputs("note: the center lost ", p->err);
+    cct_escape_write(p->err, note, CCT_ESC_TERM);
+    fputs(" (no occurrence left in the filtered tree)\n", p->err);
+    free(note);
   }
   return CCT_CMD_OK;
 }

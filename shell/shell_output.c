@@ -973,6 +973,24 @@ static void json_center(char **h, const char *const *center, size_t n, int gran)
   json_member_str(h, "granularity", gran == CCT_GRAN_LINE ? "line" : "function");
 }
 
+/* Names the filters a result went through: tree/table a 'filters: a; b' line
+ * above the grid, json '"filters": [...]'. */
+static void result_filters(cct_result *r, const char *const *filters, size_t n) {
+  if (!n) return;
+  char *j = json_strings(filters, n);
+  json_member_raw(&r->json_head, "filters", j ? j : "[]");
+  free(j);
+  append(&r->title, "filters: ");
+  for (size_t i = 0; i < n; i++) {
+    char *e = cct_escape_dup(filters[i], CCT_ESC_TERM);
+    if (i) append(&r->title, "; ");
+    append(&r->title, e ? e : "?");
+    free(e);
+  }
+  append(&r->title, "\n");
+  if (!r->title) r->failed = 1;
+}
+
 /* A view as a result: the row columns, per metric inclusive and exclusive
  * (grouped under the metric name, % of the program total), the label and the
  * location (tree/table); the source view adds the mark and the line's text. */
@@ -987,6 +1005,7 @@ static void view_result(cct_result *r, const cct_view *v) {
   snprintf(b, sizeof b, ", \"run\": %d", v->run);
   append(&r->json_head, b);
   json_center(&r->json_head, v->center, v->ncenter, v->granularity);
+  result_filters(r, v->filters, v->nfilters);
   if (v->note) json_member_str(&r->json_head, "note", v->note);
   row_cols(r, src);
   int first = (int)r->ncols, shares = src && v->nrows && v->rows[0].share, per = shares ? 3 : 2;
