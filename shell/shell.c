@@ -662,11 +662,8 @@ static int bottomup_sorted(cct_shell *p, cct_words *w) {
   int depth;
   if (depth_arg(p, w, &depth)) return CCT_CMD_ERROR;
   if (cct_center_count(p->q) == 0) {
-    if (p->mode == CCT_MODE_JSON)
-      fprintf(p->out, "{\"view\": \"bottomup\", \"run\": %d, \"center\": [], \"rows\": [], "
-                      "\"note\": \"no center: use 'center NAME' or 'flat'\"}\n",
-              cct_query_run(p->q));
-    else fputs("no center: use 'center NAME' or 'flat'\n", p->out);
+    if (cct_out_empty(p, "bottomup", "no center: use 'center NAME' or 'flat'"))
+      return cct_shell_error(p, cct_shell_interrupted ? "interrupted" : "out of memory");
     return CCT_CMD_OK;
   }
   cct_view *v = NULL;
@@ -723,8 +720,9 @@ static int cmd_stats(cct_shell *p, cct_words *w) {
   int rc = cct_view_stats_by(p->q, (size_t)bins, order, &s, &err);
   if (rc) return lib_error(p, &err, rc);
   remember_view(p, CCT_LAST_STATS, 0, 0, bins, NULL);
-  cct_out_stats_order(p, s, order);
+  int out = cct_out_stats(p, s, NULL, 0, order);
   cct_stats_free(s);
+  if (out) return cct_shell_error(p, cct_shell_interrupted ? "interrupted" : "out of memory");
   return CCT_CMD_OK;
 }
 
@@ -1022,7 +1020,7 @@ static int export_text(cct_shell *p, FILE *f, int mode) {
     cct_stats *s = NULL;
     rc = cct_view_stats(p->q, (size_t)p->last.bins, &s, &err);
     if (rc) return lib_error(p, &err, rc);
-    cct_out_stats_to(p, s, f, mode);
+    cct_out_stats(p, s, f, mode, CCT_STATS_BY_VALUE);
     cct_stats_free(s);
     return CCT_CMD_OK;
   }

@@ -178,14 +178,11 @@ int cct_out_view(cct_shell *p, const cct_view *v);
  * f is NULL, as cct_out_view does.  Returns as cct_out_view. */
 int cct_out_view_to(cct_shell *p, const cct_view *v, FILE *f, int mode);
 
-/* Prints stats of the current center of p->q in p->mode.  Returns 0. */
-int cct_out_stats(cct_shell *p, const cct_stats *s);
-/* Prints stats with the profiles listed in order CCT_STATS_BY_* (by value: the top 5;
- * by rank or thread: all of them).  Returns 0. */
-int cct_out_stats_order(cct_shell *p, const cct_stats *s, int order);
-
-/* Prints stats to f in mode, or as cct_out_stats when f is NULL.  Returns 0. */
-int cct_out_stats_to(cct_shell *p, const cct_stats *s, FILE *f, int mode);
+/* Prints stats of the current center of p->q to f in mode, or, when f is
+ * NULL, to p->out in p->mode; the profiles listed in order CCT_STATS_BY_*
+ * (in tree and table, by value: the top 5; by rank or thread: all of them).
+ * Returns 0, or -1 when interrupted or out of memory. */
+int cct_out_stats(cct_shell *p, const cct_stats *s, FILE *f, int mode, int order);
 
 /* Prints a diff (cct_view_diff) to f in mode, or, when f is NULL, to p->out
  * in p->mode remembering the base handles for '@N' completion.  Tree and
@@ -237,6 +234,11 @@ int cct_out_dups(const cct_view *v, unsigned char *dup);
 /* Prints the center's items and occurrence counts in p->mode.  Returns 0, or -1. */
 int cct_out_center(cct_shell *p);
 
+/* Prints a view named view without rows, because of message (e.g. bottomup
+ * without a center): tree and table print the message alone, json has it as
+ * "note", csv prints the header.  Returns 0, or -1. */
+int cct_out_empty(cct_shell *p, const char *view, const char *message);
+
 /* ---- Results (shell_output.c) ---- */
 
 /* Cell types and column roles of a cct_result. */
@@ -284,7 +286,8 @@ typedef struct cct_result {
   char *tail;          /* tree/table: lines printed below the grid (owned), or NULL */
   const char *note;    /* tree/table: a 'note: ...' line at the end, or NULL */
   size_t text_rows;    /* tree/table: print at most this many rows (0: all) */
-  int empty_text;      /* tree/table: print '(no rows)' when there are none */
+  const char *empty_text; /* tree/table: the line printed when there are no rows ('(no rows)'), or NULL */
+  int indent;          /* tree/table: blanks before each line of the grid */
   int hide_empty;      /* tree/table: leave out columns without any value */
   int no_header;       /* tree/table: no header lines */
   cct_col *cols;

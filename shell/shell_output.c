@@ -457,7 +457,10 @@ static int print_grid(const fmt *f, const cct_result *r, int tree) {
   if (!cols || !w || !integral || !text || !next) goto out;
   for (size_t c = 0; c < r->ncols; c++)
     if (col_shown(f, r, c, tree) && !(r->hide_empty && col_empty(r, c, n))) cols[ng++] = (int)c;
-  if (!ng) {
+  if (!ng) { /* no column to show: the text around the grid only */
+    if (r->title) fputs(r->title, o);
+    if (!n && r->empty_text) fprintf(o, "%s\n", r->empty_text);
+    if (r->tail) fputs(r->tail, o);
     rc = 0;
     goto out;
   }
@@ -533,6 +536,7 @@ static int print_grid(const fmt *f, const cct_result *r, int tree) {
   if (r->title) fputs(r->title, o); /* already escaped, with its line ends */
   for (int line = spans ? 0 : 1; line < 2 && !r->no_header; line++) {
     FILE *lo = line ? o : head;
+    fprintf(lo, "%*s", r->indent, "");
     for (int g = 0; g < ng; g++) {
       size_t c = (size_t)cols[g];
       const cct_col *k = &r->cols[c];
@@ -564,12 +568,13 @@ static int print_grid(const fmt *f, const cct_result *r, int tree) {
     }
     fputc('\n', o);
   }
-  if (!n && r->empty_text) fputs("(no rows)\n", o);
+  if (!n && r->empty_text) fprintf(o, "%s\n", r->empty_text);
   for (size_t i = 0; i < n; i++) {
     if (cct_shell_interrupted) goto out;
     int d = drawn ? (int)r->cells[i * r->ncols + (size_t)r->depth_col].i : 0;
     if (d < 0) d = 0;
     if (drawn) anc[d] = next[i];
+    fprintf(o, "%*s", r->indent, "");
     for (int g = 0; g < ng; g++) {
       size_t c = (size_t)cols[g];
       const cct_col *k = &r->cols[c];
@@ -876,7 +881,7 @@ int cct_out_result(cct_shell *p, const cct_result *r, FILE *out, int mode) {
   case CCT_MODE_TABLE: rc = print_grid(&f, r, 0); break;
   default: rc = print_grid(&f, r, 1); break;
   }
-  if (r->note && (f.mode == CCT_MODE_TREE || f.mode == CCT_MODE_TABLE))
+  if (r->note && (f.mode == CCT_MODE_TREE || f.mode == CCT_MODE_TABLE || (f.mode == CCT_MODE_FOLDED && !r->nfold)))
     fputs("note: ", f.out), out_text(f.out, r->note), fputc('\n', f.out);
   fflush(f.out);
   return cct_shell_interrupted ? -1 : rc;
@@ -965,12 +970,18 @@ static void row_cells(cct_result *r, cct_cell *x, const cct_row *w, int handle, 
   (void)r;
 }
 
-/* ', "center": [...], "granularity": "..."' */
-static void json_center(char **h, const char *const *center, size_t n, int gran) {
-  char *c = json_strings(center, n);
-  json_member_raw(h, "center", c ? c : "[]");
-  free(c);
-  json_member_str(h, "granularity", gran == CCT_GRAN_LINE ? "line" : "function");
+/* The context every result names, in one place: json ', "run": N' (run > 0),
+ * ', "center": [...]' (center not NULL, or n 0 with gran >= 0) and
+ * ', "granularity": "..."' (gran >= 0, a CCT_GRAN_*). */
+static void result_context(cct_result *r, int run, const char *const *center, size_t n, int gran) {
+  char **h = &r->json_head, b[32];
+  if (run > 0) snprintf(b, sizeof b, "%d", run), json_member_raw(h, "run", b);
+  if (center || gran >= 0) {
+    char *c = json_strings(center, n);
+    json_member_raw(h, "center", c ? c : "[]");
+    free(c);
+  }
+  if (gran >= 0) json_member_str(h, "granularity", gran == CCT_GRAN_LINE ? "line" : "function");
 }
 
 /* Names the filters a result went through: tree/table a 'filters: a; b' line
@@ -998,13 +1009,10 @@ static void view_result(cct_result *r, const cct_view *v) {
   int src = !strcmp(v->view, "source"), flat = !strcmp(v->view, "flat");
   unsigned char *dup = calloc(v->nrows + 1, 1);
   result_init(r, v->view);
-  r->empty_text = 1;
+  r->empty_text = "(no rows)";
   r->note = v->note;
   if (!dup || cct_out_dups(v, dup)) r->failed = 1;
-  char b[32];
-  snprintf(b, sizeof b, ", \"run\": %d", v->run);
-  append(&r->json_head, b);
-  json_center(&r->json_head, v->center, v->ncenter, v->granularity);
+  result_context(r, v->run, v->center, v->ncenter, v->granularity);
   result_filters(r, v->filters, v->nfilters);
   if (v->note) json_member_str(&r->json_head, "note", v->note);
   row_cols(r, src);
@@ -1073,7 +1081,7 @@ static const char *status_name(int s) {
  * the exclusive values and their change). */
 static void diff_result(cct_result *r, const cct_diff *d) {
   result_init(r, "diff");
-  r->empty_text = 1;
+  r->empty_text = "(no rows)";
   r->note = d->note;
   char *t = NULL, b[128];
   /* The title: 'diff topdown 3: run 1 'a' -> run 2 'b', METRIC[, sorted by change]'. */
@@ -1100,10 +1108,11 @@ static void diff_result(cct_result *r, const cct_diff *d) {
   char **h = &r->json_head;
   json_member_str(h, "of", d->view);
   if (strcmp(d->view, "flat")) snprintf(b, sizeof b, ", \"depth\": %d", d->depth), append(h, b);
-  snprintf(b, sizeof b, ", \"base_run\": %d, \"run\": %d", d->run, d->other_run), append(h, b);
+  snprintf(b, sizeof b, "%d", d->run), json_member_raw(h, "base_run", b);
+  result_context(r, d->other_run, NULL, 0, -1);
   json_member_str(h, "base_title", d->title);
   json_member_str(h, "title", d->other_title);
-  json_center(h, d->center, d->ncenter, d->granularity);
+  result_context(r, 0, d->center, d->ncenter, d->granularity);
   json_member_str(h, "sort", d->sort_change ? "change" : "inclusive");
   append(h, ", \"metrics\": [");
   for (size_t m = 0; m < d->nmetrics; m++) {
@@ -1249,16 +1258,11 @@ int cct_out_diff(cct_shell *p, const cct_diff *d, FILE *f, int mode) {
 
 int cct_out_center(cct_shell *p) {
   size_t n = cct_center_count(p->q);
-  if (!n && (p->mode == CCT_MODE_TREE || p->mode == CCT_MODE_TABLE || p->mode == CCT_MODE_FOLDED)) {
-    fputs("no center (views start at the program root)\n", p->out);
-    return 0;
-  }
   cct_result r;
   result_init(&r, "center");
   r.rows_key = "items";
-  char b[32];
-  snprintf(b, sizeof b, ", \"run\": %d", cct_query_run(p->q));
-  append(&r.json_head, b);
+  r.empty_text = "no center (views start at the program root)";
+  result_context(&r, cct_query_run(p->q), NULL, 0, -1);
   add_col(&r, "item", CCT_T_TEXT, CCT_ROLE_PLAIN, CCT_IN_DATA);
   add_col(&r, "occurrences", CCT_T_INT, CCT_ROLE_PLAIN, CCT_IN_DATA);
   add_col(&r, "center", CCT_T_TEXT, CCT_ROLE_NAME, CCT_IN_TEXT); /* 'ITEM  (N occurrences)' */
@@ -1276,30 +1280,27 @@ int cct_out_center(cct_shell *p) {
   return rc;
 }
 
-/* ----------------------------------------------------------------- stats */
-
-/* Stats keep a printer of their own (not yet a cct_result): their summary,
- * per-kind figures and histograms are text around the profile list.  It
- * writes to an outctx: the shell's output or a file for 'export'. */
-typedef struct outctx {
-  FILE *out; /* destination */
-  int mode;  /* CCT_MODE_* */
-} outctx;
-
-static outctx out_ctx(cct_shell *p, FILE *f, int mode) {
-  outctx c = {f ? f : p->out, f ? mode : p->mode};
-  return c;
+int cct_out_empty(cct_shell *p, const char *view, const char *message) {
+  cct_view v;
+  memset(&v, 0, sizeof v);
+  v.view = view, v.run = cct_query_run(p->q), v.granularity = cct_query_granularity(p->q), v.note = message;
+  cct_result r;
+  view_result(&r, &v);
+  r.no_header = 1, r.empty_text = message, r.note = NULL;
+  int rc = cct_out_result(p, &r, NULL, 0);
+  cct_result_release(&r);
+  return rc;
 }
 
-/* The members of a distribution: "count": N, "sum": ..., ..., "imbalance": ...
- * (v holds sum, min, max, mean, stddev, imbalance). */
-static void json_dist(FILE *o, size_t count, const double v[6]) {
+/* ----------------------------------------------------------------- stats */
+
+/* ', "count": N, "sum": ..., ..., "imbalance": ...' of a distribution (appended to *h). */
+static void json_dist(char **h, size_t count, const double v[6]) {
   static const char *const names[] = {"sum", "min", "max", "mean", "stddev", "imbalance"};
-  fprintf(o, "\"count\": %zu", count);
-  for (int k = 0; k < 6; k++) {
-    fprintf(o, ", \"%s\": ", names[k]);
-    cct_out_number(o, v[k]);
-  }
+  char b[40];
+  snprintf(b, sizeof b, "%zu", count);
+  json_member_raw(h, "count", b);
+  for (int k = 0; k < 6; k++) json_number_member(h, names[k], v[k]);
 }
 
 /* A number for people: whole numbers in full, others to 7 significant digits. */
@@ -1307,21 +1308,6 @@ static const char *human_text(char *buf, size_t n, double d) {
   if (isfinite(d) && d == floor(d) && fabs(d) < 1e15) snprintf(buf, n, "%.0f", d);
   else snprintf(buf, n, "%.7g", d);
   return buf;
-}
-
-static void json_int_or_null(FILE *o, long long v) {
-  if (v < 0) fputs("null", o);
-  else fprintf(o, "%lld", v);
-}
-
-int cct_out_stats(cct_shell *p, const cct_stats *s) { return cct_out_stats_to(p, s, NULL, 0); }
-
-static int stats_print(cct_shell *p, const cct_stats *s, FILE *f, int mode, int order);
-
-int cct_out_stats_order(cct_shell *p, const cct_stats *s, int order) { return stats_print(p, s, NULL, 0, order); }
-
-int cct_out_stats_to(cct_shell *p, const cct_stats *s, FILE *f, int mode) {
-  return stats_print(p, s, f, mode, CCT_STATS_BY_VALUE);
 }
 
 /* One profile's identity as text ('node a8c01a67 rank 1 thread 0'). */
@@ -1338,13 +1324,18 @@ static void profile_id_text(const struct cct_stats_profile *pr, char *id, size_t
 
 /* The figures of one distribution (indented by ind, 2 blanks more than its title). */
 static void stats_figures(FILE *o, const cct_stats_dist *d, const char *ind) {
+  static const char *const names[] = {"sum", "min", "max", "mean", "stddev"};
+  const double v[] = {d->sum, d->min, d->max, d->mean, d->stddev};
   char b[40];
-  fprintf(o, "%s  sum        %s\n", ind, human_text(b, sizeof b, d->sum));
-  fprintf(o, "%s  min        %s\n", ind, human_text(b, sizeof b, d->min));
-  fprintf(o, "%s  max        %s\n", ind, human_text(b, sizeof b, d->max));
-  fprintf(o, "%s  mean       %s\n", ind, human_text(b, sizeof b, d->mean));
-  fprintf(o, "%s  stddev     %s\n", ind, human_text(b, sizeof b, d->stddev));
+  for (int k = 0; k < 5; k++) fprintf(o, "%s  %-10s %s\n", ind, names[k], human_text(b, sizeof b, v[k]));
   fprintf(o, "%s  imbalance  %.3f (max / mean)\n", ind, d->imbalance);
+}
+
+/* Bin k of bins equal bins from min to max: its low and high ends. */
+static void bin_range(double min, double max, size_t bins, size_t k, double *lo, double *hi) {
+  double width = (max - min) / (double)bins;
+  *lo = min + width * (double)k;
+  *hi = k + 1 == bins ? max : min + width * (double)(k + 1);
 }
 
 /* The histogram of one distribution, its title indented by ind. */
@@ -1352,117 +1343,51 @@ static void stats_histogram(FILE *o, const cct_stats *s, const cct_stats_dist *d
   char lo[40], hi[40];
   if (!s->bins || !d->count) return;
   size_t most = 1;
-  double width = (d->max - d->min) / (double)s->bins;
   for (size_t k = 0; k < s->bins; k++)
     if (d->histogram[k] > most) most = d->histogram[k];
   fprintf(o, "%shistogram (%zu bins):\n", ind, s->bins);
   for (size_t k = 0; k < s->bins; k++) {
-    human_text(lo, sizeof lo, d->min + width * (double)k);
-    human_text(hi, sizeof hi, k + 1 == s->bins ? d->max : d->min + width * (double)(k + 1));
+    double l, h;
+    bin_range(d->min, d->max, s->bins, k, &l, &h);
     int bar = (int)(40.0 * (double)d->histogram[k] / (double)most + 0.5);
-    fprintf(o, "%s  %14s .. %-14s %6zu %.*s\n", ind, lo, hi, d->histogram[k], bar,
-            "########################################");
+    fprintf(o, "%s  %14s .. %-14s %6zu %.*s\n", ind, human_text(lo, sizeof lo, l), human_text(hi, sizeof hi, h),
+            d->histogram[k], bar, "########################################");
   }
 }
 
-static int stats_print(cct_shell *p, const cct_stats *s, FILE *f, int mode, int order) {
-  outctx ctx = out_ctx(p, f, mode);
-  FILE *o = ctx.out;
-  size_t nc = cct_center_count(p->q);
-  double width = s->bins ? (s->max - s->min) / (double)s->bins : 0;
-  if (ctx.mode == CCT_MODE_JSON) {
-    fprintf(o, "{\"view\": \"stats\", \"run\": %d, \"center\": [", cct_query_run(p->q));
-    for (size_t i = 0; i < nc; i++) {
-      if (i) fputs(", ", o);
-      cct_out_json_string(o, cct_center_item(p->q, i));
-    }
-    fputs("], \"metric\": ", o);
-    cct_out_json_string(o, s->metric);
-    fputs(", \"note\": ", o);
-    cct_out_json_string(o, s->note);
-    fputs(", \"program_sum\": ", o);
-    cct_out_number(o, s->program_sum);
-    fputs(", \"program_total\": ", o);
-    cct_out_number(o, s->program_total);
-    fputs(", \"kinds\": {", o);
-    for (int k = 0, first = 1; k < 2; k++) {
-      const cct_stats_dist *d = &s->kinds[k];
-      if (!d->count) continue;
-      fprintf(o, "%s\"%s\": {", first ? "" : ", ", k ? "gpu" : "cpu");
-      json_dist(o, d->count, (double[]){d->sum, d->min, d->max, d->mean, d->stddev, d->imbalance});
-      fputc('}', o);
-      first = 0;
-    }
-    fputc('}', o);
-    fputs(", ", o);
-    json_dist(o, s->count, (double[]){s->sum, s->min, s->max, s->mean, s->stddev, s->imbalance});
-    fputs(", \"profiles\": [", o);
-    for (size_t i = 0; i < s->count; i++) {
-      const struct cct_stats_profile *pr = &s->profiles[i];
-      fprintf(o, "%s{\"profile\": %d, \"node\": ", i ? ", " : "", pr->profile);
-      json_int_or_null(o, pr->node);
-      fputs(", \"rank\": ", o);
-      json_int_or_null(o, pr->rank);
-      fputs(", \"thread\": ", o);
-      json_int_or_null(o, pr->thread);
-      fputs(", \"gpucontext\": ", o);
-      json_int_or_null(o, pr->gpucontext);
-      fputs(", \"gpustream\": ", o);
-      json_int_or_null(o, pr->gpustream);
-      fprintf(o, ", \"kind\": \"%s\"", pr->kind ? "gpu" : "cpu");
-      fputs(", \"value\": ", o);
-      cct_out_number(o, pr->value);
-      fputc('}', o);
-    }
-    fputs("], \"histogram\": [", o);
-    for (size_t b = 0; b < s->bins; b++) {
-      fprintf(o, "%s{\"low\": ", b ? ", " : "");
-      cct_out_number(o, s->min + width * (double)b);
-      fputs(", \"high\": ", o);
-      cct_out_number(o, b + 1 == s->bins ? s->max : s->min + width * (double)(b + 1));
-      fprintf(o, ", \"count\": %zu}", s->histogram[b]);
-    }
-    fputs("]}\n", o);
-    return 0;
+/* Text written by fn(o, a, b, c, ind) into a new string (NULL when out of memory). */
+static char *text_of(void (*fn)(FILE *, const cct_stats *, const cct_stats_dist *, const char *), const cct_stats *s,
+                     const cct_stats_dist *d, const char *ind) {
+  char *t = NULL;
+  size_t n = 0;
+  FILE *o = open_memstream(&t, &n);
+  if (!o) return NULL;
+  fn(o, s, d, ind);
+  if (fclose(o)) {
+    free(t);
+    return NULL;
   }
-  if (ctx.mode == CCT_MODE_CSV) {
-    fputs("profile,node,rank,thread,gpucontext,gpustream,value\r\n", o);
-    for (size_t i = 0; i < s->count; i++) {
-      const struct cct_stats_profile *pr = &s->profiles[i];
-      long long ids[] = {pr->node, pr->rank, pr->thread, pr->gpucontext, pr->gpustream};
-      fprintf(o, "%d", pr->profile);
-      for (int k = 0; k < 5; k++) {
-        fputc(',', o);
-        if (ids[k] >= 0) fprintf(o, "%lld", ids[k]);
-      }
-      fputc(',', o);
-      cct_out_number(o, s->profiles[i].value);
-      fputs("\r\n", o);
-    }
-    return 0;
-  }
-  /* tree, table, folded: a summary, the top profiles, a histogram. */
+  return t;
+}
+
+/* The summary above the profile list of tree/table: the center and the
+ * profile count, the figures (per kind, with histograms, when the run has
+ * both CPU threads and GPU streams), the list's heading. */
+static void stats_summary(FILE *o, const cct_stats *s, const cct_stats_dist *only, const char *const *center,
+                          size_t nc, int order, size_t top) {
   out_text(o, s->metric ? s->metric : "?");
   fputs(" inclusive of ", o);
   if (!nc) fputs("the program", o);
   for (size_t i = 0; i < nc; i++) { /* items as typed: quoted ones keep their own quotes */
-    const char *item = cct_center_item(p->q, i);
-    int quoted = item[0] == '\'' || item[0] == '"';
+    int quoted = center[i][0] == '\'' || center[i][0] == '"';
     fputs(i ? ", " : "", o);
     if (!quoted) fputc('\'', o);
-    out_text(o, item);
+    out_text(o, center[i]);
     if (!quoted) fputc('\'', o);
   }
   fprintf(o, " over %zu profile%s\n", s->count, s->count == 1 ? "" : "s");
-  if (s->note) fprintf(o, "note: %s\n", s->note);
-  if (!s->count) {
-    fflush(o);
-    return 0;
-  }
-  char b[40], id[256];
-  int mixed = s->kinds[0].count && s->kinds[1].count;
-  const cct_stats_dist *only = &s->kinds[s->kinds[0].count ? 0 : 1];
-  if (!mixed) {
+  if (!s->count) return;
+  if (only) {
     stats_figures(o, only, "");
   } else { /* CPU threads and GPU streams apart: one imbalance over both would mean nothing */
     for (int k = 0; k < 2; k++) {
@@ -1471,18 +1396,105 @@ static int stats_print(cct_shell *p, const cct_stats *s, FILE *f, int mode, int 
       stats_histogram(o, s, &s->kinds[k], "  ");
     }
   }
-  size_t top = order == CCT_STATS_BY_VALUE ? (s->count < 5 ? s->count : 5) : s->count;
   if (order == CCT_STATS_BY_VALUE) fprintf(o, "top %zu:\n", top);
   else fprintf(o, "profiles by %s:\n", order == CCT_STATS_BY_RANK ? "rank" : "thread");
-  for (size_t i = 0; i < top; i++) {
-    const struct cct_stats_profile *pr = &s->profiles[i];
-    profile_id_text(pr, id, sizeof id);
-    fprintf(o, "  profile %-4d %-36s %s%s\n", pr->profile, id, human_text(b, sizeof b, pr->value),
-            mixed && pr->kind ? "  (GPU)" : "");
+}
+
+/* Stats as a result: one row per profile (its ids, kind and value); the
+ * distributions and the histogram are metadata (json members; in tree and
+ * table the summary above the list of the top profiles, or of all of them
+ * in order by rank or thread, and the histogram below it). */
+static void stats_result(cct_result *r, cct_shell *p, const cct_stats *s, int order) {
+  size_t nc = cct_center_count(p->q), top = order == CCT_STATS_BY_VALUE && s->count > 5 ? 5 : s->count;
+  const char **center = calloc(nc + 1, sizeof *center);
+  result_init(r, "stats");
+  r->rows_key = "profiles";
+  r->note = s->note;
+  r->no_header = 1;
+  r->text_rows = top;
+  r->indent = 2;
+  r->hide_empty = 1;
+  if (!center) r->failed = 1;
+  for (size_t i = 0; center && i < nc; i++) center[i] = cct_center_item(p->q, i);
+  int mixed = s->kinds[0].count && s->kinds[1].count;
+  const cct_stats_dist *only = mixed ? NULL : &s->kinds[s->kinds[0].count ? 0 : 1];
+  /* Metadata: the json members, the text above and below the list. */
+  char **h = &r->json_head;
+  result_context(r, cct_query_run(p->q), center, center ? nc : 0, -1);
+  json_member_str(h, "metric", s->metric);
+  json_member_str(h, "note", s->note);
+  json_number_member(h, "program_sum", s->program_sum);
+  json_number_member(h, "program_total", s->program_total);
+  append(h, ", \"kinds\": {");
+  for (int k = 0, first = 1; k < 2; k++) {
+    const cct_stats_dist *d = &s->kinds[k];
+    if (!d->count) continue;
+    char *m = NULL;
+    json_dist(&m, d->count, (double[]){d->sum, d->min, d->max, d->mean, d->stddev, d->imbalance});
+    char *o = xprintf("%s\"%s\": {%s}", first ? "" : ", ", k ? "gpu" : "cpu", m ? m + 2 : "");
+    if (o) append(h, o);
+    free(o), free(m);
+    first = 0;
   }
-  if (!mixed) stats_histogram(o, s, only, "");
-  fflush(o);
-  return 0;
+  append(h, "}");
+  json_dist(h, s->count, (double[]){s->sum, s->min, s->max, s->mean, s->stddev, s->imbalance});
+  append(&r->json_tail, ", \"histogram\": [");
+  for (size_t k = 0; k < s->bins; k++) {
+    double lo, hi;
+    bin_range(s->min, s->max, s->bins, k, &lo, &hi);
+    char *m = NULL, b[40];
+    json_number_member(&m, "low", lo);
+    json_number_member(&m, "high", hi);
+    snprintf(b, sizeof b, "%zu", s->histogram[k]);
+    json_member_raw(&m, "count", b);
+    if (m) append(&r->json_tail, k ? ", {" : "{"), append(&r->json_tail, m + 2), append(&r->json_tail, "}");
+    free(m);
+  }
+  append(&r->json_tail, "]");
+  char *t = NULL;
+  size_t tn = 0;
+  FILE *o = open_memstream(&t, &tn);
+  if (o) stats_summary(o, s, only, center, center ? nc : 0, order, top);
+  if (!o || fclose(o)) r->failed = 1;
+  r->title = t;
+  if (s->count && only) r->tail = text_of(stats_histogram, s, only, "");
+  if (s->count && only && s->bins && !r->tail) r->failed = 1;
+  free(center);
+  /* Columns: csv/json the ids, kind and value; tree/table 'profile 3', the
+   * ids as text, the value, '(GPU)' in a run of both kinds. */
+  static const char *const ids[] = {"node", "rank", "thread", "gpucontext", "gpustream"};
+  add_col(r, "profile", CCT_T_INT, CCT_ROLE_PLAIN, CCT_IN_DATA);
+  for (int k = 0; k < 5; k++) add_col(r, ids[k], CCT_T_INT, CCT_ROLE_PLAIN, CCT_IN_DATA);
+  add_col(r, "kind", CCT_T_TEXT, CCT_ROLE_PLAIN, CCT_IN_DATA);
+  int value = add_col(r, "value", CCT_T_REAL, CCT_ROLE_VALUE, CCT_IN_ALL);
+  int label = add_col(r, "label", CCT_T_TEXT, CCT_ROLE_PLAIN, CCT_IN_TEXT);
+  int id = add_col(r, "id", CCT_T_TEXT, CCT_ROLE_PLAIN, CCT_IN_TEXT);
+  int gpu = add_col(r, "gpu", CCT_T_TEXT, CCT_ROLE_PLAIN, CCT_IN_TEXT);
+  colp(r, label)->order = 0, colp(r, id)->order = 1, colp(r, value)->order = 2, colp(r, gpu)->order = 3;
+  for (size_t i = 0; i < s->count && !r->failed; i++) {
+    const struct cct_stats_profile *pr = &s->profiles[i];
+    const long long v[] = {pr->node, pr->rank, pr->thread, pr->gpucontext, pr->gpustream};
+    cct_cell *x = add_row(r);
+    if (!x) break;
+    char idt[256];
+    set_int(&x[0], pr->profile);
+    for (int k = 0; k < 5; k++)
+      if (v[k] >= 0) set_int(&x[1 + k], v[k]);
+    set_text(&x[6], pr->kind ? "gpu" : "cpu");
+    set_real(&x[value], pr->value);
+    profile_id_text(pr, idt, sizeof idt);
+    set_text(&x[label], keep(r, xprintf("profile %d", pr->profile)));
+    set_text(&x[id], keep(r, strdup(idt)));
+    if (mixed && pr->kind) set_text(&x[gpu], "(GPU)");
+  }
+}
+
+int cct_out_stats(cct_shell *p, const cct_stats *s, FILE *f, int mode, int order) {
+  cct_result r;
+  stats_result(&r, p, s, order);
+  int rc = cct_out_result(p, &r, f, mode);
+  cct_result_release(&r);
+  return rc;
 }
 
 
@@ -1492,11 +1504,7 @@ int cct_out_stmt(cct_shell *p, sqlite3_stmt *st, const char *view, const char *v
   int nc = sqlite3_column_count(st), rc;
   cct_result r;
   result_init(&r, view);
-  if (p->q) {
-    char b[32];
-    snprintf(b, sizeof b, ", \"run\": %d", cct_query_run(p->q));
-    append(&r.json_head, b);
-  }
+  if (p->q) result_context(&r, cct_query_run(p->q), NULL, 0, -1);
   for (int c = 0; c < nc; c++) {
     const char *name = sqlite3_column_name(st, c);
     int role = value_col && !strcmp(name, value_col) ? CCT_ROLE_VALUE : CCT_ROLE_PLAIN;

@@ -42,7 +42,7 @@ s = json.load(open("s.json"))
 assert s["view"] == "stats" and s["count"] == 4, s
 PY
 grep -q '^main;MPI_Finalize;PMPI_Finalize;MPID_Finalize 3998240 0$' d.folded || { cat d.folded; fail "diff .folded"; }
-[ "$(head -1 s.csv | tr -d '\r')" = "profile,node,rank,thread,gpucontext,gpustream,value" ] || fail "stats .csv"
+[ "$(head -1 s.csv | tr -d '\r')" = "profile,node,rank,thread,gpucontext,gpustream,kind,value" ] || fail "stats .csv"
 
 # Pictures.
 if [ -f "$CCT_SRC/include/cct_picture.h" ]; then
