@@ -134,54 +134,46 @@ static int by_pre(const void *a, const void *b) {
   return x->pre < y->pre ? -1 : x->pre > y->pre;
 }
 
-/* Contexts whose pre numbers are closer than this are read as one range of the value table (the
- * rows between cost less than another look-up). */
-#define VALUE_GAP 24
+/* Contexts whose pre numbers are at most this far apart are read as one range of the value
+ * table: stepping over the rows between costs less than another seek of the B-tree. */
+#define VALUE_GAP 8
 
-int q_values_many(const qv *q, const int64_t *pres, size_t n, size_t col, double *out, size_t stride, cct_err *err) {
-  if (!n) return CCT_OK;
+int q_values_many(const qv *q, const int64_t *pres, size_t n, const size_t *cols, size_t ncols, double *out,
+                  size_t stride, cct_err *err) {
+  if (!n || !ncols) return CCT_OK;
   prei *idx = malloc(n * sizeof *idx);
-  char *json = malloc(44 * n + 3), *p = json;
-  if (!idx || !json) {
-    free(idx);
-    free(json);
-    return cct_err_set(err, CCT_ENOMEM, "out of memory");
-  }
+  if (!idx) return cct_err_set(err, CCT_ENOMEM, "out of memory");
   int sorted = 1;
   for (size_t i = 0; i < n; i++) {
     idx[i] = (prei){pres[i], i};
     if (i && pres[i] < pres[i - 1]) sorted = 0;
-    out[stride * i] = out[stride * i + 1] = out[stride * i + 2] = 0;
+    for (size_t m = 0; m < ncols; m++) out[stride * i + 3 * m] = out[stride * i + 3 * m + 1] = out[stride * i + 3 * m + 2] = 0;
   }
   if (!sorted) qsort(idx, n, sizeof *idx, by_pre);
-  /* ranges of neighbouring contexts */
-  *p++ = '[';
-  for (size_t i = 0; i < n;) {
-    size_t j = i + 1;
-    while (j < n && idx[j].pre - idx[j - 1].pre <= VALUE_GAP) j++;
-    p += sprintf(p, "%s[%lld,%lld]", i ? "," : "", (long long)idx[i].pre, (long long)idx[j - 1].pre);
-    i = j;
-  }
-  *p++ = ']';
-  *p = 0;
   sqlite3_stmt *st = q_stmt(q, ST_VALUES, err);
-  if (!st) {
-    free(idx);
-    free(json);
-    return CCT_ESQL;
+  int rc = st ? CCT_STEP_DONE : CCT_ESQL;
+  for (size_t m = 0; rc == CCT_STEP_DONE && m < ncols; m++) {
+    sqlite3_reset(st);
+    sqlite3_bind_int64(st, 2, q->r->cols[cols[m]].id);
+    for (size_t i = 0; rc == CCT_STEP_DONE && i < n;) { /* one range of neighbouring contexts */
+      size_t j = i + 1;
+      while (j < n && idx[j].pre - idx[j - 1].pre <= VALUE_GAP) j++;
+      sqlite3_reset(st);
+      sqlite3_bind_int64(st, 3, idx[i].pre);
+      sqlite3_bind_int64(st, 4, idx[j - 1].pre);
+      size_t k = i;
+      while ((rc = cct_step(st, err)) == CCT_STEP_ROW) {
+        int64_t pre = sqlite3_column_int64(st, 0);
+        while (k < j && idx[k].pre < pre) k++;
+        for (; k < j && idx[k].pre == pre; k++) {
+          double *o = out + stride * idx[k].i + 3 * m;
+          for (int c = 0; c < 3; c++) o[c] = sqlite3_column_double(st, c + 1);
+        }
+      }
+      i = j;
+    }
   }
-  sqlite3_bind_int64(st, 2, q->r->cols[col].id);
-  sqlite3_bind_text(st, 3, json, (int)(p - json), free);
-  size_t k = 0;
-  int rc;
-  while ((rc = cct_step(st, err)) == CCT_STEP_ROW) {
-    int64_t pre = sqlite3_column_int64(st, 0);
-    while (k < n && idx[k].pre < pre) k++;
-    for (; k < n && idx[k].pre == pre; k++)
-      for (int j = 0; j < 3; j++) out[stride * idx[k].i + (size_t)j] = sqlite3_column_double(st, j + 1);
-  }
-  sqlite3_reset(st);
-  sqlite3_clear_bindings(st); /* releases the JSON text */
+  if (st) sqlite3_reset(st);
   free(idx);
   return rc;
 }

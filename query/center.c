@@ -640,7 +640,11 @@ static int center_rebuild(const qv *q, cct_center *c, cct_err *err) {
   int64_t *ids = malloc((n ? n : 1) * sizeof *ids);
   if (!ids) rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
   for (size_t i = 0; !rc && i < n; i++) ids[i] = c->O[i].pre;
-  for (size_t k = 0; !rc && k < q->r->ncols; k++) rc = q_values_many(q, ids, n, k, c->ov + 3 * k, 3 * nc, err);
+  size_t *all = malloc(nc * sizeof *all);
+  if (!rc && !all) rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
+  for (size_t k = 0; !rc && k < q->r->ncols; k++) all[k] = k;
+  if (!rc) rc = q_values_many(q, ids, n, all, q->r->ncols, c->ov, 3 * nc, err);
+  free(all);
   free(ids);
   /* Sweep in pre order with the stack of open members (all ancestors in O). */
   size_t top = 0, outer_idx = 0;

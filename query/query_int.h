@@ -214,11 +214,13 @@ int q_load_ctx(const qv *q, int64_t id, qctx *c, cct_err *err);
  * are keyed by pre) for the view metric columns vcols[0..n): out[3*i + 0..2].
  * Returns CCT_OK or an error. */
 int q_values(const qv *q, int64_t pre, const size_t *vcols, size_t n, double *out, cct_err *err);
-/* Loads inclusive, exclusive, exclusive_lex of column col for each context of
- * pres[0..n) (pre numbers, any order, duplicates allowed) in one statement that
- * reads runs of neighbouring contexts as ranges: out[stride*i + 0..2] (0 where
- * the context has no value).  Returns CCT_OK or an error. */
-int q_values_many(const qv *q, const int64_t *pres, size_t n, size_t col, double *out, size_t stride, cct_err *err);
+/* Loads inclusive, exclusive, exclusive_lex of the columns cols[0..ncols) for each context
+ * of pres[0..n) (pre numbers, any order, duplicates allowed), reading runs of neighbouring
+ * contexts as one range of the value table with one reused statement:
+ * out[stride*i + 3*m + 0..2] for context i and column cols[m] (0 where the context has no
+ * value).  Returns CCT_OK or an error. */
+int q_values_many(const qv *q, const int64_t *pres, size_t n, const size_t *cols, size_t ncols, double *out,
+                  size_t stride, cct_err *err);
 /* Facts of function id (cached) into *f, NULL when unknown.  Returns CCT_OK,
  * or an error (damaged archive, out of memory): never an unknown by mistake. */
 int q_function(const qv *q, int64_t id, const fninfo **f, cct_err *err);

@@ -2,8 +2,8 @@
  * merged row tree (vtree) in C: contexts are read with ranges of the context
  * table (pre is its key) for small subtrees, level by level with index range
  * scans (context_frame_level, context_line_level) for large ones, callers one
- * bottom-up level at a time, values of a whole level in one statement per
- * metric (q_values_many); merged into rows with a hash map keyed by (parent
+ * bottom-up level at a time (each caller frame read once), values of a whole
+ * level by ranges of neighbouring contexts (q_values_many); merged into rows with a hash map keyed by (parent
  * row, key), then sorted (inclusive of the display metric descending, ties by
  * label), cut by the threshold and emitted in pre-order with handles 1, 2, ...
  * (the top row, when the view has one, is handle 1).  Also cct_view_free and
@@ -549,7 +549,7 @@ static int td_add(const qv *q, vtree *t, const lrows *l, int k, const qmap *prev
   double *vals = malloc((n ? n : 1) * 3 * (nm ? nm : 1) * sizeof *vals);
   int rc = ids && vals ? CCT_OK : cct_err_set(err, CCT_ENOMEM, "out of memory");
   for (size_t i = 0; !rc && i < n; i++) ids[i] = l->v[i].pre;
-  for (size_t m = 0; !rc && m < nm; m++) rc = q_values_many(q, ids, n, vcols[m], vals + 3 * m, 3 * nm, err);
+  if (!rc) rc = q_values_many(q, ids, n, vcols, nm, vals, 3 * nm, err);
   free(ids);
   for (size_t i = 0; !rc && i < n; i++) {
     const lrow *r = &l->v[i];
@@ -709,29 +709,20 @@ static int by_int64(const void *a, const void *b) {
   return x < y ? -1 : x > y;
 }
 
-/* Reads the caller frames ids[0..n) (sorted, distinct) in one statement into
+/* Reads the caller frames ids[0..n) (sorted, distinct) with one reused statement into
  * frames, memo maps id -> index in frames. */
 static int bu_fetch(const qv *q, const int64_t *ids, size_t n, bframe **frames, size_t *nframes, size_t *fcap,
                     qmap *memo, cct_err *err) {
   if (!n) return CCT_OK;
-  char *json = malloc(21 * n + 3), *p = json;
-  if (!json) return cct_err_set(err, CCT_ENOMEM, "out of memory");
-  *p++ = '[';
-  for (size_t i = 0; i < n; i++) p += sprintf(p, i ? ",%lld" : "%lld", (long long)ids[i]);
-  *p++ = ']';
-  *p = 0;
   sqlite3_stmt *st = q_stmt(q, ST_BU_FRAMES, err);
-  if (!st) {
-    free(json);
-    return CCT_ESQL;
-  }
-  sqlite3_bind_text(st, 2, json, (int)(p - json), free);
-  int rc = CCT_OK, src = CCT_STEP_DONE;
-  size_t i = 0;
-  while (!rc && i < n && (src = cct_step(st, err)) == CCT_STEP_ROW) {
-    int64_t id = ids[i++];
-    if (sqlite3_column_type(st, 0) == SQLITE_NULL) {
-      rc = cct_err_set(err, CCT_ECORRUPT, "context %lld of run %d is missing", (long long)id, q->shown_run);
+  if (!st) return CCT_ESQL;
+  int rc = CCT_OK;
+  for (size_t i = 0; !rc && i < n; i++) {
+    sqlite3_reset(st);
+    sqlite3_bind_int64(st, 2, ids[i]);
+    int src = cct_step(st, err);
+    if (src != CCT_STEP_ROW) {
+      rc = src ? src : cct_err_set(err, CCT_ECORRUPT, "context %lld of run %d is missing", (long long)ids[i], q->shown_run);
       break;
     }
     if (CCT_GROW(*frames, *nframes + 1, *fcap)) {
@@ -746,13 +737,10 @@ static int bu_fetch(const qv *q, const int64_t *ids, size_t n, bframe **frames, 
     f->call_line = sqlite3_column_type(st, 4) == SQLITE_NULL ? -1 : sqlite3_column_int64(st, 4);
     f->relation = sqlite3_column_int(st, 5);
     int added;
-    if (!qmap_put(memo, id, 0, 0, 0, 0, (int64_t)*nframes, &added)) rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
+    if (!qmap_put(memo, ids[i], 0, 0, 0, 0, (int64_t)*nframes, &added)) rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
     else (*nframes)++;
   }
   sqlite3_reset(st);
-  sqlite3_clear_bindings(st);
-  if (!rc && src != CCT_STEP_ROW && src != CCT_STEP_DONE) rc = src;
-  if (!rc && i != n) rc = cct_err_set(err, CCT_ECORRUPT, "callers of run %d are missing from the archive", q->shown_run);
   return rc;
 }
 

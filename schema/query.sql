@@ -40,13 +40,10 @@ FROM context WHERE run = ?1 AND id = ?2;
 -- @value  (?1 run, ?2 metric, ?3 context pre) -> inclusive, exclusive, exclusive_lex (no row = 0)
 SELECT inclusive, exclusive, exclusive_lex FROM value WHERE run = ?1 AND metric = ?2 AND pre = ?3;
 
--- @values  (?1 run, ?2 metric, ?3 JSON array of [lo, hi] context pre ranges, ascending and
--- disjoint) -> pre, inclusive, exclusive, exclusive_lex of every value row in the ranges, by pre:
--- the values of a whole level or center in one statement, neighbouring contexts read as one range
-SELECT v.pre, v.inclusive, v.exclusive, v.exclusive_lex
-FROM json_each(?3) j
-JOIN value v ON v.run = ?1 AND v.metric = ?2
-            AND v.pre BETWEEN json_extract(j.value, '$[0]') AND json_extract(j.value, '$[1]');
+-- @values  (?1 run, ?2 metric, ?3 pre lo, ?4 pre hi) -> pre, inclusive, exclusive, exclusive_lex of
+-- every value row with lo <= pre <= hi, by pre: one range of neighbouring contexts (the statement
+-- is reused, rebound range by range, for the values of a whole level or center)
+SELECT pre, inclusive, exclusive, exclusive_lex FROM value WHERE run = ?1 AND metric = ?2 AND pre BETWEEN ?3 AND ?4;
 
 -- @function_info  (?1 run, ?2 function) -> name, module id, file id, line, file path, module path
 SELECT f.name, f.module, f.file, f.line, fi.path, m.path
@@ -167,11 +164,10 @@ SELECT id, lparent, kind, relation, function, file, line, module, offset, callsi
 FROM context NOT INDEXED
 WHERE pre BETWEEN ?4 AND ?5 AND run = ?1 AND ldepth BETWEEN ?2 AND ?3;
 
--- @bu_frames  (?1 run, ?2 JSON array of context ids) -> one row per element, in array order:
--- kind, function, fparent, call_file, call_line, relation (NULL when missing): the callers of a
--- whole bottom-up level at once
-SELECT c.kind, c.function, c.fparent, c.call_file, c.call_line, c.relation
-FROM json_each(?2) j LEFT JOIN context c ON c.run = ?1 AND c.id = j.value;
+-- @bu_frames  (?1 run, ?2 context id) -> kind, function, fparent, call_file, call_line, relation
+-- of one caller frame (no row when missing): a bottom-up step, one look-up of the covering
+-- index (the statement is reused, rebound caller by caller)
+SELECT kind, function, fparent, call_file, call_line, relation FROM context WHERE run = ?1 AND id = ?2;
 
 -- @flat  (?1 run, ?2 kind, ?3 metric) -> static scopes of a kind: key, line, inclusive, exclusive
 SELECT key, line, inclusive, exclusive FROM scope_total WHERE run = ?1 AND kind = ?2 AND metric = ?3;
