@@ -2,10 +2,8 @@
 # cctq shell: one input loop for -c, -f and stdin (same output, byte for byte),
 # command splitting on ';' and newlines with quotes, exit statuses (0 ok, 1 a
 # command failed, 2 usage error), --bail, write failures, and the error
-# messages, compared with tests/cli/expected/shell_errors.err.  Checked by hand
-# in that file: every message starts 'cctq: error: ', names the offending word
-# in quotes, and hints at the fix (closest command for a typo, the usage line
-# for bad arguments, a caret under the SQL error position).
+# messages: the checked blocks of tests/cli/blocks/errors.blocks (command,
+# expected error lines, exit status; tests/cli/blocks.py runs them).
 set -eu
 t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
 "$CCTINGEST" --quiet "$CCT_DATA/classic-hatchet-cpi" "$t/cpi.sqlite"
@@ -56,36 +54,11 @@ fi
 "$CCTQ" -c 'mode json; mode; help top' >out.noarch
 grep -q '^json$' out.noarch && grep -q '^usage: topdown \[DEPTH\] \[by KEY\]$' out.noarch || fail "no-archive commands"
 
-# Error messages (stderr), one command each, status 1 for all of them.
-: >err.all
-while IFS= read -r c; do
-  set +e; "$CCTQ" cpi.sqlite -c "$c" >/dev/null 2>>err.all; rc=$?; set -e
-  [ "$rc" = 1 ] || fail "'$c': exit $rc, not 1"
-done <<'CMDS'
-topdwn 3
-t
-center nosuch_function
-center + 
-topdown x
-flat bogus
-flat 3 4
-threshold 150%
-threshold abc
-mode xml
-granularity loop
-metric NOSUCH
-run 9
-sql DELETE FROM run
-sql SELECT nosuch FROM runs
-sql SELEC 1
-diff 2
-help nosuch
-center 'unterminated
-CMDS
-"$CCTQ" -c 'topdown' 2>>err.all && fail "no archive: exit 0"
-"$CCTQ" missing.sqlite 2>>err.all && fail "missing archive: exit 0"
-"$CCTQ" script.cctq 2>>err.all && fail "not an archive: exit 0"
-"$CCTQ" cpi.sqlite -f missing.cctq 2>>err.all && fail "missing script: exit 0"
-sed -i "s#$t#TMP#g" err.all
-diff -u "$CCT_SRC/tests/cli/expected/shell_errors.err" err.all || fail "error messages differ"
+# Error messages (stderr) and exit statuses.
+python3 "$CCT_SRC/tests/cli/blocks.py" "$CCTQ" "$t/cpi.sqlite" "$CCT_SRC/tests/cli/blocks/errors.blocks"
+# A file that is not an archive.
+set +e; "$CCTQ" script.cctq 2>err.notarch; rc=$?; set -e
+[ "$rc" = 2 ] || fail "not an archive: exit $rc"
+[ "$(cat err.notarch)" = "cctq: error: 'script.cctq' is not a cctq archive: file is not a database" ] ||
+  { cat err.notarch; fail "not an archive: message"; }
 echo ok
