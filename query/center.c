@@ -169,6 +169,17 @@ static void suggest_format(suggest *s, char *buf, size_t size) {
   if (len && len + 2 < size) strcat(buf, "?");
 }
 
+/* Whether function fn has a frame in the run (a filtered run keeps the
+ * functions whose frames it removed). */
+static int has_frames(const qv *q, int64_t fn) {
+  sqlite3_stmt *st = q_stmt(q, ST_OCC_FUNCTION, NULL);
+  if (!st) return 1;
+  sqlite3_bind_int64(st, 2, fn);
+  int has = cct_step(st, NULL) != CCT_STEP_ROW || sqlite3_column_int64(st, 0) > 0;
+  sqlite3_reset(st);
+  return has;
+}
+
 /* Suggests function names close to name; an error reading them lands in e. */
 static void suggest_functions(const qv *q, const char *name, char *buf, size_t size, cct_err *e_) {
   suggest s = {{0}, {0}};
@@ -187,7 +198,7 @@ static void suggest_functions(const qv *q, const char *name, char *buf, size_t s
     int d = edit_distance(name, f);
     if (!strncmp(f, name, strlen(name)) || (strlen(f) >= 3 && strstr(name, f) == name)) d = d < 2 ? d : 2;
     else if (strstr(f, name)) d = d < 3 ? d : 3;
-    if (d <= limit) suggest_offer(&s, f, d);
+    if (d <= limit && (!q->tree || has_frames(q, sqlite3_column_int64(st, 0)))) suggest_offer(&s, f, d);
   }
   if (st) sqlite3_reset(st);
   suggest_format(&s, buf, size);

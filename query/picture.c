@@ -440,6 +440,10 @@ static int svg_sandwich(cct_query *q, int depth, const cct_picture_opts *opts, F
   fprintf(out, ", run %d, %s granularity: inclusive %s = %s of the program total %s", td->run,
           td->granularity == CCT_GRAN_LINE ? "line" : "function", v1, p1, v2);
   if (c.centered) fprintf(out, "; widths relative to the center");
+  for (size_t i = 0; i < td->nfilters; i++) { /* the filters the values went through */
+    fputs(i ? "; " : "; filters: ", out);
+    put_xml(out, td->filters[i], SIZE_MAX);
+  }
   fputs("</text>\n", out);
   /* captions */
   fprintf(out, "<text class=\"cap\" x=\"%d\" y=\"%.0f\">", PM, ytop - 5);
@@ -636,8 +640,13 @@ static int html_page(cct_query *q, int depth, const cct_picture_opts *opts, FILE
   fputs("<div id=\"bar\"><button id=\"reset\" type=\"button\">Reset</button>"
         "<label>search <input id=\"search\" type=\"search\" placeholder=\"regex, e.g. ^MPI_\"></label>"
         "<span>center: <b id=\"center\"></b></span><span id=\"status\"></span>"
-        "<span style=\"margin-left:auto;color:#999\">click a frame to center on its function</span></div>\n",
+        "<span style=\"margin-left:auto;color:#999\">click a frame to center on its function</span>",
         out);
+  for (size_t i = 0; i < td->nfilters; i++) { /* the filters the values went through */
+    fputs(i ? "; " : "<span id=\"filters\">filters: ", out);
+    put_xml(out, td->filters[i], SIZE_MAX);
+  }
+  fputs(td->nfilters ? "</span></div>\n" : "</div>\n", out);
   fputs("<div id=\"pic\"></div>\n<script id=\"cct-data\" type=\"application/json\">\n{\"width\":", out);
   fprintf(out, "%d,\"minWidth\":%g,\"metric\":", o.width, o.min_width);
   put_json(out, td->metrics[0]);

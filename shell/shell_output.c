@@ -1104,6 +1104,7 @@ static void diff_result(cct_result *r, const cct_diff *d) {
   }
   append(&t, d->sort_change ? ", sorted by change\n" : "\n");
   r->title = t;
+  if (d->base_view) result_filters(r, d->base_view->filters, d->base_view->nfilters);
   /* JSON members. */
   char **h = &r->json_head;
   json_member_str(h, "of", d->view);
@@ -1421,6 +1422,14 @@ static void stats_result(cct_result *r, cct_shell *p, const cct_stats *s, int or
   /* Metadata: the json members, the text above and below the list. */
   char **h = &r->json_head;
   result_context(r, cct_query_run(p->q), center, center ? nc : 0, -1);
+  const cct_filter *fl = NULL;
+  size_t nf = cct_query_filters(p->q, &fl);
+  const char **ft = calloc(nf + 1, sizeof *ft); /* the session's filters, as views name them */
+  for (size_t i = 0; ft && i < nf; i++)
+    ft[i] = keep(r, xprintf(fl[i].item ? "%s %s" : "%s", cct_filter_name(fl[i].kind), fl[i].item));
+  if (ft) result_filters(r, ft, nf);
+  else r->failed = 1;
+  free(ft);
   json_member_str(h, "metric", s->metric);
   json_member_str(h, "note", s->note);
   json_number_member(h, "program_sum", s->program_sum);
@@ -1456,7 +1465,8 @@ static void stats_result(cct_result *r, cct_shell *p, const cct_stats *s, int or
   FILE *o = open_memstream(&t, &tn);
   if (o) stats_summary(o, s, only, center, center ? nc : 0, order, top);
   if (!o || fclose(o)) r->failed = 1;
-  r->title = t;
+  if (r->title) append(&r->title, t ? t : ""), free(t); /* below the filters line */
+  else r->title = t;
   if (s->count && only) r->tail = text_of(stats_histogram, s, only, "");
   if (s->count && only && s->bins && !r->tail) r->failed = 1;
   free(center);

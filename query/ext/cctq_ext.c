@@ -1,11 +1,13 @@
 /* cctq_ext.c: a SQLite loadable extension that gives any SQLite client the
  * centered views of a cctq archive as table-valued functions:
  *
- *   SELECT * FROM cct_topdown('MPI_Allreduce', 3);        -- center, depth[, run[, metric]]
+ *   SELECT * FROM cct_topdown('MPI_Allreduce', 3);        -- center, depth[, run[, metric[, filters]]]
  *   SELECT * FROM cct_bottomup('glob MPI_*', 2, 1);
- *   SELECT * FROM cct_flat(20);                            -- rows[, run[, metric]]
+ *   SELECT * FROM cct_flat(20);                            -- rows[, run[, metric[, filters]]]
  *   SELECT * FROM cct_flat(20, NULL, 'GKER (sec)');
+ *   SELECT * FROM cct_flat(10, NULL, NULL, 'hide glob MPIR_*; drop foo');
  *
+ * filters are the shell's 'filter' commands without the word, separated by ';'.
  * The center is one item in the syntax of the shell's `center` command (NULL or
  * '' for none); the run NULL is the last run; the metric is a name as for the
  * shell's `metric` command, NULL for the default metric.  Rows are those of the cct_query library, so they are the same
@@ -21,6 +23,7 @@ SQLITE_EXTENSION_INIT1
 
 #include "cct_query.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -30,9 +33,10 @@ enum { VIEW_TOPDOWN, VIEW_BOTTOMUP, VIEW_FLAT };
 static const char schema[] =
     "CREATE TABLE x(handle INTEGER, depth INTEGER, kind TEXT, name TEXT, file TEXT, line INTEGER, module TEXT, "
     "callsite TEXT, center INTEGER, inclusive REAL, exclusive REAL, path TEXT, metric TEXT, "
-    "arg1 HIDDEN, arg2 HIDDEN, arg3 HIDDEN, arg4 HIDDEN)";
+    "arg1 HIDDEN, arg2 HIDDEN, arg3 HIDDEN, arg4 HIDDEN, arg5 HIDDEN)";
 enum { COL_HANDLE, COL_DEPTH, COL_KIND, COL_NAME, COL_FILE, COL_LINE, COL_MODULE, COL_CALLSITE, COL_CENTER,
-       COL_INCLUSIVE, COL_EXCLUSIVE, COL_PATH, COL_METRIC, COL_ARG1, COL_ARG2, COL_ARG3, COL_ARG4 };
+       COL_INCLUSIVE, COL_EXCLUSIVE, COL_PATH, COL_METRIC, COL_ARG1, COL_ARG2, COL_ARG3, COL_ARG4, COL_ARG5 };
+#define NARGS 5
 
 typedef struct cct_vtab {
   sqlite3_vtab base; /* must come first */
@@ -69,14 +73,14 @@ static int vt_disconnect(sqlite3_vtab *p) {
 /* Arguments are equality constraints on the hidden columns, passed in order. */
 static int vt_best_index(sqlite3_vtab *p, sqlite3_index_info *info) {
   (void)p;
-  int n = 0, pos[4] = {-1, -1, -1, -1};
+  int n = 0, pos[NARGS] = {-1, -1, -1, -1, -1};
   for (int i = 0; i < info->nConstraint; i++) {
     const struct sqlite3_index_constraint *c = &info->aConstraint[i];
     if (c->iColumn < COL_ARG1) continue;
     if (!c->usable || c->op != SQLITE_INDEX_CONSTRAINT_EQ) return SQLITE_CONSTRAINT;
     pos[c->iColumn - COL_ARG1] = i;
   }
-  for (int k = 0; k < 4 && pos[k] >= 0; k++) {
+  for (int k = 0; k < NARGS && pos[k] >= 0; k++) {
     info->aConstraintUsage[pos[k]].argvIndex = ++n;
     info->aConstraintUsage[pos[k]].omit = 1;
   }
@@ -116,6 +120,35 @@ static int fail(sqlite3_vtab_cursor *p, const char *msg) {
   return SQLITE_ERROR;
 }
 
+/* Adds the filters of text ('KIND ITEM; KIND ITEM', ';' outside quotes) to the
+ * call's session.  Returns 0, or an error with err set. */
+static int add_filters(cct_query *q, const char *text, cct_err *err) {
+  char *s = sqlite3_mprintf("%s", text), *p = s;
+  if (!s) return cct_err_set(err, CCT_ENOMEM, "out of memory");
+  int rc = CCT_OK;
+  while (!rc && *p) {
+    char *end = p, quote = 0;
+    for (; *end && (quote || *end != ';'); end++)
+      if (*end == '\'' || *end == '"') quote = quote == *end ? 0 : quote ? quote : *end;
+    char next = *end;
+    *end = 0;
+    p += strspn(p, " \t\n");
+    size_t w = strcspn(p, " \t\n");
+    char *item = p + w + strspn(p + w, " \t\n");
+    for (char *e = item + strlen(item); e > item && strchr(" \t\n", e[-1]); e--) e[-1] = 0;
+    if (*p) {
+      char kind[16];
+      snprintf(kind, sizeof kind, "%.*s", (int)(w < 15 ? w : 15), p);
+      int k = cct_filter_kind(kind);
+      rc = k < 0 ? cct_err_set(err, CCT_EUSAGE, "unknown filter '%s' (keep, drop, hide, prune, recursion)", kind)
+                 : cct_query_filter_add(q, k, *item ? item : NULL, NULL, err);
+    }
+    p = next ? end + 1 : end;
+  }
+  sqlite3_free(s);
+  return rc;
+}
+
 /* The view of the call's arguments, from the view core (cct_view_compute) on a
  * session over the host's connection: the session's own settings and '@N' rows
  * are not involved. */
@@ -129,7 +162,10 @@ static int vt_filter(sqlite3_vtab_cursor *p, int idxNum, const char *idxStr, int
   int flat = t->view == VIEW_FLAT;
   const char *center = !flat && idxNum >= 1 ? (const char *)sqlite3_value_text(argv[0]) : NULL;
   int depth = flat ? (idxNum >= 1 ? sqlite3_value_int(argv[0]) : 0) : (idxNum >= 2 ? sqlite3_value_int(argv[1]) : 3);
-  int run_arg = flat ? 1 : 2, metric_arg = run_arg + 1;
+  int run_arg = flat ? 1 : 2, metric_arg = run_arg + 1, filter_arg = metric_arg + 1;
+  if (idxNum > filter_arg && sqlite3_value_type(argv[filter_arg]) != SQLITE_NULL &&
+      add_filters(c->q, (const char *)sqlite3_value_text(argv[filter_arg]), &err))
+    return fail(p, err.msg);
   cct_view_spec spec;
   cct_view_spec_init(c->q, t->view == VIEW_TOPDOWN ? CCT_VIEW_TOPDOWN : t->view == VIEW_BOTTOMUP ? CCT_VIEW_BOTTOMUP : CCT_VIEW_FLAT,
                      &spec);
