@@ -52,7 +52,9 @@ static int by_pre(const void *a, const void *b) {
 /* Sorts by pre and removes duplicates. */
 static void occ_normalize(occlist *l) {
   if (!l->n) return;
-  qsort(l->v, l->n, sizeof *l->v, by_pre);
+  size_t s = 1;
+  while (s < l->n && l->v[s - 1].pre <= l->v[s].pre) s++;
+  if (s < l->n) qsort(l->v, l->n, sizeof *l->v, by_pre); /* index order is usually pre order already */
   size_t k = 1;
   for (size_t i = 1; i < l->n; i++)
     if (l->v[i].pre != l->v[k - 1].pre) l->v[k++] = l->v[i];
@@ -595,12 +597,11 @@ static void clear_derived(cct_center *c) {
   free(c->O);
   free(c->outer);
   free(c->lexouter);
-  free(c->ov);
-  free(c->sub_ex);
-  free(c->sub_lex);
+  for (size_t k = 0; c->cv && k < c->ncols; k++) free(c->cv[k]);
+  free(c->cv);
   c->O = NULL;
   c->outer = c->lexouter = NULL;
-  c->ov = c->sub_ex = c->sub_lex = NULL;
+  c->cv = NULL;
   c->nO = 0;
   qmap_free(&c->cfuncs);
 }
@@ -613,7 +614,8 @@ void cct_center_free(cct_center *c) {
   free(c);
 }
 
-/* Computes c's O, O*, the exclusive set and the subtree sums from its items (run q->r). */
+/* Computes c's O, O* and the exclusive set from its items (run q->r); the values
+ * are read later, column by column, when a view needs them (q_center_need). */
 static int center_rebuild(const qv *q, cct_center *c, cct_err *err) {
   clear_derived(c);
   c->run = q->shown_run;
@@ -621,23 +623,27 @@ static int center_rebuild(const qv *q, cct_center *c, cct_err *err) {
   c->ncols = q->r->ncols;
   if (!c->nitems) return CCT_OK;
   occlist l = {0};
-  for (size_t i = 0; i < c->nitems; i++)
-    for (size_t j = 0; j < c->items[i].nocc; j++)
-      if (occ_push(&l, &c->items[i].occ[j])) {
-        free(l.v);
-        return cct_err_set(err, CCT_ENOMEM, "out of memory");
-      }
-  occ_normalize(&l);
-  size_t n = l.n, nc = q->r->ncols ? q->r->ncols : 1;
+  if (c->nitems == 1) { /* already sorted and unique: take the item's list as it is */
+    l.n = c->items[0].nocc;
+    if (l.n && !(l.v = malloc(l.n * sizeof *l.v))) return cct_err_set(err, CCT_ENOMEM, "out of memory");
+    if (l.n) memcpy(l.v, c->items[0].occ, l.n * sizeof *l.v);
+  } else {
+    for (size_t i = 0; i < c->nitems; i++)
+      for (size_t j = 0; j < c->items[i].nocc; j++)
+        if (occ_push(&l, &c->items[i].occ[j])) {
+          free(l.v);
+          return cct_err_set(err, CCT_ENOMEM, "out of memory");
+        }
+    occ_normalize(&l);
+  }
+  size_t n = l.n;
   c->O = l.v;
   c->nO = n;
   c->outer = calloc(n ? n : 1, 1);
   c->lexouter = calloc(n ? n : 1, 1);
-  c->ov = calloc(n * nc * 3 + 1, sizeof *c->ov);
-  c->sub_ex = calloc(n * nc + 1, sizeof *c->sub_ex);
-  c->sub_lex = calloc(n * nc + 1, sizeof *c->sub_lex);
+  c->cv = calloc(c->ncols ? c->ncols : 1, sizeof *c->cv);
   size_t *stack = malloc((n ? n : 1) * sizeof *stack);
-  if (!c->outer || !c->lexouter || !c->ov || !c->sub_ex || !c->sub_lex || !stack) {
+  if (!c->outer || !c->lexouter || !c->cv || !stack) {
     free(stack);
     clear_derived(c);
     return cct_err_set(err, CCT_ENOMEM, "out of memory");
@@ -647,29 +653,13 @@ static int center_rebuild(const qv *q, cct_center *c, cct_err *err) {
     if (c->O[i].frame == c->O[i].id && c->O[i].kind != CCT_KIND_ROOT &&
         !qmap_put(&c->cfuncs, c->O[i].function, 0, 0, 0, 0, 1, &added))
       rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
-  /* Values: one statement per column for all of O (by pre, in pre order). */
-  int64_t *ids = malloc((n ? n : 1) * sizeof *ids);
-  if (!ids) rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
-  for (size_t i = 0; !rc && i < n; i++) ids[i] = c->O[i].pre;
-  size_t *all = malloc(nc * sizeof *all);
-  if (!rc && !all) rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
-  for (size_t k = 0; !rc && k < q->r->ncols; k++) all[k] = k;
-  if (!rc) rc = q_values_many(q, ids, n, all, q->r->ncols, c->ov, 3 * nc, err);
-  free(all);
-  free(ids);
   /* Sweep in pre order with the stack of open members (all ancestors in O). */
-  size_t top = 0, outer_idx = 0;
+  size_t top = 0;
   for (size_t i = 0; !rc && i < n; i++) {
     const qctx *x = &c->O[i];
     while (top && c->O[stack[top - 1]].last < x->pre) top--;
     c->outer[i] = top == 0;
     c->lexouter[i] = top == 0 || c->O[stack[top - 1]].frame != x->frame;
-    if (c->outer[i]) outer_idx = i;
-    if (c->lexouter[i])
-      for (size_t k = 0; k < q->r->ncols; k++) {
-        c->sub_ex[outer_idx * nc + k] += c->ov[3 * (nc * i + k) + 1];
-        c->sub_lex[outer_idx * nc + k] += c->ov[3 * (nc * i + k) + 2];
-      }
     stack[top++] = i;
   }
   free(stack);
@@ -677,14 +667,50 @@ static int center_rebuild(const qv *q, cct_center *c, cct_err *err) {
   return rc;
 }
 
+int q_center_need(const qv *q, const size_t *cols, size_t n, cct_err *err) {
+  const cct_center *c = q->c;
+  if (!c->nO || !n) return CCT_OK;
+  size_t *miss = malloc(n * sizeof *miss), nmiss = 0;
+  if (!miss) return cct_err_set(err, CCT_ENOMEM, "out of memory");
+  for (size_t k = 0; k < n; k++) {
+    int dup = cols[k] >= c->ncols || c->cv[cols[k]] != NULL;
+    for (size_t j = 0; j < nmiss && !dup; j++) dup = miss[j] == cols[k];
+    if (!dup) miss[nmiss++] = cols[k];
+  }
+  int64_t *pres = nmiss ? malloc(c->nO * sizeof *pres) : NULL;
+  double *vals = nmiss ? malloc(c->nO * 3 * nmiss * sizeof *vals) : NULL;
+  int rc = !nmiss || (pres && vals) ? CCT_OK : cct_err_set(err, CCT_ENOMEM, "out of memory");
+  for (size_t i = 0; !rc && i < (nmiss ? c->nO : 0); i++) pres[i] = c->O[i].pre;
+  if (!rc && nmiss) rc = q_values_many(q, pres, c->nO, miss, nmiss, vals, 3 * nmiss, err);
+  for (size_t m = 0; !rc && m < nmiss; m++) {
+    double *v = calloc(c->nO * 3, sizeof *v);
+    if (!v) {
+      rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
+      break;
+    }
+    /* the members of O inside an O* member follow it in pre order, up to the next O* member */
+    size_t outer_idx = 0;
+    for (size_t i = 0; i < c->nO; i++) {
+      const double *x = vals + 3 * nmiss * i + 3 * m;
+      if (c->outer[i]) outer_idx = i, v[3 * i] = x[0];
+      if (c->lexouter[i]) v[3 * outer_idx + 1] += x[1], v[3 * outer_idx + 2] += x[2];
+    }
+    c->cv[miss[m]] = v; /* the cache behind the const center: filled once, never changed */
+  }
+  free(miss);
+  free(pres);
+  free(vals);
+  return rc;
+}
+
 void q_center_top(const cct_center *c, const size_t *vcols, size_t n, int lex, double *incl, double *excl) {
-  size_t nc = c->ncols ? c->ncols : 1;
   for (size_t k = 0; k < n; k++) {
     incl[k] = excl[k] = 0;
-    for (size_t i = 0; i < c->nO; i++) {
+    const double *v = vcols[k] < c->ncols ? c->cv[vcols[k]] : NULL;
+    for (size_t i = 0; v && i < c->nO; i++) {
       if (!c->outer[i]) continue;
-      incl[k] += c->ov[3 * (nc * i + vcols[k])];
-      excl[k] += (lex ? c->sub_lex : c->sub_ex)[nc * i + vcols[k]];
+      incl[k] += v[3 * i];
+      excl[k] += v[3 * i + (lex ? 2 : 1)];
     }
   }
 }

@@ -132,7 +132,7 @@ typedef struct qarch {
 } qarch;
 
 /* A resolved center (center.c): the items of one run and their occurrences.
- * Immutable once built: views only read it. */
+ * Immutable once built (but for the values cache cv): views only read it. */
 struct cct_center {
   int run;
   int tree;              /* 0: the run's own tree; else the serial of the filtered run it is of */
@@ -140,12 +140,13 @@ struct cct_center {
   size_t nitems;
   qctx *O;               /* union of occurrences, sorted by pre, unique */
   size_t nO;
-  size_t ncols;          /* columns of the run (the stride of ov, sub_ex, sub_lex) */
+  size_t ncols;          /* columns of the run (the size of cv) */
   unsigned char *outer;  /* per O: in O* (no proper ancestor in O) */
   unsigned char *lexouter; /* per O: no proper ancestor in O within the same frame (exclusive counted) */
-  double *ov;            /* per O x column: inclusive, exclusive, exclusive_lex (3 * ncols each) */
-  double *sub_ex;        /* per O x column: for O* members, sum of exclusive over counted members of the subtree */
-  double *sub_lex;       /* same for exclusive_lex */
+  double **cv;           /* per column: NULL until a view needs it (q_center_need), then per O member
+                          * 3 values: its inclusive, and for O* members the sums of exclusive and of
+                          * exclusive_lex over the counted members of its subtree (a cache, filled
+                          * through the const center, never changed once filled) */
   qmap cfuncs;           /* functions with a frame in O (key: function id) */
 };
 
@@ -255,8 +256,12 @@ int q_center_edit(const qv *q, const cct_center *base, int op, const char *item,
  * items that match nothing there are left out and, when missing is not NULL,
  * listed in *missing (malloc'd, "'a', 'b'"; NULL when none).  Returns CCT_OK or an error. */
 int q_center_rerun(const qv *q, const cct_center *c, cct_center **out, char **missing, cct_err *err);
-/* Top-row values of the center for view columns vcols: inclusive over O*, and
- * exclusive over the counted members (lex = 1: exclusive_lex). */
+/* Reads the values of q->c's occurrences for the columns cols[0..n) that are not read
+ * yet (one q_values_many for them all) into the center's cache.  Every view calls it
+ * for its columns before q_center_top or the cache.  Returns CCT_OK or an error. */
+int q_center_need(const qv *q, const size_t *cols, size_t n, cct_err *err);
+/* Top-row values of the center for view columns vcols (read by q_center_need):
+ * inclusive over O*, and exclusive over the counted members (lex = 1: exclusive_lex). */
 void q_center_top(const cct_center *c, const size_t *vcols, size_t n, int lex, double *incl, double *excl);
 /* Label of the top row: the item text or '<multiple contexts>'. */
 const char *q_center_label(const cct_center *c);

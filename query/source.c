@@ -288,7 +288,9 @@ int q_source(const qv *q, const char *file, const cct_view *last, cct_view **out
     rc = CCT_OK;
   }
   sqlite3_reset(st);
+  if (!rc && q->percent == CCT_PERCENT_CENTER) rc = q_center_need(q, vcols, nm, err); /* shares of the center */
   if (rc) {
+    free(text);
     free(figs);
     free(cl);
     return rc;

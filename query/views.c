@@ -634,6 +634,8 @@ int q_topdown(const qv *q, int depth, cct_view **out, cct_err *err) {
   *out = NULL;
   if (depth < 0) return cct_err_set(err, CCT_EUSAGE, "depth must be 0 or more");
   size_t vcols[CCT_VIEW_MAX_METRICS], nm = q_view_columns(q, vcols);
+  int need = q_center_need(q, vcols, nm, err);
+  if (need) return need;
   cct_view *v = q_view_new(q, "topdown", vcols, nm);
   if (!v) return cct_err_set(err, CCT_ENOMEM, "out of memory");
   vtree t = {0};
@@ -754,6 +756,8 @@ int q_bottomup(const qv *q, int depth, cct_view **out, cct_err *err) {
   if (depth < 0) return cct_err_set(err, CCT_EUSAGE, "depth must be 0 or more");
   if (!q->c->nitems) return cct_err_set(err, CCT_EUSAGE, "no center: use 'center NAME' or 'flat'");
   size_t vcols[CCT_VIEW_MAX_METRICS], nm = q_view_columns(q, vcols);
+  int need = q_center_need(q, vcols, nm, err);
+  if (need) return need;
   cct_view *v = q_view_new(q, "bottomup", vcols, nm);
   if (!v) return cct_err_set(err, CCT_ENOMEM, "out of memory");
   vtree t = {0};
@@ -761,7 +765,7 @@ int q_bottomup(const qv *q, int depth, cct_view **out, cct_err *err) {
   int rc = top_row(q, &t, vcols, nm, 0, err);
   qmap memo = {0};
   bframe *frames = NULL;
-  size_t nframes = 0, fcap = 0, nc = q->r->ncols ? q->r->ncols : 1;
+  size_t nframes = 0, fcap = 0;
   int line = q->gran == CCT_GRAN_LINE;
   /* per walk (one per member of O*): O index, current row, next caller frame, call site */
   typedef struct walk {
@@ -795,8 +799,8 @@ int q_bottomup(const qv *q, int depth, cct_view **out, cct_err *err) {
       walk *x = &w[j];
       double incl[CCT_VIEW_MAX_METRICS], excl[CCT_VIEW_MAX_METRICS];
       for (size_t m = 0; m < nm; m++) {
-        incl[m] = q->c->ov[3 * (nc * x->i + vcols[m])];
-        excl[m] = q->c->sub_ex[nc * x->i + vcols[m]];
+        incl[m] = q->c->cv[vcols[m]][3 * x->i];
+        excl[m] = q->c->cv[vcols[m]][3 * x->i + 1];
       }
       const bframe *f = NULL;
       if (x->cur >= 0 && x->cur != q->r->root.id) {
@@ -1229,6 +1233,8 @@ int q_flat(const qv *q, int kind, int n, cct_view **out, cct_err *err) {
   *out = NULL;
   if (kind < CCT_FLAT_FUNCTIONS || kind > CCT_FLAT_TREE) return cct_err_set(err, CCT_EUSAGE, "bad flat kind %d", kind);
   size_t vcols[CCT_VIEW_MAX_METRICS], nm = q_view_columns(q, vcols);
+  int need = q->percent == CCT_PERCENT_CENTER ? q_center_need(q, vcols, nm, err) : CCT_OK; /* shares of the center */
+  if (need) return need;
   cct_view *v = q_view_new(q, "flat", vcols, nm);
   if (!v) return cct_err_set(err, CCT_ENOMEM, "out of memory");
   vtree t = {0};
