@@ -168,7 +168,7 @@ int cct_shell_complete_kind(const char *line, size_t point, size_t *word_start, 
 int cct_shell_candidates(cct_shell *p, int kind, const char *const *words, const char *prefix,
                          int (*fn)(void *arg, const char *name), void *arg);
 
-/* ---- Output (shell_output.c) ---- */
+/* ---- Output (shell_output.c: results of the commands; format.c: formatters) ---- */
 
 /* Prints a view in p->mode and remembers its handles for '@N' completion.
  * Returns 0, or -1 when interrupted or out of memory. */
@@ -239,7 +239,7 @@ int cct_out_center(cct_shell *p);
  * "note", csv prints the header.  Returns 0, or -1. */
 int cct_out_empty(cct_shell *p, const char *view, const char *message);
 
-/* ---- Results (shell_output.c) ---- */
+/* ---- Results (format.c) ---- */
 
 /* Cell types and column roles of a cct_result. */
 enum { CCT_T_TEXT = 0, CCT_T_INT, CCT_T_REAL, CCT_T_BOOL };
@@ -308,8 +308,60 @@ typedef struct cct_result {
  * there).  Returns 0, or -1 when interrupted or out of memory. */
 int cct_out_result(cct_shell *p, const cct_result *r, FILE *f, int mode);
 
+/* Building a result (format.c).  An allocation failure sets r->failed, which
+ * later calls and cct_out_result honour: builders need not check each call. */
+
+/* Empties r for a result whose json "view" is view (a static string). */
+void cct_result_init(cct_result *r, const char *view);
+
 /* Frees what r owns. */
 void cct_result_release(cct_result *r);
+
+/* Gives s (malloc'ed, may be NULL) to r.  Returns s, or NULL (s freed) when out of memory. */
+const char *cct_result_keep(cct_result *r, char *s);
+
+/* Adds a column (before any row): key (static or kept), CCT_T_*, CCT_ROLE_*,
+ * CCT_IN_* bits; order = its index, metric -1.  Returns its index. */
+int cct_result_col(cct_result *r, const char *key, int type, int role, int in);
+
+/* Column i of r to adjust (a dummy after a failed allocation). */
+cct_col *cct_result_colp(cct_result *r, int i);
+
+/* Appends a row of null cells.  Returns them, or NULL when out of memory. */
+cct_cell *cct_result_row(cct_result *r);
+
+/* Set a cell to a value (text: not copied; NULL makes it null). */
+void cct_cell_int(cct_cell *c, long long v);
+void cct_cell_bool(cct_cell *c, int v);
+void cct_cell_real(cct_cell *c, double v);
+void cct_cell_text(cct_cell *c, const char *s);
+
+/* The metadata every result names: json ', "run": N' (run > 0), ', "center":
+ * [...]' (center not NULL, or gran >= 0), ', "granularity": "..."' (gran >= 0,
+ * a CCT_GRAN_*), appended to r->json_head. */
+void cct_result_context(cct_result *r, int run, const char *const *center, size_t n, int gran);
+
+/* Names the filters a result went through: tree/table a 'filters: a; b' line
+ * in r->title, json '"filters": [...]' (nothing when n is 0). */
+void cct_result_filters(cct_result *r, const char *const *filters, size_t n);
+
+/* Text helpers of the builders.  On allocation failure the growing string *s
+ * becomes NULL (freed). */
+void cct_str_append(char **s, const char *t);           /* appends t */
+void cct_json_str(char **s, const char *key, const char *v); /* ', "key": "v"' (NULL: null) */
+void cct_json_raw(char **s, const char *key, const char *raw); /* ', "key": raw' */
+void cct_json_number(char **s, const char *key, double d); /* ', "key": d' (shortest round trip) */
+char *cct_json_strings(const char *const *v, size_t n); /* '["a", "b"]' (malloc'ed, NULL on OOM) */
+
+/* printf into a new malloc'ed string (NULL when out of memory). */
+char *cct_xprintf(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+
+/* Writes s for the terminal (control characters visible, bad UTF-8 as U+FFFD). */
+void cct_out_text(FILE *f, const char *s);
 
 /* A metric value for people: '0', integers in full when integral, else
  * significant digits ('12.346', '0.0490', '4.90e-05', '1.235e+07'), '-' for
