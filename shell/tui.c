@@ -633,18 +633,24 @@ static void center_items(tui *t, char *buf, size_t n) {
   }
 }
 
-/* The center as the status line shows it: items and occurrences. */
+/* The center as the status line shows it: items and occurrences, then the
+ * filters the panes' values went through ('filter' in the shell sets them). */
 static void center_text(tui *t, char *buf, size_t n) {
-  size_t c = cct_center_count(t->q);
+  size_t c = cct_center_count(t->q), len;
   if (!c) {
     snprintf(buf, n, "no center (program root)");
-    return;
+  } else {
+    long long occ = 0;
+    for (size_t i = 0; i < c; i++) occ += cct_center_occurrences(t->q, i);
+    char items[512];
+    center_items(t, items, sizeof items);
+    snprintf(buf, n, "center %s (%lld occurrence%s)", items, occ, occ == 1 ? "" : "s");
   }
-  long long occ = 0;
-  for (size_t i = 0; i < c; i++) occ += cct_center_occurrences(t->q, i);
-  char items[512];
-  center_items(t, items, sizeof items);
-  snprintf(buf, n, "center %s (%lld occurrence%s)", items, occ, occ == 1 ? "" : "s");
+  const cct_filter *f = NULL;
+  size_t nf = cct_query_filters(t->q, &f);
+  for (size_t i = 0; i < nf && (len = strlen(buf)) + 1 < n; i++)
+    snprintf(buf + len, n - len, f[i].item ? "%s%s %s" : "%s%s", i ? "; " : "; filters: ", cct_filter_name(f[i].kind),
+             f[i].item);
 }
 
 /* ------------------------------------------------------------ drawing */
