@@ -11,6 +11,7 @@
 #include "cct_sqlite.h"
 #include "idmap.h"
 #include "ingest_int.h"
+#include "rowtab.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -33,27 +34,11 @@
 enum { SCOPE_FUNCTION, SCOPE_FILE, SCOPE_MODULE, SCOPE_LOOP, SCOPE_LINE, NSCOPES };
 static const char *const scope_names[NSCOPES] = {"function", "file", "module", "loop", "line"};
 
-/* A deferred insert: the statement and its bound values.  Inserts made while
- * a reader walks the tree are queued to a second thread that owns the SQLite
- * connection, so parsing and writing use both cores. */
-enum { ARG_NULL, ARG_INT, ARG_DOUBLE, ARG_TEXT, ARG_BLOB };
-typedef struct row_arg {
-  int type;                  /* ARG_* */
-  int n;                     /* bytes of a blob */
-  int64_t i;                 /* ARG_INT */
-  double d;                  /* ARG_DOUBLE */
-  void *p;                   /* ARG_TEXT / ARG_BLOB, owned by the row (malloc'd) */
-} row_arg;
-
-enum { ROW_MAX_ARGS = 22, CHUNK_ROWS = 512, QUEUE_CHUNKS = 16 };
-typedef struct row {
-  int (*fn)(struct cct_writer *w, cct_err *err); /* instead of a statement: work run by the SQL thread */
-  sqlite3_stmt *st;          /* an insert statement of the writer */
-  const char *what;          /* table name, for messages */
-  int nargs;                 /* arguments 1..nargs */
-  row_arg a[ROW_MAX_ARGS];
-} row;
-
+/* Inserts made while a reader walks the tree are queued (as rows of
+ * rowtab.h) to a second thread that owns the SQLite connection, so parsing and
+ * writing use both cores; that thread writes each chunk's rows of one table
+ * with one statement step (cct_rows). */
+enum { CHUNK_ROWS = 1024, QUEUE_CHUNKS = 16 };
 typedef struct chunk {
   size_t n;                  /* rows in use */
   row rows[CHUNK_ROWS];
@@ -130,6 +115,8 @@ struct cct_writer {
   int sql_rc;                /* first error of the SQL thread (under mu) */
   char sql_msg[512];
   double last_progress;      /* seconds at the last progress line */
+  cct_rowtab batch;          /* the rows cct_rows serves to the statement being stepped */
+  row **gather;              /* SQL thread: rows of one statement, gathered from a chunk */
 };
 
 static double elapsed(const cct_writer *w);
@@ -161,28 +148,66 @@ static int sql_fail(cct_writer *w, const char *what) {
   return cct_err_set(&w->err, CCT_ESQL, "cannot write '%s' (%s): %s", w->out_path, what, sqlite3_errmsg(w->db));
 }
 
-/* Binds a row's arguments, steps and resets its statement, and frees what the
- * row owns.  Returns SQLITE_DONE or the SQLite error code. */
-static int row_exec(row *r) {
-  for (int i = 0; i < r->nargs; i++) {
-    row_arg *a = &r->a[i];
-    switch (a->type) {
-    case ARG_INT: sqlite3_bind_int64(r->st, i + 1, a->i); break;
-    case ARG_DOUBLE: sqlite3_bind_double(r->st, i + 1, a->d); break;
-    case ARG_TEXT: sqlite3_bind_text(r->st, i + 1, a->p, -1, free); break;
-    case ARG_BLOB: sqlite3_bind_blob(r->st, i + 1, a->p, a->n, free); break;
-    default: sqlite3_bind_null(r->st, i + 1); break;
+static void row_discard(row *r) {
+  for (int i = 0; i < r->nargs; i++) free(r->a[i].type >= ARG_TEXT ? r->a[i].p : NULL);
+}
+
+/* Executes statement st for n rows, then frees what they own: a statement
+ * reading cct_rows is stepped once over the whole batch, any other once per
+ * row with the values bound.  Returns SQLITE_DONE or the SQLite error code. */
+static int rows_exec(cct_writer *w, sqlite3_stmt *st, row **rows, size_t n) {
+  int rc = SQLITE_DONE;
+  if (!sqlite3_bind_parameter_count(st)) {
+    w->batch = (cct_rowtab){rows, n};
+    rc = sqlite3_step(st);
+    sqlite3_reset(st);
+    w->batch = (cct_rowtab){NULL, 0};
+  } else {
+    for (size_t k = 0; k < n && rc == SQLITE_DONE; k++) {
+      row *r = rows[k];
+      for (int i = 0; i < r->nargs; i++) {
+        row_arg *a = &r->a[i];
+        switch (a->type) {
+        case ARG_INT: sqlite3_bind_int64(st, i + 1, a->i); break;
+        case ARG_DOUBLE: sqlite3_bind_double(st, i + 1, a->d); break;
+        case ARG_STATIC:
+        case ARG_TEXT: sqlite3_bind_text(st, i + 1, a->p, -1, SQLITE_STATIC); break;
+        case ARG_BLOB: sqlite3_bind_blob(st, i + 1, a->p, a->n, SQLITE_STATIC); break;
+        default: sqlite3_bind_null(st, i + 1); break;
+        }
+      }
+      rc = sqlite3_step(st);
+      sqlite3_reset(st);
+      sqlite3_clear_bindings(st);
     }
-    a->p = NULL;
   }
-  int rc = sqlite3_step(r->st);
-  sqlite3_reset(r->st);
-  sqlite3_clear_bindings(r->st);
+  for (size_t k = 0; k < n; k++) row_discard(rows[k]);
   return rc;
 }
 
-static void row_discard(row *r) {
-  for (int i = 0; i < r->nargs; i++) free(r->a[i].type >= ARG_TEXT ? r->a[i].p : NULL);
+/* Executes the rows of a chunk between function rows: first rows i.. that
+ * share rows[i]'s statement (each table's rows keep their order), then the
+ * next statement's.  Returns SQLITE_DONE or the error of the first failing
+ * statement, naming its table in *what. */
+static int chunk_exec(cct_writer *w, row *rows, size_t n, const char **what) {
+  int rc = SQLITE_DONE;
+  for (size_t i = 0; i < n; i++) {
+    sqlite3_stmt *st = rows[i].st;
+    if (!st) continue;
+    size_t k = 0;
+    for (size_t j = i; j < n; j++)
+      if (rows[j].st == st) {
+        w->gather[k++] = &rows[j];
+        rows[j].st = NULL; /* done */
+      }
+    if (rc == SQLITE_DONE) {
+      rc = rows_exec(w, st, w->gather, k);
+      if (rc != SQLITE_DONE) *what = rows[i].what;
+    } else {
+      for (size_t j = 0; j < k; j++) row_discard(w->gather[j]);
+    }
+  }
+  return rc;
 }
 
 /* The SQL thread: executes queued chunks in order until it pops NULL.  After
@@ -199,23 +224,31 @@ static void *sql_thread(void *arg) {
     pthread_cond_signal(&w->not_full);
     pthread_mutex_unlock(&w->mu);
     if (!c) return NULL;
-    for (size_t i = 0; i < c->n; i++) {
-      row *r = &c->rows[i];
+    for (size_t i = 0; i < c->n;) {
+      size_t j = i;
+      while (j < c->n && !c->rows[j].fn) j++; /* rows i..j-1 are inserts, row j (if any) a function */
       if (failed) {
-        row_discard(r);
-        continue;
+        for (size_t k = i; k < j; k++) row_discard(&c->rows[k]);
+      } else if (j > i) {
+        const char *what = "";
+        if (chunk_exec(w, c->rows + i, j - i, &what) != SQLITE_DONE) {
+          pthread_mutex_lock(&w->mu);
+          w->sql_rc = CCT_ESQL;
+          snprintf(w->sql_msg, sizeof w->sql_msg, "cannot write '%s' (%s): %s", w->out_path, what, sqlite3_errmsg(w->db));
+          pthread_mutex_unlock(&w->mu);
+          failed = 1;
+        }
       }
+      if (j == c->n) break;
       cct_err err = CCT_ERR_INIT;
-      if (r->fn ? r->fn(w, &err) != CCT_OK : row_exec(r) != SQLITE_DONE) {
+      if (!failed && c->rows[j].fn(w, &err) != CCT_OK) {
         pthread_mutex_lock(&w->mu);
-        w->sql_rc = r->fn ? err.code : CCT_ESQL;
-        if (r->fn) snprintf(w->sql_msg, sizeof w->sql_msg, "%s", err.msg);
-        else
-          snprintf(w->sql_msg, sizeof w->sql_msg, "cannot write '%s' (%s): %s", w->out_path, r->what,
-                   sqlite3_errmsg(w->db));
+        w->sql_rc = err.code;
+        snprintf(w->sql_msg, sizeof w->sql_msg, "%s", err.msg);
         pthread_mutex_unlock(&w->mu);
         failed = 1;
       }
+      i = j + 1;
     }
     c->n = 0;
     pthread_mutex_lock(&w->mu);
@@ -276,7 +309,8 @@ static row *row_begin(cct_writer *w, sqlite3_stmt *st, const char *what) {
   r->fn = NULL;
   r->st = st;
   r->what = what;
-  r->nargs = st ? sqlite3_bind_parameter_count(st) : 0;
+  int nparams = st ? sqlite3_bind_parameter_count(st) : 0;
+  r->nargs = !st ? 0 : nparams ? nparams : ROW_MAX_ARGS; /* no parameters: it reads cct_rows */
   memset(r->a, 0, sizeof r->a[0] * (size_t)r->nargs);
   return r;
 }
@@ -302,7 +336,7 @@ static int row_end(cct_writer *w) {
     if (r->a[i].type == ARG_TEXT && !r->a[i].p) return row_discard(r), oom(w);
   if (!w->threaded) {
     if (r->fn) return r->fn(w, &w->err);
-    int rc = row_exec(r);
+    int rc = rows_exec(w, r->st, &r, 1);
     return rc == SQLITE_DONE ? CCT_OK : sql_fail(w, r->what);
   }
   if (++w->cur->n == CHUNK_ROWS) {
@@ -447,6 +481,8 @@ int cct_writer_open(const char *out_path, const char *db_dir, const char *format
       {&w->ins_ctx, "insert_context"}, {&w->ins_val, "insert_value"},     {&w->ins_mod, "insert_module"},
       {&w->ins_file, "insert_file"},   {&w->ins_fn, "insert_function"},   {&w->ins_metric, "insert_metric"},
       {&w->ins_prof, "insert_profile"}, {&w->ins_pval, "insert_profile_value"}};
+  if (!rc && (!(w->gather = malloc(CHUNK_ROWS * sizeof *w->gather)) || cct_rowtab_register(w->db, &w->batch) != SQLITE_OK))
+    rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
   for (size_t i = 0; !rc && i < sizeof stmts / sizeof *stmts; i++)
     rc = cct_schema_prepare_named(w->db, cct_sql_ingest, stmts[i].name, stmts[i].st, err);
   if (rc) {
@@ -1024,24 +1060,33 @@ void cct_writer_progress(cct_writer *w, long long done, long long total) {
 static int write_scope_totals(cct_writer *w, cct_err *err) {
   sqlite3_stmt *st = NULL;
   if (cct_schema_prepare_named(w->db, cct_sql_ingest, "insert_scope_total", &st, err)) return err->code;
-  size_t nm = (size_t)w->nmetrics;
+  size_t nm = (size_t)w->nmetrics, n = 0;
   int rc = CCT_OK;
-  row r = {NULL, st, "scope totals", 7, {{0}}};
-  for (size_t s = 0; s < w->nslots && !rc; s++)
+  row *rows = malloc(CHUNK_ROWS * sizeof *rows);
+  if (!rows) rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
+  for (size_t s = 0; s <= w->nslots && !rc; s++)
     for (size_t m = 0; m < nm && !rc; m++) {
-      double in = w->scope_incl[s * nm + m], ex = w->scope_excl[s * nm + m];
-      if (in == 0 && ex == 0) continue;
-      row_int(&r, 1, w->run);
-      row_text(&r, 2, scope_names[w->scope_key[3 * s]]);
-      row_int(&r, 3, w->scope_key[3 * s + 1]);
-      row_int(&r, 4, w->scope_key[3 * s + 2]);
-      row_int(&r, 5, (int64_t)m + 1);
-      row_double(&r, 6, in);
-      row_double(&r, 7, ex);
-      if (!r.a[1].p) rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
-      else if (row_exec(&r) != SQLITE_DONE)
-        rc = cct_err_set(err, CCT_ESQL, "cannot write '%s' (scope totals): %s", w->out_path, sqlite3_errmsg(w->db));
+      int last = s == w->nslots;
+      double in = last ? 0 : w->scope_incl[s * nm + m], ex = last ? 0 : w->scope_excl[s * nm + m];
+      if (!last && (in != 0 || ex != 0)) {
+        row *r = &rows[n++];
+        *r = (row){NULL, st, "scope totals", 7, {{0}}};
+        r->a[1] = (row_arg){ARG_STATIC, 0, 0, 0, (void *)scope_names[w->scope_key[3 * s]]};
+        row_int(r, 1, w->run);
+        row_int(r, 3, w->scope_key[3 * s + 1]);
+        row_int(r, 4, w->scope_key[3 * s + 2]);
+        row_int(r, 5, (int64_t)m + 1);
+        row_double(r, 6, in);
+        row_double(r, 7, ex);
+      }
+      if (n == CHUNK_ROWS || (last && n)) {
+        for (size_t k = 0; k < n; k++) w->gather[k] = &rows[k];
+        if (rows_exec(w, st, w->gather, n) != SQLITE_DONE)
+          rc = cct_err_set(err, CCT_ESQL, "cannot write '%s' (scope totals): %s", w->out_path, sqlite3_errmsg(w->db));
+        n = 0;
+      }
     }
+  free(rows);
   sqlite3_finalize(st);
   return rc;
 }
@@ -1177,6 +1222,7 @@ void cct_writer_abort(cct_writer *w) {
   cct_idmap_release(&w->identities);
   cct_idset_release(&w->contexts);
   cct_idmap_release(&w->scopes);
+  free(w->gather);
   free(w->tmp_path);
   free(w->src_root);
   free(w->out_path);

@@ -1,6 +1,9 @@
 -- ingest.sql: the statements the ingest writer (ingest/writer.c) runs.
 -- Each statement follows a line '-- @NAME' and is prepared by that name
--- (cct_schema_prepare_named).  Parameters are positional, as listed.
+-- (cct_schema_prepare_named).  Parameters are positional, as listed.  The
+-- inserts read a batch of rows from the writer's virtual table cct_rows
+-- (ingest/rowtab.c: columns a1, a2, ... in the order listed), one statement
+-- step per batch.
 
 -- @find_digest  (?1 digest) -> run of an existing run with the same content
 SELECT run FROM run WHERE digest = ?1;
@@ -19,37 +22,37 @@ UPDATE run SET contexts = ?2, profiles = ?3, elided = ?4, seconds = ?5, root = ?
 SELECT coalesce(max(pre), -1) + 1 FROM context;
 
 -- @insert_module  (run, id, path)
-INSERT INTO module(run, id, path) VALUES (?1, ?2, ?3);
+INSERT INTO module(run, id, path) SELECT a1, a2, a3 FROM cct_rows;
 
 -- @insert_file  (run, id, path, size, source)
-INSERT INTO file(run, id, path, size, source) VALUES (?1, ?2, ?3, ?4, ?5);
+INSERT INTO file(run, id, path, size, source) SELECT a1, a2, a3, a4, a5 FROM cct_rows;
 
 -- @insert_function  (run, id, name, module, file, line, class, namespace)
 INSERT INTO function(run, id, name, module, file, line, class, namespace)
-VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8);
+SELECT a1, a2, a3, a4, a5, a6, a7, a8 FROM cct_rows;
 
 -- @insert_metric  (run, id, name, stat, unit, description, has_lex)
-INSERT INTO metric(run, id, name, stat, unit, description, has_lex) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7);
+INSERT INTO metric(run, id, name, stat, unit, description, has_lex) SELECT a1, a2, a3, a4, a5, a6, a7 FROM cct_rows;
 
 -- @insert_context  (run, id, parent, depth, kind, relation, function, file, line, module,
 --                   offset, callsite, call_file, call_line, pre, last, frame, fdepth,
 --                   fparent, ldepth, lparent, nframes)
 INSERT INTO context(run, id, parent, depth, kind, relation, function, file, line, module, offset,
                     callsite, call_file, call_line, pre, last, frame, fdepth, fparent, ldepth, lparent, nframes)
-VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22);
+SELECT a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19, a20, a21, a22 FROM cct_rows;
 
 -- @insert_value  (run, metric, pre, inclusive, exclusive, exclusive_lex)
-INSERT INTO value(run, metric, pre, inclusive, exclusive, exclusive_lex) VALUES (?1, ?2, ?3, ?4, ?5, ?6);
+INSERT INTO value(run, metric, pre, inclusive, exclusive, exclusive_lex) SELECT a1, a2, a3, a4, a5, a6 FROM cct_rows;
 
 -- @insert_scope_total  (run, kind, key, line, metric, inclusive, exclusive)
-INSERT INTO scope_total(run, kind, key, line, metric, inclusive, exclusive) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7);
+INSERT INTO scope_total(run, kind, key, line, metric, inclusive, exclusive) SELECT a1, a2, a3, a4, a5, a6, a7 FROM cct_rows;
 
 -- @insert_profile  (run, id, node, rank, thread, core, gpucontext, gpustream, source)
 INSERT INTO profile(run, id, node, rank, thread, core, gpucontext, gpustream, source)
-VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9);
+SELECT a1, a2, a3, a4, a5, a6, a7, a8, a9 FROM cct_rows;
 
 -- @insert_profile_value  (run, profile, metric, data)
-INSERT INTO profile_value(run, profile, metric, data) VALUES (?1, ?2, ?3, ?4);
+INSERT INTO profile_value(run, profile, metric, data) SELECT a1, a2, a3, a4 FROM cct_rows;
 
 -- @delete_run  (run): every row of a run, for --replace and --remove
 DELETE FROM profile_value WHERE run = ?1;
