@@ -1,7 +1,7 @@
 /* archive.c: the archive layer of the cct_query library: opening an archive
  * read-only, the statement cache over schema/query.sql, read transactions,
  * loading runs (metric columns, root, program totals, the default metric) and
- * small cached look-ups keyed by (id, run): functions, paths, values.  Everything above it (centers, views, the session)
+ * small cached look-ups keyed by (id, run): functions, paths, values, caller frames.  Everything above it (centers, views, the session)
  * calls down into this file, never the other way. */
 #include "query_int.h"
 
@@ -482,6 +482,8 @@ void q_arch_close(qarch *a) {
   for (size_t i = 0; i < a->npaths; i++) free(a->paths[i]);
   free(a->paths);
   qmap_free(&a->pathmap);
+  free(a->bframes);
+  qmap_free(&a->bumap);
   for (size_t i = 0; i < a->nruns; i++) run_free(a->runs[i]);
   free(a->runs);
   for (int i = 0; i < ST_COUNT; i++) sqlite3_finalize(a->st[i]);

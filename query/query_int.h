@@ -110,8 +110,15 @@ typedef struct qrun {
   double *root_incl;     /* per column: program total */
 } qrun;
 
+/* A caller frame as bottom-up reads it (@bu_frames). */
+typedef struct bframe {
+  int64_t function, fparent, call_file, call_line;
+  int kind, relation;
+} bframe;
+
 /* The archive layer (archive.c): the connection, the statement cache, the
- * loaded runs, look-up caches keyed by (id, run), the read transaction. */
+ * loaded runs, look-up caches keyed by (id, run) (functions, paths, bottom-up's caller
+ * frames), the read transaction. */
 typedef struct qfiltered qfiltered;
 typedef struct qarch {
   sqlite3 *db;
@@ -126,6 +133,9 @@ typedef struct qarch {
   qmap pathmap;          /* (0 file | 1 module, id, run) -> index in paths */
   char **paths;
   size_t npaths, pathcap;
+  qmap bumap;            /* (context id, run) -> index in bframes: caller frames read by bottom-up views */
+  bframe *bframes;
+  size_t nbframes, bfcap;
   qfiltered **filtered;  /* filtered runs of this archive (filter.c), most recent last */
   size_t nfiltered;
   int serial;            /* the last filtered run's serial number */

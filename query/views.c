@@ -700,21 +700,16 @@ int q_topdown(const qv *q, int depth, cct_view **out, cct_err *err) {
   return vt_finish(q, &t, rc, v, out, err);
 }
 
-/* A caller frame, memoized for bottom-up walks. */
-typedef struct bframe {
-  int64_t function, fparent, call_file, call_line;
-  int kind, relation;
-} bframe;
-
 static int by_int64(const void *a, const void *b) {
   int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
   return x < y ? -1 : x > y;
 }
 
-/* Reads the caller frames ids[0..n) (sorted, distinct) with one reused statement into
- * frames, memo maps id -> index in frames. */
-static int bu_fetch(const qv *q, const int64_t *ids, size_t n, bframe **frames, size_t *nframes, size_t *fcap,
-                    qmap *memo, cct_err *err) {
+/* Reads the caller frames ids[0..n) (sorted, distinct, none read yet) with one reused
+ * statement into the archive's memo of caller frames (qarch.bframes, kept for the next
+ * bottom-up view of the run). */
+static int bu_fetch(const qv *q, const int64_t *ids, size_t n, cct_err *err) {
+  qarch *a = q->a;
   if (!n) return CCT_OK;
   sqlite3_stmt *st = q_stmt(q, ST_BU_FRAMES, err);
   if (!st) return CCT_ESQL;
@@ -727,11 +722,11 @@ static int bu_fetch(const qv *q, const int64_t *ids, size_t n, bframe **frames, 
       rc = src ? src : cct_err_set(err, CCT_ECORRUPT, "context %lld of run %d is missing", (long long)ids[i], q->shown_run);
       break;
     }
-    if (CCT_GROW(*frames, *nframes + 1, *fcap)) {
+    if (CCT_GROW(a->bframes, a->nbframes + 1, a->bfcap)) {
       rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
       break;
     }
-    bframe *f = &(*frames)[*nframes];
+    bframe *f = &a->bframes[a->nbframes];
     f->kind = sqlite3_column_int(st, 0);
     f->function = sqlite3_column_int64(st, 1);
     f->fparent = sqlite3_column_type(st, 2) == SQLITE_NULL ? -1 : sqlite3_column_int64(st, 2);
@@ -739,8 +734,9 @@ static int bu_fetch(const qv *q, const int64_t *ids, size_t n, bframe **frames, 
     f->call_line = sqlite3_column_type(st, 4) == SQLITE_NULL ? -1 : sqlite3_column_int64(st, 4);
     f->relation = sqlite3_column_int(st, 5);
     int added;
-    if (!qmap_put(memo, ids[i], 0, 0, 0, 0, (int64_t)*nframes, &added)) rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
-    else (*nframes)++;
+    if (!qmap_put(&a->bumap, ids[i], q->r->run, 0, 0, 0, (int64_t)a->nbframes, &added))
+      rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
+    else a->nbframes++;
   }
   sqlite3_reset(st);
   return rc;
@@ -763,9 +759,6 @@ int q_bottomup(const qv *q, int depth, cct_view **out, cct_err *err) {
   vtree t = {0};
   t.nm = nm;
   int rc = top_row(q, &t, vcols, nm, 0, err);
-  qmap memo = {0};
-  bframe *frames = NULL;
-  size_t nframes = 0, fcap = 0;
   int line = q->gran == CCT_GRAN_LINE;
   /* per walk (one per member of O*): O index, current row, next caller frame, call site */
   typedef struct walk {
@@ -788,12 +781,13 @@ int q_bottomup(const qv *q, int depth, cct_view **out, cct_err *err) {
     /* the callers of this level not read yet */
     size_t nwant = 0;
     for (size_t j = 0; j < nw; j++)
-      if (w[j].cur >= 0 && w[j].cur != q->r->root.id && !qmap_get(&memo, w[j].cur, 0, 0, 0, 0)) want[nwant++] = w[j].cur;
+      if (w[j].cur >= 0 && w[j].cur != q->r->root.id && !qmap_get(&q->a->bumap, w[j].cur, q->r->run, 0, 0, 0))
+        want[nwant++] = w[j].cur;
     qsort(want, nwant, sizeof *want, by_int64);
     size_t u = 0;
     for (size_t j = 0; j < nwant; j++)
       if (!u || want[j] != want[u - 1]) want[u++] = want[j];
-    rc = bu_fetch(q, want, u, &frames, &nframes, &fcap, &memo, err);
+    rc = bu_fetch(q, want, u, err);
     size_t keep = 0;
     for (size_t j = 0; !rc && j < nw; j++) {
       walk *x = &w[j];
@@ -804,8 +798,8 @@ int q_bottomup(const qv *q, int depth, cct_view **out, cct_err *err) {
       }
       const bframe *f = NULL;
       if (x->cur >= 0 && x->cur != q->r->root.id) {
-        int64_t *slot = qmap_get(&memo, x->cur, 0, 0, 0, 0);
-        f = slot ? &frames[*slot] : NULL;
+        int64_t *slot = qmap_get(&q->a->bumap, x->cur, q->r->run, 0, 0, 0);
+        f = slot ? &q->a->bframes[*slot] : NULL;
         if (f && f->kind == CCT_KIND_ROOT) f = NULL; /* defensive: the root is never a caller row */
       }
       if (!f) { /* the chain ends: an occurrence without a caller sits under '<program root>' */
@@ -844,8 +838,6 @@ int q_bottomup(const qv *q, int depth, cct_view **out, cct_err *err) {
   }
   free(w);
   free(want);
-  qmap_free(&memo);
-  free(frames);
   return vt_finish(q, &t, rc, v, out, err);
 }
 
