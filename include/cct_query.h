@@ -148,6 +148,10 @@ typedef struct cct_filter {
 const char *cct_filter_name(int kind);
 int cct_filter_kind(const char *word);
 
+/* The filter as typed after 'filter' ("hide MPI_*", "recursion"), malloc'd;
+ * NULL when out of memory. */
+char *cct_filter_text(const cct_filter *f);
+
 /* Which view a spec asks for. */
 enum { CCT_VIEW_TOPDOWN = 0, CCT_VIEW_BOTTOMUP = 1, CCT_VIEW_FLAT = 2, CCT_VIEW_SOURCE = 3 };
 

@@ -36,6 +36,14 @@ int cct_filter_kind(const char *word) {
   return -1;
 }
 
+char *cct_filter_text(const cct_filter *f) {
+  const char *name = cct_filter_name(f->kind);
+  size_t n = strlen(name ? name : "?") + (f->item ? strlen(f->item) + 1 : 0) + 1;
+  char *t = malloc(n);
+  if (t) snprintf(t, n, f->item ? "%s %s" : "%s", name ? name : "?", f->item ? f->item : "");
+  return t;
+}
+
 /* "run\nkind item\nkind item..." (malloc'd), or NULL when out of memory. */
 static char *filter_key(int run, const cct_filter *f, size_t n) {
   size_t len = 32;

@@ -364,6 +364,25 @@ static int set_filters(cct_query *q, cct_filter *f, size_t n, char **note, cct_e
   return CCT_OK;
 }
 
+/* A copy of the session's filters without filter skip (1-based; 0: none) and
+ * with room for extra more; NULL (err set) when out of memory. */
+static cct_filter *filters_copy(const cct_query *q, size_t skip, size_t extra, cct_err *err) {
+  cct_filter *f = calloc(q->nfilters + extra + 1, sizeof *f);
+  size_t k = 0;
+  for (size_t j = 0; f && j < q->nfilters; j++) {
+    if (j + 1 == skip) continue;
+    f[k].kind = q->filters[j].kind;
+    if (q->filters[j].item && !(f[k].item = strdup(q->filters[j].item))) {
+      filters_free(f, k);
+      f = NULL;
+      break;
+    }
+    k++;
+  }
+  if (!f) cct_err_set(err, CCT_ENOMEM, "out of memory");
+  return f;
+}
+
 int cct_query_filter_add(cct_query *q, int kind, const char *item, char **note, cct_err *err) {
   if (note) *note = NULL;
   if (!cct_filter_name(kind)) return cct_err_set(err, CCT_EUSAGE, "no filter kind %d", kind);
@@ -385,16 +404,8 @@ int cct_query_filter_add(cct_query *q, int kind, const char *item, char **note, 
     cct_center_free(c);
     if (!text) return cct_err_set(err, CCT_ENOMEM, "out of memory");
   }
-  cct_filter *f = calloc(q->nfilters + 1, sizeof *f);
-  if (!f) return free(text), cct_err_set(err, CCT_ENOMEM, "out of memory");
-  for (size_t i = 0; i < q->nfilters; i++) {
-    f[i].kind = q->filters[i].kind;
-    if (q->filters[i].item && !(f[i].item = strdup(q->filters[i].item))) {
-      free(text);
-      filters_free(f, i);
-      return cct_err_set(err, CCT_ENOMEM, "out of memory");
-    }
-  }
+  cct_filter *f = filters_copy(q, 0, 1, err);
+  if (!f) return free(text), CCT_ENOMEM;
   f[q->nfilters] = (cct_filter){kind, text};
   return set_filters(q, f, q->nfilters + 1, note, err);
 }
@@ -402,17 +413,7 @@ int cct_query_filter_add(cct_query *q, int kind, const char *item, char **note, 
 int cct_query_filter_remove(cct_query *q, size_t i, char **note, cct_err *err) {
   if (note) *note = NULL;
   if (i > q->nfilters) return cct_err_set(err, CCT_ENOTFOUND, "no filter %zu (%zu active)", i, q->nfilters);
-  size_t n = i ? q->nfilters - 1 : 0;
-  cct_filter *f = calloc(n + 1, sizeof *f);
+  cct_filter *f = i ? filters_copy(q, i, 0, err) : calloc(1, sizeof *f);
   if (!f) return cct_err_set(err, CCT_ENOMEM, "out of memory");
-  for (size_t j = 0, k = 0; i && j < q->nfilters; j++) {
-    if (j + 1 == i) continue;
-    f[k].kind = q->filters[j].kind;
-    if (q->filters[j].item && !(f[k].item = strdup(q->filters[j].item))) {
-      filters_free(f, k);
-      return cct_err_set(err, CCT_ENOMEM, "out of memory");
-    }
-    k++;
-  }
-  return set_filters(q, f, n, note, err);
+  return set_filters(q, f, i ? q->nfilters - 1 : 0, note, err);
 }

@@ -183,13 +183,7 @@ cct_view *q_view_new(const qv *q, const char *name, const size_t *vcols, size_t 
   }
   for (size_t i = 0; i < q->c->nitems; i++) lost |= !(v->center[i] = q_strdup(q->c->items[i].text));
   if (q->nfilters && (v->filters = calloc(q->nfilters, sizeof *v->filters))) {
-    for (size_t i = 0; i < q->nfilters; i++) {
-      const cct_filter *f = &q->filters[i];
-      const char *name = cct_filter_name(f->kind);
-      char *t = malloc(strlen(name ? name : "?") + (f->item ? strlen(f->item) : 0) + 2);
-      if (t) sprintf(t, f->item ? "%s %s" : "%s", name ? name : "?", f->item);
-      lost |= !(v->filters[v->nfilters++] = t);
-    }
+    for (size_t i = 0; i < q->nfilters; i++) lost |= !(v->filters[v->nfilters++] = cct_filter_text(&q->filters[i]));
   } else if (q->nfilters) {
     lost = 1;
   }

@@ -547,9 +547,11 @@ static int cmd_filter(cct_shell *p, cct_words *w) {
   if (w->argc == 1) {
     if (!n) fputs("(no filters)\n", p->out);
     for (size_t i = 0; i < n; i++) {
-      fprintf(p->out, "%zu  %s", i + 1, cct_filter_name(f[i].kind));
-      if (f[i].item) fputc(' ', p->out), cct_escape_write(p->out, f[i].item, CCT_ESC_TERM);
+      char *ft = cct_filter_text(&f[i]);
+      fprintf(p->out, "%zu  ", i + 1);
+      cct_escape_write(p->out, ft ? ft : "?", CCT_ESC_TERM);
       fputc('\n', p->out);
+      free(ft);
     }
     return CCT_CMD_OK;
   }

@@ -541,7 +541,7 @@ static void stats_result(cct_result *r, cct_shell *p, const cct_stats *s, int or
   size_t nf = cct_query_filters(p->q, &fl);
   const char **ft = calloc(nf + 1, sizeof *ft); /* the session's filters, as views name them */
   for (size_t i = 0; ft && i < nf; i++)
-    ft[i] = cct_result_keep(r, cct_xprintf(fl[i].item ? "%s %s" : "%s", cct_filter_name(fl[i].kind), fl[i].item));
+    ft[i] = cct_result_keep(r, cct_filter_text(&fl[i]));
   if (ft) cct_result_filters(r, ft, nf);
   else r->failed = 1;
   free(ft);

@@ -648,9 +648,11 @@ static void center_text(tui *t, char *buf, size_t n) {
   }
   const cct_filter *f = NULL;
   size_t nf = cct_query_filters(t->q, &f);
-  for (size_t i = 0; i < nf && (len = strlen(buf)) + 1 < n; i++)
-    snprintf(buf + len, n - len, f[i].item ? "%s%s %s" : "%s%s", i ? "; " : "; filters: ", cct_filter_name(f[i].kind),
-             f[i].item);
+  for (size_t i = 0; i < nf && (len = strlen(buf)) + 1 < n; i++) {
+    char *ft = cct_filter_text(&f[i]);
+    snprintf(buf + len, n - len, "%s%s", i ? "; " : "; filters: ", ft ? ft : "?");
+    free(ft);
+  }
 }
 
 /* ------------------------------------------------------------ drawing */
