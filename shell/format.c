@@ -26,6 +26,7 @@
 #include "shell_int.h"
 
 #include "cct_escape.h"
+#include "cct_util.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -221,27 +222,17 @@ void cct_result_release(cct_result *r) {
 /* Keeps s (malloc'ed, may be NULL) owned by r.  Returns s. */
 const char *cct_result_keep(cct_result *r, char *s) {
   if (!s) return NULL;
-  if (r->nowned == r->capowned) {
-    size_t cap = r->capowned ? 2 * r->capowned : 64;
-    char **o = realloc(r->owned, cap * sizeof *o);
-    if (!o) {
-      free(s);
-      r->failed = 1;
-      return NULL;
-    }
-    r->owned = o, r->capowned = cap;
+  if (CCT_GROW(r->owned, r->nowned + 1, r->capowned)) {
+    free(s);
+    r->failed = 1;
+    return NULL;
   }
   return r->owned[r->nowned++] = s;
 }
 
 /* Adds a column (before any row).  Returns its index. */
 int cct_result_col(cct_result *r, const char *key, int type, int role, int in) {
-  if (r->ncols == r->capcols) {
-    size_t cap = r->capcols ? 2 * r->capcols : 16;
-    cct_col *c = realloc(r->cols, cap * sizeof *c);
-    if (!c) return r->failed = 1, 0;
-    r->cols = c, r->capcols = cap;
-  }
+  if (CCT_GROW(r->cols, r->ncols + 1, r->capcols)) return r->failed = 1, 0;
   cct_col *c = &r->cols[r->ncols];
   memset(c, 0, sizeof *c);
   c->key = key, c->type = type, c->role = role, c->in = in, c->metric = -1;
@@ -259,9 +250,9 @@ cct_col *cct_result_colp(cct_result *r, int i) {
 /* Appends a row of null cells.  Returns them, or NULL when out of memory. */
 cct_cell *cct_result_row(cct_result *r) {
   if (r->failed) return NULL;
-  if (r->nrows == r->caprows) {
-    size_t cap = r->caprows ? 2 * r->caprows : 64;
-    cct_cell *c = realloc(r->cells, cap * (r->ncols ? r->ncols : 1) * sizeof *c);
+  if (r->nrows == r->caprows) { /* cells and bold grow together, by rows of ncols cells */
+    size_t w = (r->ncols ? r->ncols : 1) * sizeof *r->cells, cap = cct_grow_cap(r->caprows, r->nrows + 1, w);
+    cct_cell *c = cap ? cct_reallocarray(r->cells, cap, w) : NULL;
     if (!c) return r->failed = 1, NULL;
     r->cells = c;
     unsigned char *b = realloc(r->bold, cap);
