@@ -1,11 +1,11 @@
 #!/bin/sh
 # Disk full (issue 13, item 9): on a small tmpfs, an append is tried with less
-# and less free space left.  Whatever the space, the error contract holds: exit
-# 0 and the run is in the archive, or exit 1 with one 'cctingest: error:' line,
-# the archive unchanged (one run, integrity ok), and a retry once space is
-# freed succeeds (not "already run 2").  A new archive likewise: exit 0, or
-# exit 1 with no output and no temporary left.  Needs root (mount); skips
-# otherwise (exit 77, ctest's SKIP_RETURN_CODE).
+# and less free space left.  Whatever the space, the error contract holds:
+# exit 0 and the run is in the archive, or exit 1 with one 'cctingest: error:'
+# line naming the archive, the archive unchanged (one run, integrity ok), and
+# a retry once space is freed succeeds (not "already run 2").  A new archive
+# likewise: exit 0, or exit 1 with no output and no temporary left.  Needs
+# root (mount); skips otherwise (exit 77, ctest's SKIP_RETURN_CODE).
 set -eu
 skip() { echo "ingest_disk_full: SKIP: $1"; exit 77; }
 [ "$(id -u)" = 0 ] || skip "not root (needs mount -t tmpfs)"
@@ -33,7 +33,7 @@ try_append() {
   fi
   rm -f "$m/fill"
   st=$(runs "$m/a.sqlite")
-  if [ "$st" != "1 ok " ] || [ "$(wc -l <"$t/err")" -ne 1 ] || ! grep -q '^cctingest: error: ' "$t/err"; then
+  if [ "$st" != "1 ok " ] || [ "$(wc -l <"$t/err")" -ne 1 ] || ! grep -q "^cctingest: error: .*'$m/a.sqlite'" "$t/err"; then
     echo "FAIL append left=$1: exit non-zero and the archive has: $st; stderr:"; cat "$t/err"; fails=$((fails + 1))
   fi
   "$CCTINGEST" --quiet "$new" "$m/a.sqlite" 2>"$t/err2" ||
@@ -58,7 +58,8 @@ for left in 0 16384 65536 131072; do
   if "$CCTINGEST" --quiet "$base" "$m/a.sqlite" 2>"$t/err"; then
     [ "$(runs "$m/a.sqlite")" = "1 ok " ] || { echo "FAIL new left=$left: exit 0 but $(runs "$m/a.sqlite")"; fails=$((fails + 1)); }
   else
-    if ls "$m"/a.sqlite* >/dev/null 2>&1 || [ "$(wc -l <"$t/err")" -ne 1 ]; then
+    if ls "$m"/a.sqlite* >/dev/null 2>&1 || [ "$(wc -l <"$t/err")" -ne 1 ] ||
+       ! grep -q "^cctingest: error: .*'$m/a.sqlite'" "$t/err"; then
       echo "FAIL new left=$left: $(ls "$m"); stderr:"; cat "$t/err"; fails=$((fails + 1))
     fi
   fi
