@@ -99,6 +99,9 @@ struct cct_writer {
   double *scope_incl, *scope_excl; /* per slot x metric */
   int64_t *scope_key;        /* per slot: kind, key, line (3 entries) */
   size_t nslots, slot_cap;
+  int64_t *by_fn;            /* context_by_function keys: function, kind, pre (3 entries each) */
+  int64_t *by_line;          /* context_by_line keys: file, line, kind, pre (4 entries each) */
+  size_t nby_fn, by_fn_cap, nby_line, by_line_cap; /* entries in use (keys, not int64s), capacities (int64s) */
   long long by_kind[5], nprofiles, elided;
   int64_t cur_profile;       /* id of the profile being written, 0 = none */
   int progress;              /* print progress lines */
@@ -960,6 +963,16 @@ int cct_writer_exit(cct_writer *w) {
   row_opt(r, 21, o->lparent, w->depth > 0);
   row_int(r, 22, o->nframes);
   if (w->depth) w->stack[w->depth - 1].nframes += o->nframes + o->is_frame;
+  if (o->function > 0 && (o->is_frame || o->kind == CCT_KIND_LOOP || o->kind == CCT_KIND_LINE) && o->kind != CCT_KIND_ROOT) {
+    if (CCT_GROW(w->by_fn, 3 * (w->nby_fn + 1), w->by_fn_cap)) return oom(w);
+    int64_t *k = w->by_fn + 3 * w->nby_fn++;
+    k[0] = o->function, k[1] = o->kind, k[2] = w->pre_base + o->pre;
+  }
+  if ((o->kind == CCT_KIND_LOOP || o->kind == CCT_KIND_LINE) && o->file > 0) {
+    if (CCT_GROW(w->by_line, 4 * (w->nby_line + 1), w->by_line_cap)) return oom(w);
+    int64_t *k = w->by_line + 4 * w->nby_line++;
+    k[0] = o->file, k[1] = o->line, k[2] = o->kind, k[3] = w->pre_base + o->pre;
+  }
   if (row_end(w)) return w->err.code;
   for (int m = 0; m < w->nmetrics; m++) {
     double *v = o->vals + 3 * m;
@@ -1091,13 +1104,56 @@ static int write_scope_totals(cct_writer *w, cct_err *err) {
   return rc;
 }
 
-/* Once the tree is complete: writes the static-scope totals and builds the
- * indexes.  Queued to the SQL thread, so it overlaps the reading of
+static int cmp_key3(const void *a, const void *b) {
+  const int64_t *x = a, *y = b;
+  for (int i = 0; i < 3; i++)
+    if (x[i] != y[i]) return x[i] < y[i] ? -1 : 1;
+  return 0;
+}
+
+static int cmp_key4(const void *a, const void *b) {
+  const int64_t *x = a, *y = b;
+  for (int i = 0; i < 4; i++)
+    if (x[i] != y[i]) return x[i] < y[i] ? -1 : 1;
+  return 0;
+}
+
+/* Inserts n sorted keys of k integers (k + 1 <= ROW_MAX_ARGS) with statement
+ * name of ingest.sql, the run before each key, in batches.  Returns CCT_OK or
+ * an error in err. */
+static int write_keys(cct_writer *w, const char *name, const int64_t *keys, size_t n, int k, cct_err *err) {
+  sqlite3_stmt *st = NULL;
+  if (cct_schema_prepare_named(w->db, cct_sql_ingest, name, &st, err)) return err->code;
+  row *rows = malloc(CHUNK_ROWS * sizeof *rows);
+  int rc = rows ? CCT_OK : cct_err_set(err, CCT_ENOMEM, "out of memory");
+  for (size_t i = 0; i < n && !rc; i += CHUNK_ROWS) {
+    size_t m = n - i < CHUNK_ROWS ? n - i : CHUNK_ROWS;
+    for (size_t j = 0; j < m; j++) {
+      row *r = &rows[j];
+      r->fn = NULL, r->st = st, r->what = name, r->nargs = k + 1;
+      row_int(r, 1, w->run);
+      for (int c = 0; c < k; c++) row_int(r, c + 2, keys[(i + j) * (size_t)k + (size_t)c]);
+      w->gather[j] = r;
+    }
+    if (rows_exec(w, st, w->gather, m) != SQLITE_DONE)
+      rc = cct_err_set(err, CCT_ESQL, "cannot write '%s' (%s): %s", w->out_path, name, sqlite3_errmsg(w->db));
+  }
+  free(rows);
+  sqlite3_finalize(st);
+  return rc;
+}
+
+/* Once the tree is complete: writes the static-scope totals and the center
+ * look-up tables (keys sorted by the reader thread in queue_finish_tree), and
+ * builds the indexes.  Queued to the SQL thread, so it overlaps the reading of
  * the profiles.  Returns CCT_OK or an error in err. */
 static int finish_tree(cct_writer *w, cct_err *err) {
   trace(w, "tree");
   int rc = write_scope_totals(w, err);
   trace(w, "scope totals");
+  if (!rc) rc = write_keys(w, "insert_by_function", w->by_fn, w->nby_fn, 3, err);
+  if (!rc) rc = write_keys(w, "insert_by_line", w->by_line, w->nby_line, 4, err);
+  trace(w, "center tables");
   if (!rc) rc = cct_schema_create_indexes(w->db, err);
   trace(w, "indexes");
   return rc;
@@ -1107,6 +1163,8 @@ static int finish_tree(cct_writer *w, cct_err *err) {
 static int queue_finish_tree(cct_writer *w) {
   if (w->tree_finished) return CCT_OK;
   w->tree_finished = 1;
+  if (w->nby_fn) qsort(w->by_fn, w->nby_fn, 3 * sizeof *w->by_fn, cmp_key3);
+  if (w->nby_line) qsort(w->by_line, w->nby_line, 4 * sizeof *w->by_line, cmp_key4);
   row *r = row_begin(w, NULL, "finish");
   if (!r) return oom(w);
   r->fn = finish_tree;
@@ -1215,6 +1273,8 @@ void cct_writer_abort(cct_writer *w) {
   free(w->scope_incl);
   free(w->scope_excl);
   free(w->scope_key);
+  free(w->by_fn);
+  free(w->by_line);
   cct_idmap_release(&w->modules);
   cct_idmap_release(&w->files);
   cct_idmap_release(&w->functions);

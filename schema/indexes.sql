@@ -16,11 +16,8 @@ CREATE INDEX IF NOT EXISTS context_frame_level ON context(run, fdepth, pre, func
 -- Top-down at line granularity: every context of a subtree at one line level.
 CREATE INDEX IF NOT EXISTS context_line_level ON context(run, ldepth, pre, lparent);
 
--- Centers by function (name, glob, regex, file, module, class, namespace).
-CREATE INDEX IF NOT EXISTS context_by_function ON context(run, function, kind);
-
--- Centers by source location (FILE:LINE, loop FILE:LINE): loops and lines only.
-CREATE INDEX IF NOT EXISTS context_by_line ON context(run, file, line, kind) WHERE kind IN (2, 3);
+-- Centers by function and by source location read the tables context_by_function
+-- and context_by_line (base.sql), which the writer fills in key order.
 
 -- Function look-up by name (centers, completion).
 CREATE INDEX IF NOT EXISTS function_by_name ON function(run, name);

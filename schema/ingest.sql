@@ -44,6 +44,12 @@ SELECT a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a1
 -- @insert_value  (run, metric, pre, inclusive, exclusive, exclusive_lex)
 INSERT INTO value(run, metric, pre, inclusive, exclusive, exclusive_lex) SELECT a1, a2, a3, a4, a5, a6 FROM cct_rows;
 
+-- @insert_by_function  (run, function, kind, pre), in key order
+INSERT INTO context_by_function(run, function, kind, pre) SELECT a1, a2, a3, a4 FROM cct_rows;
+
+-- @insert_by_line  (run, file, line, kind, pre), in key order
+INSERT INTO context_by_line(run, file, line, kind, pre) SELECT a1, a2, a3, a4, a5 FROM cct_rows;
+
 -- @insert_scope_total  (run, kind, key, line, metric, inclusive, exclusive)
 INSERT INTO scope_total(run, kind, key, line, metric, inclusive, exclusive) SELECT a1, a2, a3, a4, a5, a6, a7 FROM cct_rows;
 
@@ -59,6 +65,8 @@ DELETE FROM profile_value WHERE run = ?1;
 DELETE FROM profile WHERE run = ?1;
 DELETE FROM scope_total WHERE run = ?1;
 DELETE FROM value WHERE run = ?1;
+DELETE FROM context_by_function WHERE run = ?1;
+DELETE FROM context_by_line WHERE run = ?1;
 DELETE FROM context WHERE run = ?1;
 DELETE FROM metric WHERE run = ?1;
 DELETE FROM function WHERE run = ?1;

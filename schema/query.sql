@@ -93,15 +93,19 @@ SELECT id, path FROM file WHERE run = ?1;
 -- @modules  (?1 run) -> every module (id, path), for suffix matching in C
 SELECT id, path FROM module WHERE run = ?1;
 
--- @function_frames  (?1 run, ?2 function) -> the frames of a function (columns of @root)
-SELECT id, pre, last, frame, fdepth, ldepth, kind, relation, callsite, function, fparent, file, line,
-       call_file, call_line, module, offset, nframes
-FROM context WHERE run = ?1 AND function = ?2 AND kind IN (1, 4) AND frame = id;
+-- @function_frames  (?1 run, ?2 function) -> the frames of a function (columns of @root):
+-- the function's kind 1 and 4 rows of context_by_function, which are frames
+SELECT c.id, c.pre, c.last, c.frame, c.fdepth, c.ldepth, c.kind, c.relation, c.callsite, c.function, c.fparent,
+       c.file, c.line, c.call_file, c.call_line, c.module, c.offset, c.nframes
+FROM context_by_function CROSS JOIN context c ON c.pre = context_by_function.pre
+WHERE context_by_function.run = ?1 AND context_by_function.function = ?2 AND context_by_function.kind IN (1, 4);
 
 -- @contexts_at  (?1 run, ?2 file, ?3 line, ?4 kind) -> contexts of a kind at file:line (columns of @root)
-SELECT id, pre, last, frame, fdepth, ldepth, kind, relation, callsite, function, fparent, file, line,
-       call_file, call_line, module, offset, nframes
-FROM context WHERE run = ?1 AND file = ?2 AND line = ?3 AND kind = ?4 AND kind IN (2, 3);
+SELECT c.id, c.pre, c.last, c.frame, c.fdepth, c.ldepth, c.kind, c.relation, c.callsite, c.function, c.fparent,
+       c.file, c.line, c.call_file, c.call_line, c.module, c.offset, c.nframes
+FROM context_by_line CROSS JOIN context c ON c.pre = context_by_line.pre
+WHERE context_by_line.run = ?1 AND context_by_line.file = ?2 AND context_by_line.line = ?3
+  AND context_by_line.kind = ?4 AND context_by_line.line >= 0;
 
 -- @instructions_at  (?1 run, ?2 module, ?3 offset) -> lexical instruction contexts at module+offset
 -- (no index: used only to resolve an '@N' item naming an instruction row)
@@ -111,7 +115,9 @@ FROM context WHERE run = ?1 AND module = ?2 AND offset = ?3 AND kind = 4;
 
 -- @function_scopes  (?1 run, ?2 function, ?3 kind) -> loop or line contexts whose enclosing
 -- frame is of this function (flat tree), with pre, last, frame for the outermost rule
-SELECT id, pre, last, frame, file, line FROM context WHERE run = ?1 AND function = ?2 AND kind = ?3;
+SELECT c.id, c.pre, c.last, c.frame, c.file, c.line
+FROM context_by_function CROSS JOIN context c ON c.pre = context_by_function.pre
+WHERE context_by_function.run = ?1 AND context_by_function.function = ?2 AND context_by_function.kind = ?3;
 
 -- @line_costs  (?1 run, ?2 file, ?3 metric) -> lines of a file with cost (suggestions, source view)
 SELECT line, inclusive, exclusive FROM scope_total
@@ -127,18 +133,18 @@ SELECT DISTINCT name FROM function WHERE run = ?1 AND file = ?2 AND line = ?3 OR
 
 -- @occ_function  (?1 run, ?2 function) -> the function's occurrences: its frames, as @function_frames
 -- lists them (function contexts; instruction contexts entered by a call), counted on context_by_function
-SELECT (SELECT count(*) FROM context WHERE run = ?1 AND function = ?2 AND kind = 1)
-     + (SELECT count(*) FROM context WHERE run = ?1 AND function = ?2 AND kind = 4 AND frame = id);
+SELECT count(*) FROM context_by_function WHERE run = ?1 AND function = ?2 AND kind IN (1, 4);
 
 -- @occ_functions  (?1 run) -> function, occurrences of every function ('flat by occurrences':
 -- one pass over the run's frames)
-SELECT function, count(*) FROM context WHERE run = ?1 AND frame = id AND kind IN (1, 4) GROUP BY function;
+SELECT function, count(*) FROM context_by_function WHERE run = ?1 AND kind IN (1, 4) GROUP BY function;
 
 -- @occ_at  (?1 run, ?2 file, ?3 line, ?4 kind) -> how many loop (2) or line (3) contexts are at file:line
-SELECT count(*) FROM context WHERE run = ?1 AND file = ?2 AND line = ?3 AND kind = ?4 AND kind IN (2, 3);
+SELECT count(*) FROM context_by_line WHERE run = ?1 AND file = ?2 AND line = ?3 AND kind = ?4 AND line >= 0;
 
--- @occ_ats  (?1 run, ?2 kind) -> file, line, contexts of every loop (2) or line (3) ('flat by occurrences')
-SELECT file, line, count(*) FROM context WHERE run = ?1 AND kind = ?2 AND kind IN (2, 3) GROUP BY file, line;
+-- @occ_ats  (?1 run, ?2 kind) -> file, line, contexts of every loop (2) or line (3) ('flat by occurrences');
+-- contexts without a line number (line -1 in context_by_line) count for no line
+SELECT file, line, count(*) FROM context_by_line WHERE run = ?1 AND kind = ?2 AND line >= 0 GROUP BY file, line;
 
 -- @td_frames  (?1 run, ?2 fdepth, ?3 pre lo, ?4 pre hi) -> frames of a subtree at one function level:
 -- id, function, fparent, relation, pre
@@ -178,8 +184,9 @@ WHERE run = ?1 AND kind = ?2 AND metric = ?3 AND key = ?4 AND line = ?5;
 
 -- @file_contexts  (?1 run, ?2 file) -> the loop and line contexts of a file (pre, last,
 -- frame, line, kind), in pre order: the source view's marks and center share
-SELECT pre, last, frame, line, kind FROM context
-WHERE run = ?1 AND file = ?2 AND kind IN (2, 3) ORDER BY pre;
+SELECT c.pre, c.last, c.frame, c.line, c.kind
+FROM context_by_line CROSS JOIN context c ON c.pre = context_by_line.pre
+WHERE context_by_line.run = ?1 AND context_by_line.file = ?2 ORDER BY c.pre;
 
 -- @source  (?1 run, ?2 file) -> size, zstd frame of the stored copy (NULL when none)
 SELECT size, source FROM file WHERE run = ?1 AND id = ?2;
@@ -200,9 +207,9 @@ SELECT DISTINCT name FROM metric WHERE run = ?1 ORDER BY name;
 
 -- @recursive_functions  (?1 run) -> functions with a frame below another frame of the same
 -- function (direct or indirect recursion), with the number of such nested frames
-SELECT c.function, count(*) FROM context c
-WHERE c.run = ?1 AND c.kind IN (1, 4) AND c.frame = c.id
-  AND EXISTS (SELECT 1 FROM context a
-              WHERE a.run = c.run AND a.function = c.function AND a.kind IN (1, 4) AND a.frame = a.id
-                AND a.pre < c.pre AND a.last >= c.pre)
+SELECT c.function, count(*) FROM context_by_function c
+WHERE c.run = ?1 AND c.kind IN (1, 4)
+  AND EXISTS (SELECT 1 FROM context_by_function a CROSS JOIN context ac ON ac.pre = a.pre
+              WHERE a.run = c.run AND a.function = c.function AND a.kind IN (1, 4)
+                AND a.pre < c.pre AND ac.last >= c.pre)
 GROUP BY c.function ORDER BY count(*) DESC;
