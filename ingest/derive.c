@@ -620,6 +620,7 @@ static int declare(sqlite3 *db, int run, const dtree *t, cct_writer *w, cct_err 
     rc = cct_writer_module(w, sqlite3_column_int64(st, 0), (const char *)sqlite3_column_text(st, 1));
   if (!rc && s != SQLITE_DONE) return free(synth), step_fail(db, st, s, err);
   sqlite3_finalize(st);
+  st = NULL; /* a stage that failed leaves nothing to finalize again */
   if (!rc) rc = prep(db, "files", run, &st, err);
   while (!rc && (s = sqlite3_step(st)) == SQLITE_ROW)
     rc = cct_writer_file_copy(w, sqlite3_column_int64(st, 0), (const char *)sqlite3_column_text(st, 1),
@@ -627,6 +628,7 @@ static int declare(sqlite3 *db, int run, const dtree *t, cct_writer *w, cct_err 
                               sqlite3_column_blob(st, 3), (size_t)sqlite3_column_bytes(st, 3));
   if (!rc && s != SQLITE_DONE) return free(synth), step_fail(db, st, s, err);
   sqlite3_finalize(st);
+  st = NULL;
   if (!rc) rc = prep(db, "functions", run, &st, err);
   while (!rc && (s = sqlite3_step(st)) == SQLITE_ROW) {
     int64_t id = sqlite3_column_int64(st, 0);
@@ -637,6 +639,7 @@ static int declare(sqlite3 *db, int run, const dtree *t, cct_writer *w, cct_err 
   free(synth);
   if (!rc && s != SQLITE_DONE) return step_fail(db, st, s, err);
   sqlite3_finalize(st);
+  st = NULL;
   if (!rc) rc = prep(db, "metrics", run, &st, err);
   while (!rc && (s = sqlite3_step(st)) == SQLITE_ROW)
     if (cct_writer_metric(w, (const char *)sqlite3_column_text(st, 1), "sum", (const char *)sqlite3_column_text(st, 2),

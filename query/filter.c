@@ -10,9 +10,13 @@
 #include "query_int.h"
 #include "cct_ingest.h"
 
+#include <dirent.h>
+#include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/types.h>
 #include <unistd.h>
 
 /* At most this many filtered runs are kept per archive (the oldest goes). */
@@ -87,6 +91,23 @@ static int item_ids(qarch *a, const qrun *r, const cct_filter *f, long long **id
   return rc;
 }
 
+/* Removes what processes killed while writing a filtered copy left in dir
+ * (cctq-filtered-PID-N.sqlite and its temporaries, PID no longer running). */
+static void remove_stale(const char *dir) {
+  DIR *d = opendir(dir);
+  struct dirent *e;
+  while (d && (e = readdir(d))) {
+    long pid;
+    int n = 0;
+    if (sscanf(e->d_name, "cctq-filtered-%ld-%*d.sqlite%n", &pid, &n) != 1 || !n || pid <= 0) continue;
+    if (kill((pid_t)pid, 0) == 0 || errno != ESRCH) continue; /* alive, or not ours to judge */
+    char p[4200];
+    snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
+    unlink(p);
+  }
+  if (d) closedir(d);
+}
+
 int q_filtered(qarch *a, int run, const cct_filter *f, size_t n, qarch **out, int *serial, cct_err *err) {
   char *key = filter_key(run, f, n);
   if (!key) return cct_err_set(err, CCT_ENOMEM, "out of memory");
@@ -116,7 +137,9 @@ int q_filtered(qarch *a, int run, const cct_filter *f, size_t n, qarch **out, in
   }
   char path[4200];
   const char *tmp = getenv("TMPDIR");
-  snprintf(path, sizeof path, "%s/cctq-filtered-%ld-%d.sqlite", tmp && *tmp ? tmp : "/tmp", (long)getpid(), a->serial + 1);
+  tmp = tmp && *tmp ? tmp : "/tmp";
+  remove_stale(tmp);
+  snprintf(path, sizeof path, "%s/cctq-filtered-%ld-%d.sqlite", tmp, (long)getpid(), a->serial + 1);
   unlink(path); /* a leftover of a dead process with our pid */
   if (!rc) rc = cct_ingest_derive(a->db, run, steps, n, path, err);
   q_end(a);

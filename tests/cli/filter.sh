@@ -89,5 +89,17 @@ a,5.0,5.0'
     echo "FAIL extension: bad filter accepted"; fails=$((fails + 1))
   else grep -q "unknown filter 'bogus'" "$t/err" && echo "ok extension refuses a bad filter"; fi
 fi
+# a damaged archive (bytes of the corpus seed changed as a mutation sweep found them: its file
+# rows unreadable) gives one error line and exit 1, never a crash (was a double free)
+python3 - "$CCT_SRC/tests/fuzz/corpus/archive/seed-handmade-recursion.sqlite" "$t/bad.sqlite" <<'PY'
+import sys
+d = bytearray(open(sys.argv[1], 'rb').read())
+for k, v in [(14329, 250), (6319, 164), (372, 183), (3080, 146), (8338, 125), (2660, 70), (1006, 12), (13052, 74)]:
+    d[k] = v
+open(sys.argv[2], 'wb').write(d)
+PY
+set +e; "$CCTQ" "$t/bad.sqlite" -c "filter recursion" >/dev/null 2>"$t/err"; st=$?; set -e
+if [ "$st" = 1 ] && [ "$(wc -l <"$t/err")" = 1 ] && grep -q '^cctq: error: ' "$t/err"; then echo "ok damaged archive"
+else echo "FAIL damaged archive: status $st: $(cat "$t/err")"; fails=$((fails + 1)); fi
 ls "$TMPDIR"/cctq-filtered-* 2>/dev/null && { echo "FAIL filtered copies left in \$TMPDIR"; fails=$((fails + 1)); }
 [ "$fails" = 0 ]
