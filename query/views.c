@@ -347,14 +347,62 @@ static int loc_label(const qv *q, const char *prefix, int64_t file, long long li
   return *out ? CCT_OK : cct_err_set(err, CCT_ENOMEM, "out of memory");
 }
 
-/* Creates the top row (node 0): the center, or the program root without a center. */
-static int top_row(const qv *q, vtree *t, const size_t *vcols, size_t nm, int lex, cct_err *err) {
+static const char *const scope_kind[] = {"function", "loop", "line", "file", "module"};
+
+/* Reads inclusive and exclusive of column col of the static scope (kind s of CCT_FLAT_*,
+ * key, line) into *incl, *excl (0 when the scope has no row).  Returns CCT_OK or an error. */
+static int flat_one(const qv *q, int s, int64_t key, int64_t line, size_t col, double *incl, double *excl,
+                    cct_err *err) {
+  *incl = *excl = 0;
+  sqlite3_stmt *st = q_stmt(q, ST_FLAT_ONE, err);
+  if (!st) return CCT_ESQL;
+  sqlite3_bind_text(st, 2, scope_kind[s], -1, SQLITE_STATIC);
+  sqlite3_bind_int64(st, 3, q->r->cols[col].id);
+  sqlite3_bind_int64(st, 4, key);
+  sqlite3_bind_int64(st, 5, line);
+  int rc = cct_step(st, err);
+  if (rc == CCT_STEP_ROW) {
+    *incl = sqlite3_column_double(st, 0);
+    *excl = sqlite3_column_double(st, 1);
+  }
+  sqlite3_reset(st);
+  return rc == CCT_STEP_ROW ? CCT_OK : rc;
+}
+
+/* Whether the center is every frame of one function *fn: items that take all the frames
+ * of the functions they match, and every member of O a frame of the same function.  Its
+ * top row is then that function's flat row (SPEC section 5: a flat row equals the top row
+ * of its item centered; the tests check it on every sample against bottom-up's top row,
+ * which sums the occurrences): one look-up instead of the values of every occurrence. */
+static int center_one_function(const cct_center *c, int64_t *fn) {
+  if (!c->nitems || !c->nO) return 0;
+  for (size_t i = 0; i < c->nitems; i++) {
+    int t = c->items[i].type;
+    if (t != IT_NAME && t != IT_GLOB && t != IT_RE && t != IT_FILE && t != IT_MODULE && t != IT_CLASS &&
+        t != IT_NAMESPACE && t != IT_FUNCTION_ID && t != IT_FILE_ID && t != IT_MODULE_ID)
+      return 0;
+  }
+  for (size_t i = 0; i < c->nO; i++)
+    if (c->O[i].frame != c->O[i].id || c->O[i].kind == CCT_KIND_ROOT || c->O[i].function != c->O[0].function)
+      return 0;
+  *fn = c->O[0].function;
+  return 1;
+}
+
+/* Creates the top row (node 0): the center, or the program root without a center; with
+ * fn (a center of every frame of function *fn, lex 0) from that function's flat row. */
+static int top_row(const qv *q, vtree *t, const size_t *vcols, size_t nm, int lex, const int64_t *fn, cct_err *err) {
   int top = vt_add(t, -1, q->c->nitems ? CCT_ROW_CENTER : CCT_ROW_ROOT);
   if (top < 0) return cct_err_set(err, CCT_ENOMEM, "out of memory");
   t->n[top].name = strdup(q->c->nitems ? q_center_label(q->c) : "<program>");
   t->n[top].center = q->c->nitems > 0;
   double incl[CCT_VIEW_MAX_METRICS] = {0}, excl[CCT_VIEW_MAX_METRICS] = {0};
-  if (q->c->nitems) {
+  if (q->c->nitems && fn && !lex) {
+    for (size_t m = 0; m < nm; m++) {
+      int rc = flat_one(q, CCT_FLAT_FUNCTIONS, *fn, 0, vcols[m], &incl[m], &excl[m], err);
+      if (rc) return rc;
+    }
+  } else if (q->c->nitems) {
     q_center_top(q->c, vcols, nm, lex, incl, excl);
   } else {
     double v[3 * CCT_VIEW_MAX_METRICS];
@@ -628,7 +676,9 @@ int q_topdown(const qv *q, int depth, cct_view **out, cct_err *err) {
   *out = NULL;
   if (depth < 0) return cct_err_set(err, CCT_EUSAGE, "depth must be 0 or more");
   size_t vcols[CCT_VIEW_MAX_METRICS], nm = q_view_columns(q, vcols);
-  int need = q_center_need(q, vcols, nm, err);
+  int64_t fn = 0;
+  int flatrow = center_one_function(q->c, &fn); /* the top row without the occurrences' values */
+  int need = !flatrow || q->percent == CCT_PERCENT_CENTER ? q_center_need(q, vcols, nm, err) : CCT_OK;
   if (need) return need;
   cct_view *v = q_view_new(q, "topdown", vcols, nm);
   if (!v) return cct_err_set(err, CCT_ENOMEM, "out of memory");
@@ -643,7 +693,7 @@ int q_topdown(const qv *q, int depth, cct_view **out, cct_err *err) {
   int nlv = depth < 64 ? depth : 64;
   lrows *lv = calloc((size_t)nlv + 1, sizeof *lv);
   qmap prev = {0}, cur = {0};
-  int rc = os && how && g && lv ? top_row(q, &t, vcols, nm, 0, err) : cct_err_set(err, CCT_ENOMEM, "out of memory");
+  int rc = os && how && g && lv ? top_row(q, &t, vcols, nm, 0, flatrow ? &fn : NULL, err) : cct_err_set(err, CCT_ENOMEM, "out of memory");
   int64_t small = (int64_t)TD_SMALL * (depth < 8 ? depth : 8);
   for (size_t i = 0; !rc && i < no && depth > 0; i++)
     if (td_has_below(q, &os[i])) how[i] = os[i].last - os[i].pre <= small && depth <= nlv ? 1 : 2;
@@ -752,7 +802,7 @@ int q_bottomup(const qv *q, int depth, cct_view **out, cct_err *err) {
   if (!v) return cct_err_set(err, CCT_ENOMEM, "out of memory");
   vtree t = {0};
   t.nm = nm;
-  int rc = top_row(q, &t, vcols, nm, 0, err);
+  int rc = top_row(q, &t, vcols, nm, 0, NULL, err);
   int line = q->gran == CCT_GRAN_LINE;
   /* per walk (one per member of O*): O index, current row, next caller frame, call site */
   typedef struct walk {
@@ -856,8 +906,6 @@ static int by_sortv(const void *a, const void *b) {
   if (x->key != y->key) return x->key < y->key ? -1 : 1;
   return (x->line > y->line) - (x->line < y->line);
 }
-
-static const char *const scope_kind[] = {"function", "loop", "line", "file", "module"};
 
 /* Counts the occurrences of flat rows of kind s (functions, loops, lines; others stay
  * -1): rows[0..n) one by one, or with all set every row of the run in one pass
@@ -1011,19 +1059,8 @@ static int flat_node(const qv *q, vtree *t, int node, int s, const frow *r, cons
   incl[0] = r->incl;
   excl[0] = r->excl;
   for (size_t m = 1; m < nm; m++) {
-    sqlite3_stmt *st = q_stmt(q, ST_FLAT_ONE, err);
-    if (!st) return CCT_ESQL;
-    sqlite3_bind_text(st, 2, scope_kind[s], -1, SQLITE_STATIC);
-    sqlite3_bind_int64(st, 3, q->r->cols[vcols[m]].id);
-    sqlite3_bind_int64(st, 4, r->key);
-    sqlite3_bind_int64(st, 5, r->line);
-    int rc = cct_step(st, err);
-    if (rc == CCT_STEP_ROW) {
-      incl[m] = sqlite3_column_double(st, 0);
-      excl[m] = sqlite3_column_double(st, 1);
-    }
-    sqlite3_reset(st);
-    if (rc != CCT_STEP_ROW && rc != CCT_STEP_DONE) return rc;
+    int rc = flat_one(q, s, r->key, r->line, vcols[m], &incl[m], &excl[m], err);
+    if (rc) return rc;
   }
   vt_addval(t, node, incl, excl);
   x = &t->n[node];
