@@ -94,8 +94,9 @@ static const cct_cmd commands[] = {
      "                      into the outer one (every function, or ITEM's)\n"
      "  filter              list the filters        filter - N   remove filter N\n"
      "  filter reset        remove every filter\n"
-     "ITEM as for 'center'.  The first use of a filter list copies the run (seconds per million\n"
-     "contexts); views on it then cost what they cost without filters."},
+     "ITEM as for 'center'.  The first use of a filter list copies the run, which takes about\n"
+     "as long as ingesting it (1.5 s for 100,000 contexts, 18 s for a million); views on the\n"
+     "copy then cost what they cost without filters, and the last 8 lists are kept."},
     {"topdown", cmd_topdown, CMD_NEEDS_DB, "topdown [DEPTH] [by KEY]",
      "callees of the center (or of the program root), DEPTH levels (default 3)",
      "Siblings sort by inclusive value (default), 'by exclusive' or 'by name'."},
