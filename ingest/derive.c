@@ -48,6 +48,7 @@ typedef struct dtree {
   size_t nn;
   int32_t root;
   size_t nm;        /* 'sum' metric columns */
+  int64_t maxfn;    /* the largest function id of a node (arrays per function are this long + 1) */
   double *val;      /* summary values: nn x nm x 3 (C_*) */
   dop *ops;
   size_t nops, opcap;
@@ -300,9 +301,7 @@ static int32_t after(dtree *t, int32_t i, int *open) {
  * item's functions, or of any) is merged into the outermost one: its children
  * move there, its own cost is that frame's, the frames between lose it. */
 static int f_recursion(dtree *t, const int32_t *o, size_t n, int every) {
-  int64_t maxfn = 0;
-  for (size_t i = 0; i < t->nn; i++)
-    if (t->n[i].function > maxfn) maxfn = t->n[i].function;
+  int64_t maxfn = t->maxfn;
   int *open = calloc((size_t)maxfn + 1, sizeof *open);
   int32_t *outer = calloc((size_t)maxfn + 1, sizeof *outer);
   unsigned char *fold = calloc((size_t)maxfn + 1, 1);
@@ -394,6 +393,7 @@ static int load_tree(sqlite3 *db, int run, int64_t root_pre, int64_t root_last, 
     x->kind = (unsigned char)sqlite3_column_int(st, 1);
     x->relation = (unsigned char)sqlite3_column_int(st, 2);
     x->function = sqlite3_column_int64(st, 3);
+    if (x->function > t->maxfn) t->maxfn = x->function;
     x->file = sqlite3_column_int64(st, 4);
     x->line = sqlite3_column_type(st, 5) == SQLITE_NULL ? -1 : sqlite3_column_int64(st, 5);
     x->module = sqlite3_column_int64(st, 6);
@@ -492,7 +492,7 @@ static int write_tree(dtree *t, const int *has_lex, cct_writer *w) {
     }
   }
   free(scale);
-  return rc ? (w ? cct_writer_err(w)->code : rc) : CCT_OK;
+  return rc; /* the writer's code: its message is in cct_writer_err(w) */
 }
 
 /* A node left in the tree, by database id (the order of profile values). */
@@ -607,9 +607,7 @@ static int read_metrics(sqlite3 *db, int run, int64_t **mids, int **has_lex, siz
 /* Declares the run's modules, files, functions (not the synthetic ones of
  * instruction frames, which the writer makes again) and 'sum' metrics. */
 static int declare(sqlite3 *db, int run, const dtree *t, cct_writer *w, cct_err *err) {
-  int64_t maxfn = 0;
-  for (size_t i = 0; i < t->nn; i++)
-    if (t->n[i].function > maxfn) maxfn = t->n[i].function;
+  int64_t maxfn = t->maxfn;
   unsigned char *synth = calloc((size_t)maxfn + 1, 1);
   if (!synth) return cct_err_set(err, CCT_ENOMEM, "out of memory");
   for (size_t i = 0; i < t->nn; i++)
