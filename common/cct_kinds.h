@@ -11,6 +11,13 @@ enum { CCT_KIND_ROOT = 0, CCT_KIND_FUNCTION = 1, CCT_KIND_LOOP = 2, CCT_KIND_LIN
 /* context.relation: how a context hangs off its parent */
 enum { CCT_REL_LEXICAL = 0, CCT_REL_CALL = 1, CCT_REL_INLINED = 2, CCT_REL_COUNT };
 
+/* scope_total.kind: the static scopes, in the order of the public CCT_FLAT_* */
+enum { CCT_TOTAL_FUNCTION = 0, CCT_TOTAL_LOOP = 1, CCT_TOTAL_LINE = 2, CCT_TOTAL_FILE = 3, CCT_TOTAL_MODULE = 4,
+       CCT_TOTAL_COUNT };
+
+/* value.key = metric * CCT_VALUE_KEY + pre (pre < CCT_VALUE_KEY, checked by the writer) */
+#define CCT_VALUE_KEY ((long long)1 << 40)
+
 /* profile_value.scope / metric scopes */
 enum { CCT_INCLUSIVE = 0, CCT_EXCLUSIVE = 1, CCT_EXCLUSIVE_LEX = 2, CCT_SCOPE_COUNT };
 

@@ -433,6 +433,8 @@ static int load_tree(sqlite3 *db, int run, int64_t root_pre, int64_t root_last, 
   for (size_t m = 0; m < t->nm; m++) {
     if ((rc = prep(db, "values", run, &st, err))) return rc;
     sqlite3_bind_int64(st, 2, mids[m]);
+    sqlite3_bind_int64(st, 3, root_pre);
+    sqlite3_bind_int64(st, 4, root_pre + (int64_t)t->nn - 1);
     while ((s = sqlite3_step(st)) == SQLITE_ROW) {
       int64_t i = sqlite3_column_int64(st, 0) - root_pre;
       if (i < 0 || (size_t)i >= t->nn) continue;

@@ -80,7 +80,6 @@ static int rows_column(sqlite3_vtab_cursor *c, sqlite3_context *ctx, int col) {
   switch (a->type) {
   case ARG_INT: sqlite3_result_int64(ctx, a->i); break;
   case ARG_DOUBLE: sqlite3_result_double(ctx, a->d); break;
-  case ARG_STATIC:
   case ARG_TEXT: sqlite3_result_text(ctx, a->p, -1, SQLITE_STATIC); break;
   case ARG_BLOB: sqlite3_result_blob(ctx, a->p, a->n, SQLITE_STATIC); break;
   default: break; /* NULL */

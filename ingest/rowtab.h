@@ -15,13 +15,13 @@
 struct cct_writer;
 
 /* One value of a row: cct_rows column aN is a[N - 1]. */
-enum { ARG_NULL, ARG_INT, ARG_DOUBLE, ARG_STATIC, ARG_TEXT, ARG_BLOB }; /* ARG_STATIC: text the row does not own */
+enum { ARG_NULL, ARG_INT, ARG_DOUBLE, ARG_TEXT, ARG_BLOB };
 typedef struct row_arg {
   int type;  /* ARG_* */
   int n;     /* bytes of a blob */
   int64_t i; /* ARG_INT */
   double d;  /* ARG_DOUBLE */
-  void *p;   /* ARG_TEXT / ARG_BLOB, owned by the row (malloc'd); ARG_STATIC, not owned */
+  void *p;   /* ARG_TEXT / ARG_BLOB, owned by the row (malloc'd) */
 } row_arg;
 
 enum { ROW_MAX_ARGS = 22 };

@@ -31,8 +31,7 @@
 #error "profile_value blobs are written little-endian with memcpy: port cct_writer_profile_values"
 #endif
 
-enum { SCOPE_FUNCTION, SCOPE_FILE, SCOPE_MODULE, SCOPE_LOOP, SCOPE_LINE, NSCOPES };
-static const char *const scope_names[NSCOPES] = {"function", "file", "module", "loop", "line"};
+enum { NSCOPES = CCT_TOTAL_COUNT }; /* static scopes, indexed by scope_total.kind (CCT_TOTAL_*) */
 
 /* Inserts made while a reader walks the tree are queued (as rows of
  * rowtab.h) to a second thread that owns the SQLite connection, so parsing and
@@ -46,17 +45,17 @@ typedef struct chunk {
 
 /* One open context on the writer's stack. */
 typedef struct open_ctx {
-  int64_t id, parent;        /* database ids; parent -1 for the root */
+  int64_t id, parent;        /* database id; parent's pre, -1 for the root */
   int kind, relation;        /* CCT_KIND_*, CCT_REL_* */
   int64_t function;          /* dense function id, 0 = none */
   int64_t file, line;        /* dense file id (0 = none), line (-1 = none) */
   int64_t module, offset;    /* dense module id (0 = none), offset */
   int callsite;              /* line whose children are calls */
   int64_t call_file, call_line; /* frames: location of the call-site line above, 0/-1 = none */
-  int64_t pre;               /* pre-order number */
-  int64_t frame, fparent;    /* nearest frame (self for frames), parent row at function level */
+  int64_t pre;               /* pre-order number within the run (the archive's is pre_base + pre) */
+  int64_t frame, fparent;    /* archive pre of the nearest frame (self for frames), of the parent row at function level */
   int fdepth, ldepth;        /* function and line levels */
-  int64_t lparent;           /* parent row at line level, -1 = none */
+  int64_t lparent;           /* archive pre of the parent row at line level, -1 = none */
   int64_t nframes;           /* frames entered inside this context so far */
   int is_frame;              /* 1 for frames (function contexts, call-entered instructions, root) */
   double *vals;              /* nmetrics x 3 values (CCT_INCLUSIVE, _EXCLUSIVE, _EXCLUSIVE_LEX) */
@@ -97,7 +96,7 @@ struct cct_writer {
   int *active;               /* per slot: open contexts in the scope */
   int *open_at;              /* per slot: stack depth of its innermost open context, -1 = none */
   double *scope_incl, *scope_excl; /* per slot x metric */
-  int64_t *scope_key;        /* per slot: kind, key, line (3 entries) */
+  int64_t *scope_key;        /* per slot: kind, key, line, contexts (4 entries) */
   size_t nslots, slot_cap;
   int64_t *by_fn;            /* context_by_function keys: function, kind, pre (3 entries each) */
   int64_t *by_line;          /* context_by_line keys: file, line, kind, pre (4 entries each) */
@@ -173,8 +172,7 @@ static int rows_exec(cct_writer *w, sqlite3_stmt *st, row **rows, size_t n) {
         switch (a->type) {
         case ARG_INT: sqlite3_bind_int64(st, i + 1, a->i); break;
         case ARG_DOUBLE: sqlite3_bind_double(st, i + 1, a->d); break;
-        case ARG_STATIC:
-        case ARG_TEXT: sqlite3_bind_text(st, i + 1, a->p, -1, SQLITE_STATIC); break;
+              case ARG_TEXT: sqlite3_bind_text(st, i + 1, a->p, -1, SQLITE_STATIC); break;
         case ARG_BLOB: sqlite3_bind_blob(st, i + 1, a->p, a->n, SQLITE_STATIC); break;
         default: sqlite3_bind_null(st, i + 1); break;
         }
@@ -770,7 +768,8 @@ int cct_writer_metric(cct_writer *w, const char *name, const char *stat, const c
   return m;
 }
 
-/* Returns the slot of static scope (kind, key, line), creating it; -2 when out of memory. */
+/* Returns the slot of static scope (kind, key, line), creating it, and counts one more
+ * context in it; -2 when out of memory. */
 static int64_t scope_slot(cct_writer *w, int kind, int64_t key, int64_t line) {
   int added = 0;
   int64_t *v = cct_idmap_put(&w->scopes, ((int64_t)kind << 48) | key, line, (int64_t)w->nslots, &added);
@@ -787,7 +786,7 @@ static int64_t scope_slot(cct_writer *w, int kind, int64_t key, int64_t line) {
       if (i) w->scope_incl = i;
       double *e = realloc(w->scope_excl, ncap * nm * sizeof *e);
       if (e) w->scope_excl = e;
-      int64_t *k = realloc(w->scope_key, ncap * 3 * sizeof *k);
+      int64_t *k = realloc(w->scope_key, ncap * 4 * sizeof *k);
       if (k) w->scope_key = k;
       if (!a || !oa || !i || !e || !k) return -2;
       w->slot_cap = ncap;
@@ -796,10 +795,12 @@ static int64_t scope_slot(cct_writer *w, int kind, int64_t key, int64_t line) {
     w->open_at[n] = -1;
     memset(w->scope_incl + n * nm, 0, nm * sizeof(double));
     memset(w->scope_excl + n * nm, 0, nm * sizeof(double));
-    w->scope_key[3 * n] = kind;
-    w->scope_key[3 * n + 1] = key;
-    w->scope_key[3 * n + 2] = line;
+    w->scope_key[4 * n] = kind;
+    w->scope_key[4 * n + 1] = key;
+    w->scope_key[4 * n + 2] = line;
+    w->scope_key[4 * n + 3] = 0;
   }
+  w->scope_key[4 * *v + 3]++; /* one call per context in the scope */
   return *v;
 }
 
@@ -831,6 +832,9 @@ int cct_writer_enter(cct_writer *w, const cct_context *c) {
     return cct_err_set(&w->err, CCT_ECORRUPT, "context %lld has kind %d at depth %d", (long long)c->id, c->kind, w->depth);
   if (c->id < 0 || c->id > UINT32_MAX)
     return cct_err_set(&w->err, CCT_ECORRUPT, "context id %lld is out of range", (long long)c->id);
+  if (w->pre_base + w->next_pre >= CCT_VALUE_KEY) /* value.key = metric * 2^40 + pre */
+    return cct_err_set(&w->err, CCT_EUSAGE, "'%s' holds 2^40 contexts, as many as an archive can: use a new archive",
+                       w->out_path);
   int added = cct_idset_add(&w->contexts, (uint32_t)c->id);
   if (added < 0) return oom(w);
   if (!added) return cct_err_set(&w->err, CCT_ECORRUPT, "context id %lld appears twice", (long long)c->id);
@@ -863,7 +867,7 @@ int cct_writer_enter(cct_writer *w, const cct_context *c) {
   o->id = c->id;
   o->is_frame = frame;
   o->nframes = 0;
-  o->parent = p ? p->id : -1;
+  o->parent = p ? w->pre_base + p->pre : -1;
   o->kind = c->kind;
   o->relation = c->relation;
   o->module = mod;
@@ -882,7 +886,7 @@ int cct_writer_enter(cct_writer *w, const cct_context *c) {
     o->call_line = p->line;
   }
   o->pre = w->next_pre++;
-  o->frame = frame ? c->id : p->frame;
+  o->frame = frame ? w->pre_base + o->pre : p->frame;
   o->fdepth = frame ? (p ? p->fdepth + 1 : 0) : p->fdepth;
   o->fparent = frame ? (p ? p->frame : -1) : p->frame;
   if (!p) {
@@ -893,18 +897,18 @@ int cct_writer_enter(cct_writer *w, const cct_context *c) {
     o->lparent = p->lparent;
   } else {
     o->ldepth = p->ldepth + 1;
-    o->lparent = p->id;
+    o->lparent = w->pre_base + p->pre;
   }
   for (int s = 0; s < NSCOPES; s++) o->slot[s] = -1;
   if (frame && p) {
-    o->slot[SCOPE_FUNCTION] = scope_slot(w, SCOPE_FUNCTION, o->function, 0);
+    o->slot[CCT_TOTAL_FUNCTION] = scope_slot(w, CCT_TOTAL_FUNCTION, o->function, 0);
     int64_t ffile = w->fn_file[o->function], fmod = w->fn_module[o->function];
-    if (ffile > 0) o->slot[SCOPE_FILE] = scope_slot(w, SCOPE_FILE, ffile, 0);
-    if (fmod > 0) o->slot[SCOPE_MODULE] = scope_slot(w, SCOPE_MODULE, fmod, 0);
+    if (ffile > 0) o->slot[CCT_TOTAL_FILE] = scope_slot(w, CCT_TOTAL_FILE, ffile, 0);
+    if (fmod > 0) o->slot[CCT_TOTAL_MODULE] = scope_slot(w, CCT_TOTAL_MODULE, fmod, 0);
   } else if (c->kind == CCT_KIND_LOOP && file) {
-    o->slot[SCOPE_LOOP] = scope_slot(w, SCOPE_LOOP, file, o->line);
+    o->slot[CCT_TOTAL_LOOP] = scope_slot(w, CCT_TOTAL_LOOP, file, o->line);
   } else if (c->kind == CCT_KIND_LINE && file) {
-    o->slot[SCOPE_LINE] = scope_slot(w, SCOPE_LINE, file, o->line);
+    o->slot[CCT_TOTAL_LINE] = scope_slot(w, CCT_TOTAL_LINE, file, o->line);
   }
   /* Exclusive values follow the O' rule of SPEC section 4: every frame counts for
    * its function, file and module; a loop or line counts for its scope unless a
@@ -917,7 +921,7 @@ int cct_writer_enter(cct_writer *w, const cct_context *c) {
     if (slot < 0) continue;
     o->outer[s] = w->active[slot]++ == 0;
     o->saved_open[s] = w->open_at[slot];
-    o->counted[s] = (s != SCOPE_LOOP && s != SCOPE_LINE) || w->open_at[slot] < o->frame_depth;
+    o->counted[s] = (s != CCT_TOTAL_LOOP && s != CCT_TOTAL_LINE) || w->open_at[slot] < o->frame_depth;
     w->open_at[slot] = w->depth;
   }
   w->by_kind[c->kind]++;
@@ -982,12 +986,10 @@ int cct_writer_exit(cct_writer *w) {
     if (v[0] == 0 && v[1] == 0 && v[2] == 0) continue;
     row *r = row_begin(w, w->ins_val, "value");
     if (!r) return oom(w);
-    row_int(r, 1, w->run);
-    row_int(r, 2, m + 1);
-    row_int(r, 3, w->pre_base + o->pre);
-    row_double(r, 4, v[0]);
-    row_double(r, 5, v[1]);
-    row_double(r, 6, v[2]);
+    row_int(r, 1, (int64_t)(m + 1) * CCT_VALUE_KEY + w->pre_base + o->pre);
+    row_double(r, 2, v[0]);
+    row_double(r, 3, v[1]);
+    row_double(r, 4, v[2]);
     if (row_end(w)) return w->err.code;
   }
   size_t nm = (size_t)w->nmetrics;
@@ -1083,14 +1085,15 @@ static int write_scope_totals(cct_writer *w, cct_err *err) {
       double in = last ? 0 : w->scope_incl[s * nm + m], ex = last ? 0 : w->scope_excl[s * nm + m];
       if (!last && (in != 0 || ex != 0)) {
         row *r = &rows[n++];
-        *r = (row){NULL, st, "scope totals", 7, {{0}}};
-        r->a[1] = (row_arg){ARG_STATIC, 0, 0, 0, (void *)scope_names[w->scope_key[3 * s]]};
+        *r = (row){NULL, st, "scope totals", 8, {{0}}};
         row_int(r, 1, w->run);
-        row_int(r, 3, w->scope_key[3 * s + 1]);
-        row_int(r, 4, w->scope_key[3 * s + 2]);
+        row_int(r, 2, w->scope_key[4 * s]);
+        row_int(r, 3, w->scope_key[4 * s + 1]);
+        row_int(r, 4, w->scope_key[4 * s + 2]);
         row_int(r, 5, (int64_t)m + 1);
         row_double(r, 6, in);
         row_double(r, 7, ex);
+        row_int(r, 8, w->scope_key[4 * s + 3]);
       }
       if (n == CHUNK_ROWS || (last && n)) {
         for (size_t k = 0; k < n; k++) w->gather[k] = &rows[k];

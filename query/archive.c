@@ -40,8 +40,7 @@ static const char *const stmt_names[ST_COUNT] = {
     [ST_RUN_EXISTS] = "run_exists", [ST_COLUMNS] = "columns", [ST_RUNS] = "runs", [ST_BEGIN] = "begin", [ST_COMMIT] = "commit",
     [ST_VALUES] = "values", [ST_TD_FRAMES_RANGE] = "td_frames_range", [ST_TD_LINES_RANGE] = "td_lines_range",
     [ST_BU_FRAMES] = "bu_frames", [ST_LOOP_COSTS] = "loop_costs", [ST_FUNCTIONS_AT] = "functions_at",
-    [ST_FILE_CONTEXTS] = "file_contexts", [ST_OCC_FUNCTION] = "occ_function", [ST_OCC_FUNCTIONS] = "occ_functions",
-    [ST_OCC_AT] = "occ_at", [ST_OCC_ATS] = "occ_ats"};
+    [ST_FILE_CONTEXTS] = "file_contexts", [ST_OCC_FUNCTION] = "occ_function"};
 
 sqlite3_stmt *q_arch_stmt(qarch *a, int i, int run, cct_err *err) {
   if (!a->st[i] && cct_schema_prepare_named(a->db, cct_sql_query, stmt_names[i], &a->st[i], err)) return NULL;

@@ -650,7 +650,7 @@ static int center_rebuild(const qv *q, cct_center *c, cct_err *err) {
   }
   int rc = CCT_OK, added;
   for (size_t i = 0; !rc && i < n; i++)
-    if (c->O[i].frame == c->O[i].id && c->O[i].kind != CCT_KIND_ROOT &&
+    if (c->O[i].frame == c->O[i].pre && c->O[i].kind != CCT_KIND_ROOT &&
         !qmap_put(&c->cfuncs, c->O[i].function, 0, 0, 0, 0, 1, &added))
       rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
   /* Sweep in pre order with the stack of open members (all ancestors in O). */

@@ -94,7 +94,7 @@ static int is_marked(const qv *q, int64_t fid, long long line, int *mark, cct_er
   for (size_t i = 0; i < q->c->nO && !*mark; i++) {
     const qctx *o = &q->c->O[i];
     if ((o->kind == CCT_KIND_LINE || o->kind == CCT_KIND_LOOP) && o->file == fid && o->line == line) *mark = 1;
-    if (o->frame == o->id && o->kind != CCT_KIND_ROOT) {
+    if (o->frame == o->pre && o->kind != CCT_KIND_ROOT) {
       if (o->call_file == fid && o->call_line == line) *mark = 1;
       const fninfo *f = NULL;
       int rc = q_function(q, o->function, &f, err);
@@ -152,7 +152,7 @@ static int center_lines(const qv *q, int64_t fid, const size_t *vcols, size_t nm
     while (top && q->c->O[stk[top - 1]].last < x.pre) top--;
     if (!top) continue;
     const qctx *o = &q->c->O[stk[top - 1]];
-    x.own = o->frame == o->id ? o->id == frame : o->frame == frame;
+    x.own = o->frame == o->pre ? o->pre == frame : o->frame == frame;
     x.in = 1;
     if (CCT_GROW(c, n + 1, cap)) {
       rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
@@ -222,7 +222,7 @@ static int source_file(const qv *q, const char *file, const cct_view *last, int6
   if (!file) {
     if (!q->c->nO) return cct_err_set(err, CCT_EUSAGE, "no center: use 'source FILE' or set a center");
     const qctx *o = &q->c->O[0];
-    if (o->frame == o->id) {
+    if (o->frame == o->pre) {
       /* a function's own file when its definition line is known, else the file of its call site */
       const fninfo *f = NULL;
       int rc = q_function(q, o->function, &f, err);

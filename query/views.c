@@ -347,8 +347,6 @@ static int loc_label(const qv *q, const char *prefix, int64_t file, long long li
   return *out ? CCT_OK : cct_err_set(err, CCT_ENOMEM, "out of memory");
 }
 
-static const char *const scope_kind[] = {"function", "loop", "line", "file", "module"};
-
 /* Reads inclusive and exclusive of column col of the static scope (kind s of CCT_FLAT_*,
  * key, line) into *incl, *excl (0 when the scope has no row).  Returns CCT_OK or an error. */
 static int flat_one(const qv *q, int s, int64_t key, int64_t line, size_t col, double *incl, double *excl,
@@ -356,7 +354,7 @@ static int flat_one(const qv *q, int s, int64_t key, int64_t line, size_t col, d
   *incl = *excl = 0;
   sqlite3_stmt *st = q_stmt(q, ST_FLAT_ONE, err);
   if (!st) return CCT_ESQL;
-  sqlite3_bind_text(st, 2, scope_kind[s], -1, SQLITE_STATIC);
+  sqlite3_bind_int(st, 2, s); /* CCT_FLAT_* = CCT_TOTAL_* (static_assert in flat_rows) */
   sqlite3_bind_int64(st, 3, q->r->cols[col].id);
   sqlite3_bind_int64(st, 4, key);
   sqlite3_bind_int64(st, 5, line);
@@ -383,7 +381,7 @@ static int center_one_function(const cct_center *c, int64_t *fn) {
       return 0;
   }
   for (size_t i = 0; i < c->nO; i++)
-    if (c->O[i].frame != c->O[i].id || c->O[i].kind == CCT_KIND_ROOT || c->O[i].function != c->O[0].function)
+    if (c->O[i].frame != c->O[i].pre || c->O[i].kind == CCT_KIND_ROOT || c->O[i].function != c->O[0].function)
       return 0;
   *fn = c->O[0].function;
   return 1;
@@ -454,7 +452,7 @@ static qctx *outer_list(const qv *q, size_t *n) {
 
 /* One context of a level, as read by @td_frames / @td_lines (and their _range forms). */
 typedef struct lrow {
-  int64_t id, parent, function, file, line, module, offset, call_file, call_line, pre;
+  int64_t parent, function, file, line, module, offset, call_file, call_line, pre; /* parent: fparent or lparent */
   int kind, relation, callsite, level;
 } lrow;
 
@@ -478,26 +476,25 @@ static int by_row_pre(const void *a, const void *b) {
 /* Reads the common columns of a level statement into r (level: the absolute
  * level column of the _range forms, -1 for none). */
 static void read_lrow(sqlite3_stmt *st, int line, int level, lrow *r) {
-  r->id = sqlite3_column_int64(st, 0);
   if (!line) {
-    r->function = sqlite3_column_int64(st, 1);
-    r->parent = sqlite3_column_int64(st, 2);
-    r->relation = sqlite3_column_int(st, 3);
-    r->pre = sqlite3_column_int64(st, 4);
+    r->function = sqlite3_column_int64(st, 0);
+    r->parent = sqlite3_column_int64(st, 1);
+    r->relation = sqlite3_column_int(st, 2);
+    r->pre = sqlite3_column_int64(st, 3);
     r->kind = CCT_KIND_FUNCTION;
   } else {
-    r->parent = sqlite3_column_int64(st, 1);
-    r->kind = sqlite3_column_int(st, 2);
-    r->relation = sqlite3_column_int(st, 3);
-    r->function = sqlite3_column_int64(st, 4);
-    r->file = sqlite3_column_int64(st, 5);
-    r->line = sqlite3_column_type(st, 6) == SQLITE_NULL ? -1 : sqlite3_column_int64(st, 6);
-    r->module = sqlite3_column_int64(st, 7);
-    r->offset = sqlite3_column_int64(st, 8);
-    r->callsite = sqlite3_column_int(st, 9);
-    r->call_file = sqlite3_column_int64(st, 10);
-    r->call_line = sqlite3_column_type(st, 11) == SQLITE_NULL ? -1 : sqlite3_column_int64(st, 11);
-    r->pre = sqlite3_column_int64(st, 12);
+    r->parent = sqlite3_column_int64(st, 0);
+    r->kind = sqlite3_column_int(st, 1);
+    r->relation = sqlite3_column_int(st, 2);
+    r->function = sqlite3_column_int64(st, 3);
+    r->file = sqlite3_column_int64(st, 4);
+    r->line = sqlite3_column_type(st, 5) == SQLITE_NULL ? -1 : sqlite3_column_int64(st, 5);
+    r->module = sqlite3_column_int64(st, 6);
+    r->offset = sqlite3_column_int64(st, 7);
+    r->callsite = sqlite3_column_int(st, 8);
+    r->call_file = sqlite3_column_int64(st, 9);
+    r->call_line = sqlite3_column_type(st, 10) == SQLITE_NULL ? -1 : sqlite3_column_int64(st, 10);
+    r->pre = sqlite3_column_int64(st, 11);
   }
   r->level = level >= 0 ? sqlite3_column_int(st, level) : 0;
 }
@@ -533,14 +530,14 @@ static int td_range(const qv *q, const qctx *os, const size_t *g, size_t ng, int
   int rc;
   lrow r;
   while ((rc = cct_step(st, err)) == CCT_STEP_ROW) {
-    read_lrow(st, line, line ? 13 : 5, &r);
+    read_lrow(st, line, line ? 12 : 4, &r);
     while (p < ng && os[g[p]].last < r.pre) p++;
     if (p == ng) {
       rc = CCT_STEP_DONE; /* past the last subtree: the rest of the range is not needed */
       break;
     }
     const qctx *o = &os[g[p]];
-    if (r.pre < o->pre || r.id == o->id) continue; /* in a gap, or the occurrence itself */
+    if (r.pre <= o->pre) continue; /* in a gap, or the occurrence itself */
     int k = r.level - td_base(q, o);
     if (k < 1 || k > depth) continue;
     lrow *x = lrows_push(&lv[k]);
@@ -574,7 +571,7 @@ static int td_level(const qv *q, const qctx *o, int k, lrows *l, int *found, cct
     }
     read_lrow(st, line, -1, x);
     x->level = k;
-    if (x->id == o->id) l->n--;
+    if (x->pre == o->pre) l->n--;
     else *found = 1;
   }
   sqlite3_reset(st);
@@ -666,7 +663,7 @@ static int td_add(const qv *q, vtree *t, const lrows *l, int k, const qmap *prev
     }
     vt_addval(t, node, incl, excl);
     int put;
-    if (!qmap_put(cur, r->id, 0, 0, 0, 0, node, &put)) rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
+    if (!qmap_put(cur, r->pre, 0, 0, 0, 0, node, &put)) rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
   }
   free(vals);
   return rc;
@@ -817,7 +814,7 @@ int q_bottomup(const qv *q, int depth, cct_view **out, cct_err *err) {
   for (size_t i = 0; !rc && i < q->c->nO && depth > 0; i++) {
     if (!q->c->outer[i]) continue;
     const qctx *o = &q->c->O[i];
-    int is_frame = o->frame == o->id;
+    int is_frame = o->frame == o->pre;
     w[nw++] = (walk){i, 0, is_frame ? o->fparent : o->frame, is_frame ? o->call_file : 0, is_frame ? o->call_line : -1};
     if (o->kind == CCT_KIND_ROOT) w[nw - 1].cur = -1;
   }
@@ -825,7 +822,7 @@ int q_bottomup(const qv *q, int depth, cct_view **out, cct_err *err) {
     /* the callers of this level not read yet */
     size_t nwant = 0;
     for (size_t j = 0; j < nw; j++)
-      if (w[j].cur >= 0 && w[j].cur != q->r->root.id && !qmap_get(&q->a->bumap, w[j].cur, q->r->run, 0, 0, 0))
+      if (w[j].cur >= 0 && w[j].cur != q->r->root.pre && !qmap_get(&q->a->bumap, w[j].cur, q->r->run, 0, 0, 0))
         want[nwant++] = w[j].cur;
     qsort(want, nwant, sizeof *want, by_int64);
     size_t u = 0;
@@ -841,7 +838,7 @@ int q_bottomup(const qv *q, int depth, cct_view **out, cct_err *err) {
         excl[m] = q->c->cv[vcols[m]][3 * x->i + 1];
       }
       const bframe *f = NULL;
-      if (x->cur >= 0 && x->cur != q->r->root.id) {
+      if (x->cur >= 0 && x->cur != q->r->root.pre) {
         int64_t *slot = qmap_get(&q->a->bumap, x->cur, q->r->run, 0, 0, 0);
         f = slot ? &q->a->bframes[*slot] : NULL;
         if (f && f->kind == CCT_KIND_ROOT) f = NULL; /* defensive: the root is never a caller row */
@@ -875,7 +872,7 @@ int q_bottomup(const qv *q, int depth, cct_view **out, cct_err *err) {
       x->cfile = f->call_file;
       x->cline = f->call_line;
       x->cur = f->fparent;
-      if (x->cur < 0 || x->cur == q->r->root.id) continue; /* chain ends: no '<program root>' below level 1 */
+      if (x->cur < 0 || x->cur == q->r->root.pre) continue; /* chain ends: no '<program root>' below level 1 */
       w[keep++] = *x;
     }
     nw = keep;
@@ -905,49 +902,6 @@ static int by_sortv(const void *a, const void *b) {
   }
   if (x->key != y->key) return x->key < y->key ? -1 : 1;
   return (x->line > y->line) - (x->line < y->line);
-}
-
-/* Counts the occurrences of flat rows of kind s (functions, loops, lines; others stay
- * -1): rows[0..n) one by one, or with all set every row of the run in one pass
- * (rows[0..n) then being all the scopes of kind s). */
-static int flat_occurrences(const qv *q, int s, frow *rows, size_t n, int all, cct_err *err) {
-  if (s != CCT_FLAT_FUNCTIONS && s != CCT_FLAT_LOOPS && s != CCT_FLAT_LINES) return CCT_OK;
-  int kind = s == CCT_FLAT_LOOPS ? CCT_KIND_LOOP : CCT_KIND_LINE, step = CCT_STEP_DONE;
-  if (all) {
-    qmap m = {0};
-    sqlite3_stmt *st = q_stmt(q, s == CCT_FLAT_FUNCTIONS ? ST_OCC_FUNCTIONS : ST_OCC_ATS, err);
-    if (!st) return CCT_ESQL;
-    if (s != CCT_FLAT_FUNCTIONS) sqlite3_bind_int(st, 2, kind);
-    int added, col = s == CCT_FLAT_FUNCTIONS ? 1 : 2;
-    while ((step = cct_step(st, err)) == CCT_STEP_ROW)
-      if (!qmap_put(&m, sqlite3_column_int64(st, 0), col == 2 ? sqlite3_column_int64(st, 1) : 0, 0, 0, 0,
-                    sqlite3_column_int64(st, col), &added)) {
-        step = cct_err_set(err, CCT_ENOMEM, "out of memory");
-        break;
-      }
-    sqlite3_reset(st);
-    for (size_t i = 0; !step && i < n; i++) {
-      int64_t *c = qmap_get(&m, rows[i].key, s == CCT_FLAT_FUNCTIONS ? 0 : rows[i].line, 0, 0, 0);
-      rows[i].occ = c && *c > 0 ? *c : -1; /* none found by file:line: not counted */
-    }
-    qmap_free(&m);
-    return step;
-  }
-  for (size_t i = 0; i < n; i++) {
-    if (rows[i].occ >= 0 || rows[i].occ == -2) continue;
-    sqlite3_stmt *st = q_stmt(q, s == CCT_FLAT_FUNCTIONS ? ST_OCC_FUNCTION : ST_OCC_AT, err);
-    if (!st) return CCT_ESQL;
-    sqlite3_bind_int64(st, 2, rows[i].key);
-    if (s != CCT_FLAT_FUNCTIONS) sqlite3_bind_int64(st, 3, rows[i].line), sqlite3_bind_int(st, 4, kind);
-    if ((step = cct_step(st, err)) == CCT_STEP_ROW) {
-      long long c = sqlite3_column_int64(st, 0);
-      rows[i].occ = c > 0 ? c : -2; /* -2: looked for, none found by file:line (shown as not counted) */
-      step = CCT_STEP_DONE;
-    }
-    sqlite3_reset(st);
-    if (step) return step;
-  }
-  return CCT_OK;
 }
 
 /* Sets the sort value of rows[0..n) for the order sort. */
@@ -981,15 +935,23 @@ static int flat_labels(const qv *q, int s, frow *rows, size_t n, cct_err *err) {
 }
 
 /* Reads the static scopes of kind s for the display metric, sorted by q->sort, at
- * most n (0 = all), with their occurrence counts (count: flat_occurrences). */
+ * most n (0 = all), with count set the contexts each one adds up (functions, loops and
+ * lines; what 'center' finds for the row; -1 for others and lines without a number). */
 static int flat_rows(const qv *q, int s, int n, int count, frow **prows, size_t *pnr, cct_err *err) {
+  _Static_assert((int)CCT_FLAT_FUNCTIONS == CCT_TOTAL_FUNCTION && (int)CCT_FLAT_LOOPS == CCT_TOTAL_LOOP &&
+                     (int)CCT_FLAT_LINES == CCT_TOTAL_LINE && (int)CCT_FLAT_FILES == CCT_TOTAL_FILE &&
+                     (int)CCT_FLAT_MODULES == CCT_TOTAL_MODULE,
+                 "flat kinds are scope_total kinds");
   *prows = NULL;
   *pnr = 0;
   if (!q->r->ncols) return CCT_OK;
   sqlite3_stmt *st = q_stmt(q, ST_FLAT, err);
   if (!st) return CCT_ESQL;
-  sqlite3_bind_text(st, 2, scope_kind[s], -1, SQLITE_STATIC);
+  sqlite3_bind_int(st, 2, s);
   sqlite3_bind_int64(st, 3, q->r->cols[q->disp].id);
+  int sort = q->sort;
+  int counted = (count || sort == CCT_SORT_OCCURRENCES) &&
+                (s == CCT_FLAT_FUNCTIONS || s == CCT_FLAT_LOOPS || s == CCT_FLAT_LINES);
   frow *rows = NULL;
   size_t nr = 0, cap = 0;
   int step;
@@ -999,26 +961,24 @@ static int flat_rows(const qv *q, int s, int n, int count, frow **prows, size_t 
       sqlite3_reset(st);
       return cct_err_set(err, CCT_ENOMEM, "out of memory");
     }
-    rows[nr++] = (frow){sqlite3_column_int64(st, 0), sqlite3_column_int64(st, 1), sqlite3_column_double(st, 2),
-                        sqlite3_column_double(st, 3), NULL, -1, 0};
+    frow *r = &rows[nr++];
+    *r = (frow){sqlite3_column_int64(st, 0), sqlite3_column_int64(st, 1), sqlite3_column_double(st, 2),
+                sqlite3_column_double(st, 3), NULL, -1, 0};
+    if (counted && (s == CCT_FLAT_FUNCTIONS || r->line >= 0)) r->occ = sqlite3_column_int64(st, 4);
   }
   sqlite3_reset(st);
   if (step) {
     free(rows);
     return step;
   }
-  /* Sorting by occurrences or by name needs them for every row first. */
-  int sort = q->sort;
-  int rc = sort == CCT_SORT_OCCURRENCES ? flat_occurrences(q, s, rows, nr, 1, err)
-           : sort == CCT_SORT_NAME      ? flat_labels(q, s, rows, nr, err)
-                                        : CCT_OK;
+  /* Sorting by name needs the labels of every row first. */
+  int rc = sort == CCT_SORT_NAME ? flat_labels(q, s, rows, nr, err) : CCT_OK;
   flat_sortv(rows, nr, sort);
   if (nr && !rc) qsort(rows, nr, sizeof *rows, by_sortv);
   /* Labels for the rows shown and the rows tied with the last one, then the final order. */
   size_t keep = n > 0 && (size_t)n < nr ? (size_t)n : nr;
   while (sort != CCT_SORT_NAME && keep < nr && rows[keep].sortv == rows[keep - 1].sortv) keep++;
   if (!rc) rc = flat_labels(q, s, rows, keep, err);
-  if (!rc && count) rc = flat_occurrences(q, s, rows, keep, 0, err);
   if (keep) qsort(rows, keep, sizeof *rows, by_sortv);
   if (n > 0 && keep > (size_t)n) keep = (size_t)n;
   for (size_t i = keep; i < nr; i++) free(rows[i].label), rows[i].label = NULL;

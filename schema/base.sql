@@ -1,4 +1,4 @@
--- base.sql: the tables of a cctq archive (schema version 3).
+-- base.sql: the tables of a cctq archive (schema version 4).
 --
 -- One archive holds many runs; every table is keyed by run.  These tables are
 -- private to cctq and may change between schema versions; other tools read the
@@ -8,6 +8,7 @@
 -- Enumerations used below:
 --   context.kind      0 root, 1 function, 2 loop, 3 line, 4 instruction
 --   context.relation  0 lexical, 1 call, 2 inlined   (to the parent context)
+--   scope_total.kind  0 function, 1 loop, 2 line, 3 file, 4 module
 --   (the codes of common/cct_kinds.h, shared by ingest and query; CHECKed below)
 
 -- One ingested HPCToolkit database.
@@ -62,9 +63,12 @@ CREATE TABLE IF NOT EXISTS function(
   PRIMARY KEY(run, id)
 ) WITHOUT ROWID;
 
--- The calling-context tree, one row per node.  Besides the tree itself each row
--- carries the numbering that turns subtree and level questions into index range
--- scans (see indexes.sql):
+-- The calling-context tree, one row per node.  Contexts are named by their
+-- pre-order number 'pre' (the row's rowid, unique in the archive): every pointer
+-- of the tree below (parent, frame, fparent, lparent) holds a pre, so walking
+-- the tree is rowid look-ups (schema version 4; version 3 held the database's
+-- ids there).  Besides the tree each row carries the numbering that turns
+-- subtree and level questions into index range scans (see indexes.sql):
 --   pre..last    pre-order interval: y is in x's subtree iff x.pre <= y.pre <= x.last
 --   frame        the nearest ancestor-or-self that is a frame (function context, or
 --                instruction context entered by a call); the root is its own frame
@@ -75,8 +79,8 @@ CREATE TABLE IF NOT EXISTS function(
 CREATE TABLE IF NOT EXISTS context(
   pre       INTEGER PRIMARY KEY,    -- pre-order number, unique in the archive
   run       INTEGER NOT NULL,
-  id        INTEGER NOT NULL,       -- the database's own id (classic i, v4 ctxId; root 0/1)
-  parent    INTEGER,                -- parent id, NULL for the root
+  id        INTEGER NOT NULL,       -- the database's own id (classic i, v4 ctxId; root 0/1), for '#ID'
+  parent    INTEGER,                -- parent's pre, NULL for the root
   depth     INTEGER NOT NULL,       -- root 0
   kind      INTEGER NOT NULL CHECK(kind BETWEEN 0 AND 4),     -- 0 root, 1 function, 2 loop, 3 line, 4 instruction
   relation  INTEGER NOT NULL CHECK(relation BETWEEN 0 AND 2), -- 0 lexical, 1 call, 2 inlined
@@ -89,11 +93,11 @@ CREATE TABLE IF NOT EXISTS context(
   call_file INTEGER,                -- frames: file of the call-site line that leads here
   call_line INTEGER,                -- frames: line of that call site
   last      INTEGER NOT NULL,       -- largest pre in the subtree
-  frame     INTEGER NOT NULL,       -- id of the nearest ancestor-or-self frame
+  frame     INTEGER NOT NULL,       -- pre of the nearest ancestor-or-self frame (frame = pre: a frame)
   fdepth    INTEGER NOT NULL,       -- frames above 'frame'
-  fparent   INTEGER,                -- frames: the parent's frame (the caller's row); others: frame
+  fparent   INTEGER,                -- frames: pre of the parent's frame (the caller's row); others: frame
   ldepth    INTEGER NOT NULL,       -- line-granularity level
-  lparent   INTEGER,                -- the nearest ancestor at level ldepth - 1
+  lparent   INTEGER,                -- pre of the nearest ancestor at level ldepth - 1
   nframes   INTEGER NOT NULL        -- frames strictly inside the subtree (0: no callees below)
 );
 
@@ -135,39 +139,43 @@ CREATE TABLE IF NOT EXISTS metric(
   PRIMARY KEY(run, id)
 ) WITHOUT ROWID;
 
--- Summary values of each context, zero values omitted.  Keyed by the context's
--- pre-order number, so the values of a subtree (or of a level of it) are one
--- range of this table, read in the same order as the contexts.
+-- Summary values of each context, zero values omitted.  Keyed by one integer,
+-- key = metric * 2^40 + pre (the rowid; schema version 4, version 3 had the
+-- composite key run, metric, pre): the values of one metric over a subtree, or a
+-- level of it, are one rowid range read in the same order as the contexts, and a
+-- single value is a rowid look-up.  (pre is unique in the archive, so the key
+-- needs no run; pre < 2^40 is checked by the writer.)
 --   inclusive      v4 scope 'execution', classic t="inclusive"
 --   exclusive      v4 scope 'function': the context and its lexical descendants,
 --                  nothing called or inlined (loops include nested loops)
 --   exclusive_lex  v4 scope 'lex_aware', classic t="exclusive": as exclusive, but a
 --                  loop excludes nested loops; equals exclusive where the run lacks it
 CREATE TABLE IF NOT EXISTS value(
-  run           INTEGER NOT NULL,
-  metric        INTEGER NOT NULL,
-  pre           INTEGER NOT NULL,   -- context.pre
+  key           INTEGER PRIMARY KEY, -- metric.id * 1099511627776 + context.pre
   inclusive     REAL NOT NULL,
   exclusive     REAL NOT NULL,
-  exclusive_lex REAL NOT NULL,
-  PRIMARY KEY(run, metric, pre)
-) WITHOUT ROWID;
+  exclusive_lex REAL NOT NULL
+);
 
 -- Static-scope totals, precomputed at ingest because they do not depend on the
 -- center: inclusive follows the outermost rule (a context counts only if no
 -- proper ancestor belongs to the same scope), exclusive sums the 'function' scope
 -- over the O' rule of SPEC section 4 (a loop or line counts unless a context of
 -- the same scope encloses it within its frame; every frame counts).
---   kind 'function' key=function.id, 'file' key=file.id, 'module' key=module.id,
---   'loop' and 'line' key=file.id with line set.
+--   kind 0 function (key = function.id), 3 file (key = file.id), 4 module
+--   (key = module.id): contexts counts the scope's frames; 1 loop, 2 line (key =
+--   file.id, line set, -1 when unknown): contexts counts the loop or line
+--   contexts there, what 'center' at that file:line finds.  (Version 4 added
+--   contexts and made kind an integer.)
 CREATE TABLE IF NOT EXISTS scope_total(
   run       INTEGER NOT NULL,
-  kind      TEXT NOT NULL,
+  kind      INTEGER NOT NULL CHECK(kind BETWEEN 0 AND 4),
   key       INTEGER NOT NULL,
   line      INTEGER NOT NULL DEFAULT 0,
   metric    INTEGER NOT NULL,
   inclusive REAL NOT NULL,
   exclusive REAL NOT NULL,
+  contexts  INTEGER NOT NULL,      -- contexts of the run in the scope (see kind)
   PRIMARY KEY(run, kind, metric, key, line)
 ) WITHOUT ROWID;
 
@@ -187,6 +195,7 @@ CREATE TABLE IF NOT EXISTS profile(
 
 -- Per-profile values of one metric ('sum' column) as a zstd frame of
 --   u32 n; u32 ctx[n] (ascending); f64 inclusive[n]; f64 exclusive[n]   (little-endian)
+-- where ctx are the database's context ids (context.id, not pre)
 -- holding the non-zero contexts of that profile.
 CREATE TABLE IF NOT EXISTS profile_value(
   run     INTEGER NOT NULL,

@@ -22,11 +22,13 @@ SELECT id, name, description, has_lex FROM metric WHERE run = ?1 AND stat = 'sum
 
 -- @contexts  (?1 run, ?2 root pre, ?3 root last) -> the run's tree in pre-order: id, kind, relation,
 -- function, file, line, module, offset, callsite, last, whether it is a frame
-SELECT id, kind, relation, function, file, line, module, offset, callsite, last, frame = id
+SELECT id, kind, relation, function, file, line, module, offset, callsite, last, frame = pre
 FROM context WHERE pre BETWEEN ?2 AND ?3 ORDER BY pre;
 
--- @values  (?1 run, ?2 metric) -> pre, inclusive, exclusive, exclusive_lex of one metric column
-SELECT pre, inclusive, exclusive, exclusive_lex FROM value WHERE run = ?1 AND metric = ?2;
+-- @values  (?1 run, ?2 metric, ?3 root pre, ?4 root last) -> pre, inclusive, exclusive,
+-- exclusive_lex of one metric column (one rowid range: value.key = metric * 2^40 + pre)
+SELECT key - ?2 * 1099511627776, inclusive, exclusive, exclusive_lex FROM value
+WHERE key BETWEEN ?2 * 1099511627776 + ?3 AND ?2 * 1099511627776 + ?4;
 
 -- @profiles  (?1 run) -> id, node, rank, thread, core, gpucontext, gpustream, source
 SELECT id, node, rank, thread, core, gpucontext, gpustream, source FROM profile WHERE run = ?1 ORDER BY id;

@@ -2,16 +2,13 @@
 -- a new archive (and kept up to date row by row when a run is appended).
 -- Each one exists for a query of query/ or schema/queries/; tests pin the plans.
 
--- Contexts by the database's id ('#ID', parent links).  It also carries what a
--- bottom-up walk reads of each caller frame, so a walk step is one index
--- look-up instead of an index look-up and a table look-up (ids are unique:
--- ingest checks them).
-CREATE INDEX IF NOT EXISTS context_by_id
-  ON context(run, id, kind, function, fparent, call_file, call_line, relation);
+-- Contexts by the database's id ('#ID', the ids of per-profile values).  Tree
+-- pointers are pre numbers (base.sql), so no walk needs it.
+CREATE INDEX IF NOT EXISTS context_by_id ON context(run, id);
 
 -- Top-down at function granularity: the frames of a subtree at one level,
 -- a range scan on (fdepth, pre) bounded by the level and the pre..last interval.
-CREATE INDEX IF NOT EXISTS context_frame_level ON context(run, fdepth, pre, function, fparent) WHERE frame = id;
+CREATE INDEX IF NOT EXISTS context_frame_level ON context(run, fdepth, pre, function, fparent) WHERE frame = pre;
 
 -- Top-down at line granularity: every context of a subtree at one line level.
 CREATE INDEX IF NOT EXISTS context_line_level ON context(run, ldepth, pre, lparent);

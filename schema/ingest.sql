@@ -41,8 +41,8 @@ INSERT INTO context(run, id, parent, depth, kind, relation, function, file, line
                     callsite, call_file, call_line, pre, last, frame, fdepth, fparent, ldepth, lparent, nframes)
 SELECT a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19, a20, a21, a22 FROM cct_rows;
 
--- @insert_value  (run, metric, pre, inclusive, exclusive, exclusive_lex)
-INSERT INTO value(run, metric, pre, inclusive, exclusive, exclusive_lex) SELECT a1, a2, a3, a4, a5, a6 FROM cct_rows;
+-- @insert_value  (key = metric * 2^40 + pre, inclusive, exclusive, exclusive_lex)
+INSERT INTO value(key, inclusive, exclusive, exclusive_lex) SELECT a1, a2, a3, a4 FROM cct_rows;
 
 -- @insert_by_function  (run, function, kind, pre), in key order
 INSERT INTO context_by_function(run, function, kind, pre) SELECT a1, a2, a3, a4 FROM cct_rows;
@@ -50,8 +50,9 @@ INSERT INTO context_by_function(run, function, kind, pre) SELECT a1, a2, a3, a4 
 -- @insert_by_line  (run, file, line, kind, pre), in key order
 INSERT INTO context_by_line(run, file, line, kind, pre) SELECT a1, a2, a3, a4, a5 FROM cct_rows;
 
--- @insert_scope_total  (run, kind, key, line, metric, inclusive, exclusive)
-INSERT INTO scope_total(run, kind, key, line, metric, inclusive, exclusive) SELECT a1, a2, a3, a4, a5, a6, a7 FROM cct_rows;
+-- @insert_scope_total  (run, kind, key, line, metric, inclusive, exclusive, contexts)
+INSERT INTO scope_total(run, kind, key, line, metric, inclusive, exclusive, contexts)
+SELECT a1, a2, a3, a4, a5, a6, a7, a8 FROM cct_rows;
 
 -- @insert_profile  (run, id, node, rank, thread, core, gpucontext, gpustream, source)
 INSERT INTO profile(run, id, node, rank, thread, core, gpucontext, gpustream, source)
@@ -64,7 +65,9 @@ INSERT INTO profile_value(run, profile, metric, data) SELECT a1, a2, a3, a4 FROM
 DELETE FROM profile_value WHERE run = ?1;
 DELETE FROM profile WHERE run = ?1;
 DELETE FROM scope_total WHERE run = ?1;
-DELETE FROM value WHERE run = ?1;
+DELETE FROM value WHERE key IN (
+  SELECT v.key FROM metric m, run r JOIN context c ON c.pre = r.root, value v
+  WHERE m.run = ?1 AND r.run = ?1 AND v.key BETWEEN m.id * 1099511627776 + c.pre AND m.id * 1099511627776 + c.last);
 DELETE FROM context_by_function WHERE run = ?1;
 DELETE FROM context_by_line WHERE run = ?1;
 DELETE FROM context WHERE run = ?1;

@@ -12,12 +12,12 @@ SELECT r.run, r.run = ?1 AS current, r.title, r.format, r.contexts, r.profiles, 
 FROM runs r JOIN run b ON b.run = r.run ORDER BY r.run;
 
 -- @metrics  (?1 run, ?2 display metric name) -> the 'metrics' listing: each metric with its
--- program total (the root context's inclusive value; a point look-up in the table value, by
--- run.root) and unit, the display metric marked current = 1; metrics with data first, each
+-- program total (the root context's inclusive value; a rowid look-up in the table value,
+-- by run.root) and unit, the display metric marked current = 1; metrics with data first, each
 -- group in file order
 SELECT m.metric, m.name = ?2 AS current, m.name, coalesce(v.inclusive, 0) AS total, m.unit, m.description
 FROM metrics m
-LEFT JOIN value v ON v.run = m.run AND v.metric = m.metric AND v.pre = (SELECT root FROM run WHERE run = ?1)
+LEFT JOIN value v ON v.key = m.metric * 1099511627776 + (SELECT root FROM run WHERE run = ?1)
 WHERE m.run = ?1
 ORDER BY coalesce(v.inclusive, 0) = 0, m.metric;
 

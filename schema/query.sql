@@ -37,13 +37,15 @@ SELECT id, pre, last, frame, fdepth, ldepth, kind, relation, callsite, function,
        call_file, call_line, module, offset, nframes
 FROM context WHERE run = ?1 AND id = ?2;
 
--- @value  (?1 run, ?2 metric, ?3 context pre) -> inclusive, exclusive, exclusive_lex (no row = 0)
-SELECT inclusive, exclusive, exclusive_lex FROM value WHERE run = ?1 AND metric = ?2 AND pre = ?3;
+-- @value  (?1 run, ?2 metric, ?3 context pre) -> inclusive, exclusive, exclusive_lex (no row = 0):
+-- a rowid look-up (value.key = metric * 2^40 + pre; ?1 is not needed, pre is unique in the archive)
+SELECT inclusive, exclusive, exclusive_lex FROM value WHERE key = ?2 * 1099511627776 + ?3;
 
 -- @values  (?1 run, ?2 metric, ?3 pre lo, ?4 pre hi) -> pre, inclusive, exclusive, exclusive_lex of
 -- every value row with lo <= pre <= hi, by pre: one range of neighbouring contexts (the statement
 -- is reused, rebound range by range, for the values of a whole level or center)
-SELECT pre, inclusive, exclusive, exclusive_lex FROM value WHERE run = ?1 AND metric = ?2 AND pre BETWEEN ?3 AND ?4;
+SELECT key - ?2 * 1099511627776, inclusive, exclusive, exclusive_lex FROM value
+WHERE key BETWEEN ?2 * 1099511627776 + ?3 AND ?2 * 1099511627776 + ?4;
 
 -- @function_info  (?1 run, ?2 function) -> name, module id, file id, line, file path, module path
 SELECT f.name, f.module, f.file, f.line, fi.path, m.path
@@ -121,11 +123,11 @@ WHERE context_by_function.run = ?1 AND context_by_function.function = ?2 AND con
 
 -- @line_costs  (?1 run, ?2 file, ?3 metric) -> lines of a file with cost (suggestions, source view)
 SELECT line, inclusive, exclusive FROM scope_total
-WHERE run = ?1 AND kind = 'line' AND metric = ?3 AND key = ?2 ORDER BY line;
+WHERE run = ?1 AND kind = 2 AND metric = ?3 AND key = ?2 ORDER BY line;
 
 -- @loop_costs  (?1 run, ?2 file, ?3 metric) -> loop header lines of a file with cost (suggestions)
 SELECT line, inclusive, exclusive FROM scope_total
-WHERE run = ?1 AND kind = 'loop' AND metric = ?3 AND key = ?2 ORDER BY line;
+WHERE run = ?1 AND kind = 1 AND metric = ?3 AND key = ?2 ORDER BY line;
 
 -- @functions_at  (?1 run, ?2 file, ?3 line) -> names of the functions defined at file:line
 -- (error messages only: a scan of the run's functions)
@@ -135,51 +137,41 @@ SELECT DISTINCT name FROM function WHERE run = ?1 AND file = ?2 AND line = ?3 OR
 -- lists them (function contexts; instruction contexts entered by a call), counted on context_by_function
 SELECT count(*) FROM context_by_function WHERE run = ?1 AND function = ?2 AND kind IN (1, 4);
 
--- @occ_functions  (?1 run) -> function, occurrences of every function ('flat by occurrences':
--- one pass over the run's frames)
-SELECT function, count(*) FROM context_by_function WHERE run = ?1 AND kind IN (1, 4) GROUP BY function;
-
--- @occ_at  (?1 run, ?2 file, ?3 line, ?4 kind) -> how many loop (2) or line (3) contexts are at file:line
-SELECT count(*) FROM context_by_line WHERE run = ?1 AND file = ?2 AND line = ?3 AND kind = ?4 AND line >= 0;
-
--- @occ_ats  (?1 run, ?2 kind) -> file, line, contexts of every loop (2) or line (3) ('flat by occurrences');
--- contexts without a line number (line -1 in context_by_line) count for no line
-SELECT file, line, count(*) FROM context_by_line WHERE run = ?1 AND kind = ?2 AND line >= 0 GROUP BY file, line;
-
 -- @td_frames  (?1 run, ?2 fdepth, ?3 pre lo, ?4 pre hi) -> frames of a subtree at one function level:
--- id, function, fparent, relation, pre
+-- function, fparent, relation, pre
 -- (INDEXED BY: on a small run the planner may prefer the table's own pre range,
 -- which reads the whole subtree instead of one level of it)
-SELECT id, function, fparent, relation, pre FROM context INDEXED BY context_frame_level
-WHERE run = ?1 AND fdepth = ?2 AND pre BETWEEN ?3 AND ?4 AND frame = id;
+SELECT function, fparent, relation, pre FROM context INDEXED BY context_frame_level
+WHERE run = ?1 AND fdepth = ?2 AND pre BETWEEN ?3 AND ?4 AND frame = pre;
 
 -- @td_lines  (?1 run, ?2 ldepth, ?3 pre lo, ?4 pre hi) -> contexts of a subtree at one line level
-SELECT id, lparent, kind, relation, function, file, line, module, offset, callsite, call_file, call_line, pre
+SELECT lparent, kind, relation, function, file, line, module, offset, callsite, call_file, call_line, pre
 FROM context INDEXED BY context_line_level
 WHERE run = ?1 AND ldepth = ?2 AND pre BETWEEN ?3 AND ?4;
 
 -- @td_frames_range  (?1 run, ?2 fdepth lo, ?3 fdepth hi, ?4 pre lo, ?5 pre hi) -> frames of small
 -- subtrees at several function levels in one range of the table (pre is its key): the columns
 -- of td_frames, then fdepth
-SELECT id, function, fparent, relation, pre, fdepth FROM context NOT INDEXED
-WHERE pre BETWEEN ?4 AND ?5 AND run = ?1 AND fdepth BETWEEN ?2 AND ?3 AND frame = id;
+SELECT function, fparent, relation, pre, fdepth FROM context NOT INDEXED
+WHERE pre BETWEEN ?4 AND ?5 AND run = ?1 AND fdepth BETWEEN ?2 AND ?3 AND frame = pre;
 
 -- @td_lines_range  (?1 run, ?2 ldepth lo, ?3 ldepth hi, ?4 pre lo, ?5 pre hi) -> contexts of small
 -- subtrees at several line levels in one range of the table: columns of @td_lines, then ldepth
-SELECT id, lparent, kind, relation, function, file, line, module, offset, callsite, call_file, call_line, pre, ldepth
+SELECT lparent, kind, relation, function, file, line, module, offset, callsite, call_file, call_line, pre, ldepth
 FROM context NOT INDEXED
 WHERE pre BETWEEN ?4 AND ?5 AND run = ?1 AND ldepth BETWEEN ?2 AND ?3;
 
--- @bu_frames  (?1 run, ?2 context id) -> kind, function, fparent, call_file, call_line, relation
--- of one caller frame (no row when missing): a bottom-up step, one look-up of the covering
--- index (the statement is reused, rebound caller by caller)
-SELECT kind, function, fparent, call_file, call_line, relation FROM context WHERE run = ?1 AND id = ?2;
+-- @bu_frames  (?1 run, ?2 context pre) -> kind, function, fparent, call_file, call_line, relation
+-- of one caller frame (no row when missing, or of another run): a bottom-up step, one rowid
+-- look-up (the statement is reused, rebound caller by caller)
+SELECT kind, function, fparent, call_file, call_line, relation FROM context WHERE pre = ?2 AND run = ?1;
 
--- @flat  (?1 run, ?2 kind, ?3 metric) -> static scopes of a kind: key, line, inclusive, exclusive
-SELECT key, line, inclusive, exclusive FROM scope_total WHERE run = ?1 AND kind = ?2 AND metric = ?3;
+-- @flat  (?1 run, ?2 kind, ?3 metric) -> static scopes of a kind (CCT_TOTAL_*): key, line,
+-- inclusive, exclusive, contexts
+SELECT key, line, inclusive, exclusive, contexts FROM scope_total WHERE run = ?1 AND kind = ?2 AND metric = ?3;
 
--- @flat_one  (?1 run, ?2 kind, ?3 metric, ?4 key, ?5 line) -> inclusive, exclusive of one scope
-SELECT inclusive, exclusive FROM scope_total
+-- @flat_one  (?1 run, ?2 kind, ?3 metric, ?4 key, ?5 line) -> inclusive, exclusive, contexts of one scope
+SELECT inclusive, exclusive, contexts FROM scope_total
 WHERE run = ?1 AND kind = ?2 AND metric = ?3 AND key = ?4 AND line = ?5;
 
 -- @file_contexts  (?1 run, ?2 file) -> the loop and line contexts of a file (pre, last,

@@ -377,7 +377,7 @@ int main(int argc, char **argv) {
     cct_err err = CCT_ERR_INIT;
     int rc = cct_shell_open(&shell, archive, &err);
     if (rc) {
-      fprintf(stderr, "cctq: error: %s\n", err.msg[0] ? err.msg : cct_errstr(rc));
+      cct_shell_error(&shell, "%s", err.msg[0] ? err.msg : cct_errstr(rc)); /* escaped: a damaged schema's text */
       status = 2;
       goto done;
     }

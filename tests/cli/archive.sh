@@ -43,7 +43,7 @@ sed -i 's/<Header n="\([^"]*\)"/<Header n="\1 again"/' osu2/experiment.xml
 sed -n '/^```python$/,/^```$/p' "$CCT_SRC/README.md" | sed '1d;$d' >example.py
 python3 example.py >py.out
 want=$(sqlite3 archive.sqlite "SELECT inclusive FROM scope_total t JOIN function f ON f.run = t.run AND f.id = t.key
-                               WHERE t.kind = 'function' AND f.name = 'PMPI_Allgather' AND t.run = 1")
+                               WHERE t.kind = 0 AND f.name = 'PMPI_Allgather' AND t.run = 1")
 [ -n "$want" ] && [ "$(cat py.out | tr '\n' ' ')" = "first $want second $want " ] ||
   { echo "FAIL README python example: $(cat py.out) (want $want)"; exit 1; }
 echo "ok README python example: $(cat py.out | tr '\n' ' ')"
@@ -56,7 +56,7 @@ sh "$t/example.sh" >"$t/top10"
 # independent: the same ranking from the private tables
 sqlite3 "$t/osu.sqlite" "SELECT f.name || '|' || t.inclusive FROM scope_total t JOIN function f ON f.run = t.run AND f.id = t.key
                          JOIN metric m ON m.run = t.run AND m.id = t.metric AND m.stat = 'sum'
-                         WHERE t.kind = 'function' AND t.run = 1 ORDER BY t.inclusive DESC LIMIT 10" >"$t/want"
+                         WHERE t.kind = 0 AND t.run = 1 ORDER BY t.inclusive DESC LIMIT 10" >"$t/want"
 [ "$(wc -l <"$t/top10")" = 10 ] && cut -d'|' -f2 "$t/top10" | diff - "$(cut -d'|' -f2 "$t/want" >"$t/w2"; echo "$t/w2")" ||
   { echo "FAIL README sqlite3 example:"; cat "$t/top10"; exit 1; }
 echo "ok README sqlite3 example: $(head -n 1 "$t/top10")"

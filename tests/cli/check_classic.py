@@ -70,9 +70,9 @@ def is_sum(name):
 sum_ids = {i: (n, t) for i, (n, t) in metrics.items() if is_sum(n)}
 arch = {}
 for cid, inc, exc in con.execute(
-        "SELECT c.id, v.inclusive, v.exclusive_lex FROM value v JOIN context c ON c.pre=v.pre "
-        "JOIN metric m ON m.run=v.run AND m.id=v.metric "
-        "WHERE v.run=? AND m.stat='sum' AND m.id=(SELECT min(id) FROM metric WHERE run=? AND stat='sum')", (run, run)):
+        "SELECT c.id, v.inclusive, v.exclusive_lex FROM value v JOIN context c ON c.pre = v.key % 1099511627776 "
+        "JOIN metric m ON m.run=c.run AND m.id = v.key / 1099511627776 "
+        "WHERE c.run=? AND m.stat='sum' AND m.id=(SELECT min(id) FROM metric WHERE run=? AND stat='sum')", (run, run)):
     arch[cid] = (inc, exc)
 first_sum = sorted(((n, i, t) for i, (n, t) in sum_ids.items()), key=lambda x: int(x[1]))
 incl_id = next((i for n, i, t in first_sum if t in ("inclusive", "nil", None)), None)
@@ -101,8 +101,8 @@ def column_key(n, t):
     return n[:max(cuts)], n[max(cuts) + 1:].lower(), which
 arch_all = {}
 for cid, name, stat, inc, exc in con.execute(
-        "SELECT c.id, m.name, m.stat, v.inclusive, v.exclusive_lex FROM value v JOIN context c ON c.pre=v.pre "
-        "JOIN metric m ON m.run=v.run AND m.id=v.metric WHERE v.run=?", (run,)):
+        "SELECT c.id, m.name, m.stat, v.inclusive, v.exclusive_lex FROM value v JOIN context c ON c.pre = v.key % 1099511627776 "
+        "JOIN metric m ON m.run=c.run AND m.id = v.key / 1099511627776 WHERE c.run=?", (run,)):
     arch_all[cid, name, stat] = (inc, exc)
 declared = {r for r in con.execute("SELECT name, stat FROM metric WHERE run=?", (run,))}
 for mid, (n, t) in metrics.items():
@@ -126,7 +126,7 @@ if excl_id:
         fx[lid] = fx.get(lid, 0.0) + values[lid].get(excl_id, 0.0)
         if loops[lid] is not None:
             fx[loops[lid]] = fx.get(loops[lid], 0.0) + fx[lid]
-    got_fx = dict(con.execute("SELECT c.id, v.exclusive FROM value v JOIN context c ON c.pre=v.pre WHERE v.run=? AND v.metric="
+    got_fx = dict(con.execute("SELECT c.id, v.exclusive FROM value v JOIN context c ON c.pre = v.key % 1099511627776 WHERE c.run=? AND v.key / 1099511627776 ="
                               "(SELECT min(id) FROM metric WHERE run=? AND stat='sum')", (run, run)).fetchall())
     for lid, want in fx.items():
         if not close(got_fx.get(lid, 0.0), want):

@@ -97,8 +97,8 @@ metric = dict(con.execute("SELECT name, metric FROM metrics WHERE run=?", (run,)
 arch = {(i, m): (inc, exc) for i, m, inc, exc in
         con.execute("SELECT id, metric, inclusive, exclusive FROM context_values WHERE run=?", (run,))}
 lex = {(i, m): (e, l) for i, m, e, l in con.execute(
-    "SELECT c.id, v.metric, v.exclusive, v.exclusive_lex FROM value v JOIN context c ON c.pre = v.pre "
-    "WHERE v.run=?", (run,))}
+    "SELECT c.id, v.key / 1099511627776, v.exclusive, v.exclusive_lex FROM value v JOIN context c ON c.pre = v.key % 1099511627776 "
+    "WHERE c.run=?", (run,))}
 for base, which, mid in summary_ids:
     if base not in metric:
         fails.append(f"metric {base!r} missing from the archive")

@@ -237,17 +237,18 @@ static void test_writer_numbering(void **state) {
                                       -1, &q, NULL),
                    SQLITE_OK);
   assert_int_equal(sqlite3_step(q), SQLITE_ROW);
-  /* id:pre-last/frame/fdepth/fparent/ldepth/lparent, worked out by hand from the tree above;
-   * 16 is the callee of call-site line 15, so it takes the line's level and lparent */
+  /* id:pre-last/frame/fdepth/fparent/ldepth/lparent, worked out by hand from the tree above
+   * (frame, fparent and lparent name contexts by pre: ids 1, 10, 11, 13, 14, 16 are pre 0, 1,
+   * 2, 4, 5, 7); 16 is the callee of call-site line 15, so it takes the line's level and lparent */
   assert_string_equal((const char *)sqlite3_column_text(q, 0),
-                      "1:0-7/1/0//0/ 10:1-7/10/1/1/1/1 11:2-5/11/2/10/2/10 12:3-3/11/2/11/3/11 "
-                      "13:4-5/13/3/11/3/11 14:5-5/14/4/13/4/13 15:6-7/10/1/10/2/10 16:7-7/16/2/10/2/10");
+                      "1:0-7/0/0//0/ 10:1-7/1/1/0/1/0 11:2-5/2/2/1/2/1 12:3-3/2/2/2/3/2 "
+                      "13:4-5/4/3/2/3/2 14:5-5/5/4/4/4/4 15:6-7/1/1/1/2/1 16:7-7/7/2/1/2/1");
   sqlite3_finalize(q);
   /* f's flat inclusive counts only the outermost f (9), not 6 and 3 nested in it;
    * exclusive adds all three (2 + 3 + 3); class/namespace parsed from the name */
   assert_int_equal(sqlite3_prepare_v2(db,
                                       "SELECT t.inclusive, t.exclusive, f.class, f.namespace FROM scope_total t "
-                                      "JOIN function f ON f.id = t.key WHERE t.kind = 'function' AND f.name LIKE '%f(int)'",
+                                      "JOIN function f ON f.id = t.key WHERE t.kind = 0 AND f.name LIKE '%f(int)'",
                                       -1, &q, NULL),
                    SQLITE_OK);
   assert_int_equal(sqlite3_step(q), SQLITE_ROW);
