@@ -73,6 +73,15 @@ const char *cct_basename(const char *path);
  * min(distance, cap).  Never fails (without memory for long words it returns cap). */
 size_t cct_levenshtein(const char *a, const char *b, size_t cap);
 
+/* ---- metrics ---- */
+
+/* Preference of a metric (by its name, e.g. 'CPUTIME (usec)') as the one views show
+ * first, lower first: CPU time 0, real time 1, cycles 2, all GPU operations 3, GPU
+ * kernels 4, other time metrics 5 (a time unit, a clock or time event), anything else
+ * 6, no name 7.  The ingest writer keeps the values of the best 'sum' metric beside
+ * each context; the query library opens a run on the best one with data. */
+int cct_metric_rank(const char *name);
+
 /* ---- numbers without the locale ---- */
 
 /* Formats one double with a printf conversion spec for doubles (fmt such as

@@ -104,6 +104,16 @@ static void escape(sink *k, const char *s, int how) {
   int quote = how == CCT_ESC_CSV && strpbrk(s, ",\"") != NULL;
   if (quote) puts_(k, "\"");
   for (size_t i = 0; i < n;) {
+    size_t run = i; /* printable ASCII that needs no escape goes out as one piece */
+    while (run < n && (unsigned char)s[run] >= 0x20 && (unsigned char)s[run] < 0x7f &&
+           !(how == CCT_ESC_JSON && (s[run] == '"' || s[run] == '\\')) &&
+           !(how == CCT_ESC_XML && strchr("&<>\"'", s[run])) && !(quote && s[run] == '"'))
+      run++;
+    if (run > i) {
+      put(k, s + i, run - i);
+      i = run;
+      continue;
+    }
     uint32_t cp;
     size_t len = cct_utf8_decode(s + i, n - i, &cp);
     int special = is_control(cp) || (how == CCT_ESC_JSON && (cp == '"' || cp == '\\')) ||

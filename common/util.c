@@ -1,4 +1,4 @@
-/* util.c: the memory, text and number helpers of cct_util.h, and the names of
+/* util.c: the memory, text, metric and number helpers of cct_util.h, and the names of
  * the codes of cct_kinds.h. */
 #include "cct_kinds.h"
 #include "cct_util.h"
@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 /* ---- memory ---- */
 
@@ -72,6 +73,40 @@ size_t cct_levenshtein(const char *a, const char *b, size_t cap) {
   size_t d = row[lb];
   if (row != small) free(row);
   return d < cap ? d : cap;
+}
+
+/* ---- metrics ---- */
+
+/* Whether the base of metric name (without its ' (unit)' and a 'perf::' or
+ * 'PAPI_' prefix) is word, case-insensitively. */
+static int metric_is(const char *name, const char *word) {
+  if (!strncasecmp(name, "perf::", 6)) name += 6;
+  else if (!strncasecmp(name, "PAPI_", 5)) name += 5;
+  size_t n = strlen(word);
+  return !strncasecmp(name, word, n) && (!name[n] || name[n] == ' ');
+}
+
+/* Whether metric name measures time: a time unit in its parenthesis, or a
+ * clock or time event ('perf::task-clock', 'REALTIME'). */
+static int metric_is_time(const char *name) {
+  static const char *const units[] = {"(sec)", "(s)", "(msec)", "(ms)", "(usec)", "(us)", "(nsec)", "(ns)"};
+  size_t n = strlen(name);
+  for (size_t i = 0; i < sizeof units / sizeof *units; i++) {
+    size_t k = strlen(units[i]);
+    if (n >= k && !strcasecmp(name + n - k, units[i])) return 1;
+  }
+  for (const char *s = name; *s; s++)
+    if (!strncasecmp(s, "clock", 5) || !strncasecmp(s, "time", 4)) return 1;
+  return 0;
+}
+
+int cct_metric_rank(const char *name) {
+  static const char *const order[] = {"CPUTIME", "REALTIME", "cycles", "TOT_CYC", "cpu-cycles", "GPUOP", "GKER"};
+  static const int rank[] = {0, 1, 2, 2, 2, 3, 4};
+  if (!name) return 7;
+  for (size_t i = 0; i < sizeof order / sizeof *order; i++)
+    if (metric_is(name, order[i])) return rank[i];
+  return metric_is_time(name) ? 5 : 6;
 }
 
 /* ---- numbers ---- */

@@ -173,6 +173,12 @@ typedef struct cct_view_spec {
   const cct_filter *filters; /* applied in order to the run's tree (the center must have been
                               resolved with the same filters); nfilters 0: none */
   size_t nfilters;
+  const char *const *columns; /* with ncolumns > 0: the only metrics computed besides the display
+                                 metric (names as 'metric' takes; names the run lacks are skipped),
+                                 so a view reads no value its reader will not show; ncolumns 0: the
+                                 display metric, then the run's other 'sum' metrics, 4 in all */
+  size_t ncolumns;
+  int only_display;           /* with ncolumns 0: the display metric alone */
 } cct_view_spec;
 
 /* Computes the view spec describes (SPEC section 5) from the archive of q, in
@@ -279,6 +285,11 @@ enum { CCT_PERCENT_PROGRAM = 0, CCT_PERCENT_CENTER = 1 };
 enum { CCT_SORT_INCLUSIVE = 0, CCT_SORT_EXCLUSIVE = 1, CCT_SORT_OCCURRENCES = 2, CCT_SORT_NAME = 3 };
 void cct_query_set_sort(cct_query *q, int sort);
 int cct_query_sort(const cct_query *q);
+
+/* The metrics the session's views compute (cct_view_spec.columns, ncolumns,
+ * only_display): names (the caller's, read by each view until the next call;
+ * NULL, 0, 0: the display metric and the other 'sum' metrics, the default). */
+void cct_query_set_columns(cct_query *q, const char *const *names, size_t n, int only_display);
 void cct_query_set_percent(cct_query *q, int base);
 int cct_query_percent(const cct_query *q);
 

@@ -1,5 +1,5 @@
 /* rowtab.c: the eponymous virtual table 'cct_rows' of rowtab.h.  It has
- * columns a1..a22 and serves the rows of one batch in order; the writer sets
+ * columns a1..a25 and serves the rows of one batch in order; the writer sets
  * the batch, steps one INSERT ... SELECT, and frees the rows. */
 #include "rowtab.h"
 
@@ -19,7 +19,7 @@ typedef struct rows_vtab {
 static int rows_connect(sqlite3 *db, void *aux, int argc, const char *const *argv, sqlite3_vtab **pp, char **err) {
   (void)argc, (void)argv, (void)err;
   int rc = sqlite3_declare_vtab(db, "CREATE TABLE x(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, "
-                                    "a15, a16, a17, a18, a19, a20, a21, a22)");
+                                    "a15, a16, a17, a18, a19, a20, a21, a22, a23, a24, a25)");
   if (rc != SQLITE_OK) return rc;
   rows_vtab *t = sqlite3_malloc(sizeof *t);
   if (!t) return SQLITE_NOMEM;

@@ -24,7 +24,7 @@ typedef struct row_arg {
   void *p;   /* ARG_TEXT / ARG_BLOB, owned by the row (malloc'd) */
 } row_arg;
 
-enum { ROW_MAX_ARGS = 22 };
+enum { ROW_MAX_ARGS = 25 };
 
 /* A deferred insert: the statement and its values.  A statement whose SQL
  * reads cct_rows (no bound parameters) takes its values from the batch; any

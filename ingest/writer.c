@@ -87,6 +87,7 @@ struct cct_writer {
   size_t fn_cap, mod_cap, file_cap;
   cct_idset contexts;        /* context ids entered */
   int nmetrics;              /* metric columns declared */
+  int primary, primary_rank; /* the 'sum' metric kept beside each context (-1: none), its cct_metric_rank */
   open_ctx *stack;           /* open contexts, stack[0] = root */
   int depth, stack_cap;      /* open count, allocated entries */
   int64_t next_pre;          /* pre-order counter within the run (0 = root) */
@@ -397,6 +398,7 @@ int cct_writer_open(const char *out_path, const char *db_dir, const char *format
   w->format = format;
   w->out_path = strdup(out_path);
   w->tmp_fd = -1;
+  w->primary = -1;
   char real[PATH_MAX];
   struct stat sb;
   if (realpath(db_dir, real) && strlen(real) + 5 < sizeof real) {
@@ -748,6 +750,8 @@ int cct_writer_metric(cct_writer *w, const char *name, const char *stat, const c
                       cct_err *err) {
   if (w->depth || w->next_pre) return cct_err_set(err, CCT_EUSAGE, "metric '%s' declared after the tree", name), -1;
   int m = w->nmetrics++;
+  int rank = cct_metric_rank(name);
+  if (!strcmp(stat, "sum") && (w->primary < 0 || rank < w->primary_rank)) w->primary = m, w->primary_rank = rank;
   char unit[64] = "";
   const char *open = strrchr(name, '('), *close = open ? strchr(open, ')') : NULL;
   if (open && close && close - open - 1 < (long)sizeof unit) snprintf(unit, sizeof unit, "%.*s", (int)(close - open - 1), open + 1);
@@ -966,6 +970,13 @@ int cct_writer_exit(cct_writer *w) {
   row_int(r, 20, o->ldepth);
   row_opt(r, 21, o->lparent, w->depth > 0);
   row_int(r, 22, o->nframes);
+  for (int m = 0; m < w->nmetrics; m++) { /* a scope the database does not give equals the other */
+    double *v = o->vals + 3 * m;
+    unsigned char *set = o->set + 3 * m;
+    if (!set[CCT_EXCLUSIVE]) v[CCT_EXCLUSIVE] = v[CCT_EXCLUSIVE_LEX];
+    if (!set[CCT_EXCLUSIVE_LEX]) v[CCT_EXCLUSIVE_LEX] = v[CCT_EXCLUSIVE];
+  }
+  for (int k = 0; k < 3; k++) row_double(r, 23 + k, w->primary < 0 ? 0 : o->vals[3 * w->primary + k]); /* beside the context */
   if (w->depth) w->stack[w->depth - 1].nframes += o->nframes + o->is_frame;
   if (o->function > 0 && (o->is_frame || o->kind == CCT_KIND_LOOP || o->kind == CCT_KIND_LINE) && o->kind != CCT_KIND_ROOT) {
     if (CCT_GROW(w->by_fn, 3 * (w->nby_fn + 1), w->by_fn_cap)) return oom(w);
@@ -980,9 +991,6 @@ int cct_writer_exit(cct_writer *w) {
   if (row_end(w)) return w->err.code;
   for (int m = 0; m < w->nmetrics; m++) {
     double *v = o->vals + 3 * m;
-    unsigned char *s = o->set + 3 * m;
-    if (!s[CCT_EXCLUSIVE]) v[CCT_EXCLUSIVE] = v[CCT_EXCLUSIVE_LEX];
-    if (!s[CCT_EXCLUSIVE_LEX]) v[CCT_EXCLUSIVE_LEX] = v[CCT_EXCLUSIVE];
     if (v[0] == 0 && v[1] == 0 && v[2] == 0) continue;
     row *r = row_begin(w, w->ins_val, "value");
     if (!r) return oom(w);
@@ -1192,6 +1200,7 @@ int cct_writer_commit(cct_writer *w, cct_ingest_stats *stats, cct_err *err) {
       row_int(r, 4, w->elided);
       row_double(r, 5, seconds);
       row_int(r, 6, w->pre_base);
+      row_opt(r, 7, w->primary + 1, w->primary >= 0);
       rc = row_end(w);
     } else if (!rc) {
       rc = oom(w);

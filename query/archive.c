@@ -90,6 +90,7 @@ void q_read_ctx(sqlite3_stmt *st, qctx *c) {
   c->module = sqlite3_column_type(st, 15) == SQLITE_NULL ? 0 : sqlite3_column_int64(st, 15);
   c->offset = sqlite3_column_int64(st, 16);
   c->nframes = sqlite3_column_int64(st, 17);
+  for (int k = 0; k < 3; k++) c->pv[k] = sqlite3_column_double(st, 18 + k);
 }
 
 int q_load_ctx(const qv *q, int64_t id, qctx *c, cct_err *err) {
@@ -133,47 +134,44 @@ static int by_pre(const void *a, const void *b) {
   return x->pre < y->pre ? -1 : x->pre > y->pre;
 }
 
-/* Contexts whose pre numbers are at most this far apart are read as one range of the value
- * table: stepping over the rows between costs less than another seek of the B-tree. */
-#define VALUE_GAP 8
-
 int q_values_many(const qv *q, const int64_t *pres, size_t n, const size_t *cols, size_t ncols, double *out,
                   size_t stride, cct_err *err) {
   if (!n || !ncols) return CCT_OK;
   prei *idx = malloc(n * sizeof *idx);
-  if (!idx) return cct_err_set(err, CCT_ENOMEM, "out of memory");
+  int64_t *keys = malloc(n * sizeof *keys);
+  if (!idx || !keys) {
+    free(idx);
+    free(keys);
+    return cct_err_set(err, CCT_ENOMEM, "out of memory");
+  }
   int sorted = 1;
   for (size_t i = 0; i < n; i++) {
     idx[i] = (prei){pres[i], i};
     if (i && pres[i] < pres[i - 1]) sorted = 0;
     for (size_t m = 0; m < ncols; m++) out[stride * i + 3 * m] = out[stride * i + 3 * m + 1] = out[stride * i + 3 * m + 2] = 0;
   }
-  if (!sorted) qsort(idx, n, sizeof *idx, by_pre);
+  if (!sorted) qsort(idx, n, sizeof *idx, by_pre); /* look-ups in key order: neighbouring pages */
+  for (size_t i = 0; i < n; i++) keys[i] = idx[i].pre;
+  qkeys k = {keys, n};
   sqlite3_stmt *st = q_stmt(q, ST_VALUES, err);
   int rc = st ? CCT_STEP_DONE : CCT_ESQL;
   for (size_t m = 0; rc == CCT_STEP_DONE && m < ncols; m++) {
     sqlite3_reset(st);
-    sqlite3_bind_int64(st, 2, q->r->cols[cols[m]].id);
-    for (size_t i = 0; rc == CCT_STEP_DONE && i < n;) { /* one range of neighbouring contexts */
-      size_t j = i + 1;
-      while (j < n && idx[j].pre - idx[j - 1].pre <= VALUE_GAP) j++;
-      sqlite3_reset(st);
-      sqlite3_bind_int64(st, 3, idx[i].pre);
-      sqlite3_bind_int64(st, 4, idx[j - 1].pre);
-      size_t k = i;
-      while ((rc = cct_step(st, err)) == CCT_STEP_ROW) {
-        int64_t pre = sqlite3_column_int64(st, 0);
-        while (k < j && idx[k].pre < pre) k++;
-        for (; k < j && idx[k].pre == pre; k++) {
-          double *o = out + stride * idx[k].i + 3 * m;
-          for (int c = 0; c < 3; c++) o[c] = sqlite3_column_double(st, c + 1);
-        }
-      }
-      i = j;
+    q_keys_bind(st, 2, &k);
+    sqlite3_bind_int64(st, 3, q->r->cols[cols[m]].id);
+    while ((rc = cct_step(st, err)) == CCT_STEP_ROW) {
+      int64_t i = sqlite3_column_int64(st, 0);
+      if (i < 0 || (size_t)i >= n) continue;
+      double *o = out + stride * idx[i].i + 3 * m;
+      for (int c = 0; c < 3; c++) o[c] = sqlite3_column_double(st, c + 1);
     }
   }
-  if (st) sqlite3_reset(st);
+  if (st) {
+    sqlite3_reset(st);
+    sqlite3_bind_null(st, 2); /* no pointer to the freed keys left behind */
+  }
   free(idx);
+  free(keys);
   return rc;
 }
 
@@ -254,58 +252,19 @@ int q_path(const qv *x, int kind, int64_t id, const char **out, cct_err *err) {
 }
 
 size_t q_view_columns(const qv *q, size_t *vcols) {
-  if (!q->r->ncols) return 0;
-  size_t n = 0;
-  vcols[n++] = q->disp;
-  for (size_t i = 0; i < q->r->nsum && n < CCT_VIEW_MAX_METRICS; i++)
-    if (i != q->disp) vcols[n++] = i;
-  return n;
-}
-
-/* Whether the base of metric name (without its ' (unit)' and a 'perf::' or
- * 'PAPI_' prefix) is word, case-insensitively. */
-static int metric_is(const char *name, const char *word) {
-  if (!strncasecmp(name, "perf::", 6)) name += 6;
-  else if (!strncasecmp(name, "PAPI_", 5)) name += 5;
-  size_t n = strlen(word);
-  return !strncasecmp(name, word, n) && (!name[n] || name[n] == ' ');
-}
-
-/* Whether metric name measures time: a time unit in its parenthesis, or a
- * clock or time event ('perf::task-clock', 'REALTIME'). */
-static int metric_is_time(const char *name) {
-  static const char *const units[] = {"(sec)", "(s)", "(msec)", "(ms)", "(usec)", "(us)", "(nsec)", "(ns)"};
-  size_t n = strlen(name);
-  for (size_t i = 0; i < sizeof units / sizeof *units; i++) {
-    size_t k = strlen(units[i]);
-    if (n >= k && !strcasecmp(name + n - k, units[i])) return 1;
-  }
-  for (const char *s = name; *s; s++)
-    if (!strncasecmp(s, "clock", 5) || !strncasecmp(s, "time", 4)) return 1;
-  return 0;
-}
-
-/* Preference of a metric as the default display metric, lower first: CPU time,
- * real time, cycles, GPU time (all GPU operations, then kernels), other time
- * metrics, anything else. */
-static int default_rank(const char *name) {
-  static const char *const order[] = {"CPUTIME", "REALTIME", "cycles", "TOT_CYC", "cpu-cycles", "GPUOP", "GKER"};
-  static const int rank[] = {0, 1, 2, 2, 2, 3, 4};
-  if (!name) return 7;
-  for (size_t i = 0; i < sizeof order / sizeof *order; i++)
-    if (metric_is(name, order[i])) return rank[i];
-  return metric_is_time(name) ? 5 : 6;
+  memcpy(vcols, q->vcols, q->nvcols * sizeof *vcols);
+  return q->nvcols;
 }
 
 /* The default display metric of the loaded run: among the 'sum' columns with a
- * non-zero program total, the one default_rank prefers (the first in file order
+ * non-zero program total, the one cct_metric_rank prefers (the first in file order
  * among equals); the first column when every total is zero. */
 static size_t default_metric(const qrun *q) {
   size_t best = 0;
   int best_rank = 99;
   for (size_t i = 0; i < q->nsum; i++) {
     if (q->root_incl[i] == 0) continue;
-    int r = default_rank(q->cols[i].name);
+    int r = cct_metric_rank(q->cols[i].name);
     if (r < best_rank) best = i, best_rank = r;
   }
   return best;
@@ -330,12 +289,13 @@ static int load_run(qarch *a, int run, qrun **out, cct_err *err) {
   *out = NULL;
   if (!q) return cct_err_set(err, CCT_ENOMEM, "out of memory");
   q->run = run;
-  qv x = {a, q, &q_no_center, 0, CCT_GRAN_FUNCTION, 0, CCT_PERCENT_PROGRAM, CCT_SORT_INCLUSIVE, run, 0, NULL, 0};
+  qv x = {.a = a, .r = q, .c = &q_no_center, .gran = CCT_GRAN_FUNCTION, .shown_run = run};
   int rc = CCT_OK;
   sqlite3_stmt *st = q_stmt(&x, ST_COLUMNS, err);
   if (!st) rc = CCT_ESQL;
   size_t cap = 0;
   int step = CCT_STEP_DONE;
+  q->primary = SIZE_MAX;
   while (!rc && (step = cct_step(st, err)) == CCT_STEP_ROW) {
     if (CCT_GROW(q->cols, q->ncols + 1, cap)) {
       rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
@@ -347,11 +307,13 @@ static int load_run(qarch *a, int run, qrun **out, cct_err *err) {
     c->stat = q_strdup((const char *)sqlite3_column_text(st, 2));
     if (!c->name || !c->stat) rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
     if (c->stat && !strcmp(c->stat, "sum")) q->nsum++;
+    if (sqlite3_column_int(st, 3)) q->primary = q->ncols - 1;
   }
   if (!rc) rc = step;
   if (st) sqlite3_reset(st);
   /* Without any 'sum' column, every column is a display candidate. */
   if (!rc && !q->nsum) q->nsum = q->ncols;
+  if (q->primary == SIZE_MAX) q->primary = q->ncols;
   if (!rc) {
     st = q_stmt(&x, ST_ROOT, err);
     if (!st) rc = CCT_ESQL;
@@ -451,12 +413,20 @@ int q_arch_open(qarch *a, const char *path, int flags, sqlite3 *db, cct_err *err
     const char *file = sqlite3_db_filename(db, "main");
     int rc = cct_schema_check(db, file && *file ? file : "the main database", err);
     if (rc) return rc;
+    if (q_keys_register(db) != SQLITE_OK)
+      return cct_err_set(err, CCT_ESQL, "cannot register cct_keys: %s", sqlite3_errmsg(db));
     a->db = db;
     a->borrowed = 1;
     return CCT_OK;
   }
   int rc = cct_schema_open(path, CCT_OPEN_READONLY | flags, &a->db, err);
   if (rc) return rc;
+  if (q_keys_register(a->db) != SQLITE_OK) {
+    rc = cct_err_set(err, CCT_ESQL, "cannot register cct_keys: %s", sqlite3_errmsg(a->db));
+    sqlite3_close(a->db);
+    a->db = NULL;
+    return rc;
+  }
   static const char *const tune[] = {"mmap", "cache"};
   for (size_t i = 0; i < sizeof tune / sizeof *tune; i++) { /* speed only: failures are harmless */
     sqlite3_stmt *st = NULL;

@@ -10,7 +10,7 @@
 #include <string.h>
 
 int q_spec_bind(cct_query *s, const cct_view_spec *spec, qv *q, cct_err *err) {
-  *q = (qv){&s->a, NULL, &q_no_center, 0, CCT_GRAN_FUNCTION, 0, CCT_PERCENT_PROGRAM, CCT_SORT_INCLUSIVE, 0, 0, NULL, 0};
+  *q = (qv){.a = &s->a, .c = &q_no_center, .gran = CCT_GRAN_FUNCTION};
   int run = spec->run ? spec->run : s->r->run;
   int rc = q_run_get(&s->a, run, &q->r, err);
   if (rc) return rc;
@@ -29,6 +29,19 @@ int q_spec_bind(cct_query *s, const cct_view_spec *spec, qv *q, cct_err *err) {
     q->c = spec->center;
   }
   if ((rc = q_metric_column(q->r, spec->metric, &q->disp, err))) return rc;
+  /* the columns to compute: the display metric, then the spec's columns or the other 'sum' ones */
+  q->nvcols = 0;
+  if (q->r->ncols) q->vcols[q->nvcols++] = q->disp;
+  for (size_t i = 0; i < spec->ncolumns && q->nvcols < CCT_VIEW_MAX_METRICS; i++) {
+    size_t col;
+    cct_err e = CCT_ERR_INIT;
+    if (!spec->columns[i] || q_metric_column(q->r, spec->columns[i], &col, &e)) continue; /* not in this run */
+    int dup = 0;
+    for (size_t k = 0; k < q->nvcols; k++) dup |= q->vcols[k] == col;
+    if (!dup) q->vcols[q->nvcols++] = col;
+  }
+  for (size_t i = 0; !spec->ncolumns && !spec->only_display && i < q->r->nsum && q->nvcols < CCT_VIEW_MAX_METRICS; i++)
+    if (i != q->disp) q->vcols[q->nvcols++] = i;
   q->gran = spec->granularity == CCT_GRAN_LINE ? CCT_GRAN_LINE : CCT_GRAN_FUNCTION;
   double t = spec->threshold;
   q->threshold = t > 0 && t <= 1 ? t : t > 1 ? 1 : 0;

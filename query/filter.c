@@ -78,7 +78,7 @@ static int item_ids(qarch *a, const qrun *r, const cct_filter *f, long long **id
   *ids = NULL;
   *n = 0;
   if (!f->item) return CCT_OK;
-  qv q = {a, r, &q_no_center, 0, CCT_GRAN_FUNCTION, 0, CCT_PERCENT_PROGRAM, CCT_SORT_INCLUSIVE, r->run, 0, NULL, 0};
+  qv q = {.a = a, .r = r, .c = &q_no_center, .gran = CCT_GRAN_FUNCTION, .shown_run = r->run};
   cct_center *c = NULL;
   cct_err e = CCT_ERR_INIT;
   int rc = q_center_edit(&q, NULL, CCT_CENTER_SET, f->item, NULL, 0, &c, &e);

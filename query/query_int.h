@@ -47,6 +47,7 @@ typedef struct qctx {
   int64_t id, pre, last, frame, fparent, function, file, line, call_file, call_line, module, offset;
   int64_t nframes; /* frames strictly inside the subtree */
   int fdepth, ldepth, kind, relation, callsite;
+  double pv[3];    /* inclusive, exclusive, exclusive_lex of the run's primary metric (qrun.primary) */
 } qctx;
 
 /* Item types (see center.c). */
@@ -106,6 +107,7 @@ typedef struct qrun {
   qcolumn *cols;         /* metric columns of the run */
   size_t ncols, nsum;    /* all columns, 'sum' columns (the first nsum) */
   size_t defdisp;        /* the default display column (see default_metric) */
+  size_t primary;        /* the column whose values context rows carry (qctx.pv), ncols when none */
   qctx root;
   double *root_incl;     /* per column: program total */
 } qrun;
@@ -133,7 +135,7 @@ typedef struct qarch {
   qmap pathmap;          /* (0 file | 1 module, id, run) -> index in paths */
   char **paths;
   size_t npaths, pathcap;
-  qmap bumap;            /* (context id, run) -> index in bframes: caller frames read by bottom-up views */
+  qmap bumap;            /* (context pre, run) -> index in bframes: caller frames read by bottom-up views */
   bframe *bframes;
   size_t nbframes, bfcap;
   qfiltered **filtered;  /* filtered runs of this archive (filter.c), most recent last */
@@ -167,6 +169,7 @@ typedef struct qv {
   const qrun *r;         /* the run */
   const cct_center *c;   /* the center; an empty one for the program root */
   size_t disp;           /* index in r->cols of the display metric */
+  size_t vcols[CCT_VIEW_MAX_METRICS], nvcols; /* the columns views compute: disp first (q_view_columns) */
   int gran;              /* CCT_GRAN_* */
   double threshold;
   int percent;           /* CCT_PERCENT_* */
@@ -189,6 +192,9 @@ struct cct_query {
   double threshold;
   int percent;           /* CCT_PERCENT_* */
   int sort;              /* CCT_SORT_* */
+  const char *const *columns; /* cct_query_set_columns (the caller's names) */
+  size_t ncolumns;
+  int only_display;
   lastrow *last;         /* facts of the last view a cct_view_* call returned, for '@N' */
   size_t nlast;
   cct_filter *filters;   /* current filters (items owned) */
@@ -226,20 +232,28 @@ int q_load_ctx(const qv *q, int64_t id, qctx *c, cct_err *err);
  * Returns CCT_OK or an error. */
 int q_values(const qv *q, int64_t pre, const size_t *vcols, size_t n, double *out, cct_err *err);
 /* Loads inclusive, exclusive, exclusive_lex of the columns cols[0..ncols) for each context
- * of pres[0..n) (pre numbers, any order, duplicates allowed), reading runs of neighbouring
- * contexts as one range of the value table with one reused statement:
- * out[stride*i + 3*m + 0..2] for context i and column cols[m] (0 where the context has no
- * value).  Returns CCT_OK or an error. */
+ * of pres[0..n) (pre numbers, any order, duplicates allowed), with one statement run per
+ * column over cct_keys (keys.c): out[stride*i + 3*m + 0..2] for context i and column
+ * cols[m] (0 where the context has no value).  Returns CCT_OK or an error. */
 int q_values_many(const qv *q, const int64_t *pres, size_t n, const size_t *cols, size_t ncols, double *out,
                   size_t stride, cct_err *err);
+/* The keys cct_keys(P) serves as its rows (i, v[i]), i = 0..n-1 (keys.c). */
+typedef struct qkeys {
+  const int64_t *v;
+  size_t n;
+} qkeys;
+/* Registers the table-valued function cct_keys on db.  Returns the SQLite code. */
+int q_keys_register(sqlite3 *db);
+/* Binds k as parameter param of st, for 'cct_keys(?N)'; k must outlive the statement's run. */
+void q_keys_bind(sqlite3_stmt *st, int param, const qkeys *k);
 /* Facts of function id (cached) into *f, NULL when unknown.  Returns CCT_OK,
  * or an error (damaged archive, out of memory): never an unknown by mistake. */
 int q_function(const qv *q, int64_t id, const fninfo **f, cct_err *err);
 /* Path of file (kind 0) or module (kind 1) id (cached) into *path, NULL when
  * unknown (id <= 0 or no such row).  Returns CCT_OK or an error. */
 int q_path(const qv *q, int kind, int64_t id, const char **path, cct_err *err);
-/* Columns of a view: the display metric first, then other 'sum' columns, at
- * most CCT_VIEW_MAX_METRICS; returns the count and fills vcols. */
+/* Columns of a view (qv.vcols: the display metric first, then the spec's columns or
+ * the other 'sum' columns, at most CCT_VIEW_MAX_METRICS); returns the count and fills vcols. */
 size_t q_view_columns(const qv *q, size_t *vcols);
 /* The display column of run r for metric name (exact, else unique prefix,
  * case-insensitive; NULL: the default).  Returns CCT_OK or CCT_ENOTFOUND with

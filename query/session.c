@@ -152,6 +152,9 @@ void cct_view_spec_init(const cct_query *q, int view, cct_view_spec *spec) {
   spec->sort = q->sort;
   spec->filters = q->filters;
   spec->nfilters = q->nfilters;
+  spec->columns = q->columns;
+  spec->ncolumns = q->ncolumns;
+  spec->only_display = q->only_display;
 }
 
 /* The new run and center are built aside and swapped in only when complete: a
@@ -203,6 +206,12 @@ void cct_query_set_sort(cct_query *q, int sort) {
 }
 
 int cct_query_sort(const cct_query *q) { return q->sort; }
+
+void cct_query_set_columns(cct_query *q, const char *const *names, size_t n, int only_display) {
+  q->columns = n ? names : NULL;
+  q->ncolumns = names ? n : 0;
+  q->only_display = only_display != 0;
+}
 
 /* ---- the center ---- */
 
@@ -303,7 +312,7 @@ int cct_query_complete(cct_query *q, int kind, const char *prefix, int (*fn)(voi
                        void *arg) {
   cct_err err = CCT_ERR_INIT;
   int idx = kind == 'f' ? ST_COMPLETE_FUNCTIONS : kind == 'F' ? ST_FILES : ST_COMPLETE_METRICS;
-  qv x = {&q->a, q->r, &q_no_center, q->disp, q->gran, 0, CCT_PERCENT_PROGRAM, CCT_SORT_INCLUSIVE, q->r->run, 0, NULL, 0};
+  qv x = {.a = &q->a, .r = q->r, .c = &q_no_center, .disp = q->disp, .gran = q->gran, .shown_run = q->r->run};
   sqlite3_stmt *st = q_stmt(&x, idx, &err);
   if (!st) return CCT_ESQL;
   if (kind == 'f') sqlite3_bind_text(st, 2, prefix, -1, SQLITE_TRANSIENT);

@@ -454,6 +454,7 @@ static qctx *outer_list(const qv *q, size_t *n) {
 typedef struct lrow {
   int64_t parent, function, file, line, module, offset, call_file, call_line, pre; /* parent: fparent or lparent */
   int kind, relation, callsite, level;
+  double pv[3]; /* the primary metric's values (qctx.pv) */
 } lrow;
 
 typedef struct lrows {
@@ -481,6 +482,7 @@ static void read_lrow(sqlite3_stmt *st, int line, int level, lrow *r) {
     r->parent = sqlite3_column_int64(st, 1);
     r->relation = sqlite3_column_int(st, 2);
     r->pre = sqlite3_column_int64(st, 3);
+    for (int k = 0; k < 3; k++) r->pv[k] = sqlite3_column_double(st, 4 + k);
     r->kind = CCT_KIND_FUNCTION;
   } else {
     r->parent = sqlite3_column_int64(st, 0);
@@ -495,6 +497,7 @@ static void read_lrow(sqlite3_stmt *st, int line, int level, lrow *r) {
     r->call_file = sqlite3_column_int64(st, 9);
     r->call_line = sqlite3_column_type(st, 10) == SQLITE_NULL ? -1 : sqlite3_column_int64(st, 10);
     r->pre = sqlite3_column_int64(st, 11);
+    for (int k = 0; k < 3; k++) r->pv[k] = sqlite3_column_double(st, 12 + k);
   }
   r->level = level >= 0 ? sqlite3_column_int(st, level) : 0;
 }
@@ -530,7 +533,7 @@ static int td_range(const qv *q, const qctx *os, const size_t *g, size_t ng, int
   int rc;
   lrow r;
   while ((rc = cct_step(st, err)) == CCT_STEP_ROW) {
-    read_lrow(st, line, line ? 12 : 4, &r);
+    read_lrow(st, line, line ? 15 : 7, &r);
     while (p < ng && os[g[p]].last < r.pre) p++;
     if (p == ng) {
       rc = CCT_STEP_DONE; /* past the last subtree: the rest of the range is not needed */
@@ -588,7 +591,20 @@ static int td_add(const qv *q, vtree *t, const lrows *l, int k, const qmap *prev
   double *vals = malloc((n ? n : 1) * 3 * (nm ? nm : 1) * sizeof *vals);
   int rc = ids && vals ? CCT_OK : cct_err_set(err, CCT_ENOMEM, "out of memory");
   for (size_t i = 0; !rc && i < n; i++) ids[i] = l->v[i].pre;
-  if (!rc) rc = q_values_many(q, ids, n, vcols, nm, vals, 3 * nm, err);
+  /* the primary metric's values came with the rows; the other columns are read (one
+   * statement run each) into their place in vals */
+  size_t other[CCT_VIEW_MAX_METRICS], nother = 0, at[CCT_VIEW_MAX_METRICS];
+  for (size_t m = 0; m < nm; m++)
+    if (vcols[m] != q->r->primary) at[nother] = m, other[nother++] = vcols[m];
+  double *ov = nother && !rc ? malloc(n * 3 * nother * sizeof *ov) : NULL;
+  if (!rc && nother && !ov) rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
+  if (!rc && nother) rc = q_values_many(q, ids, n, other, nother, ov, 3 * nother, err);
+  for (size_t i = 0; !rc && i < n; i++) {
+    for (size_t m = 0; m < nm; m++)
+      if (vcols[m] == q->r->primary) memcpy(vals + 3 * nm * i + 3 * m, l->v[i].pv, sizeof l->v[i].pv);
+    for (size_t k = 0; k < nother; k++) memcpy(vals + 3 * nm * i + 3 * at[k], ov + 3 * nother * i + 3 * k, 3 * sizeof *ov);
+  }
+  free(ov);
   free(ids);
   for (size_t i = 0; !rc && i < n; i++) {
     const lrow *r = &l->v[i];
@@ -746,41 +762,42 @@ static int by_int64(const void *a, const void *b) {
   return x < y ? -1 : x > y;
 }
 
-/* Reads the caller frames ids[0..n) (sorted, distinct, none read yet) with one reused
- * statement into the archive's memo of caller frames (qarch.bframes, kept for the next
- * bottom-up view of the run). */
-static int bu_fetch(const qv *q, const int64_t *ids, size_t n, cct_err *err) {
+/* Reads the caller frames pres[0..n) (sorted, distinct, none read yet) with one statement
+ * run into the archive's memo of caller frames (qarch.bframes, kept for the next bottom-up
+ * view of the run). */
+static int bu_fetch(const qv *q, const int64_t *pres, size_t n, cct_err *err) {
   qarch *a = q->a;
   if (!n) return CCT_OK;
+  if (CCT_GROW(a->bframes, a->nbframes + n, a->bfcap)) return cct_err_set(err, CCT_ENOMEM, "out of memory");
   sqlite3_stmt *st = q_stmt(q, ST_BU_FRAMES, err);
   if (!st) return CCT_ESQL;
-  int rc = CCT_OK;
-  for (size_t i = 0; !rc && i < n; i++) {
-    sqlite3_reset(st);
-    sqlite3_bind_int64(st, 2, ids[i]);
-    int src = cct_step(st, err);
-    if (src != CCT_STEP_ROW) {
-      rc = src ? src : cct_err_set(err, CCT_ECORRUPT, "context %lld of run %d is missing", (long long)ids[i], q->shown_run);
-      break;
-    }
-    if (CCT_GROW(a->bframes, a->nbframes + 1, a->bfcap)) {
-      rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
-      break;
-    }
+  qkeys k = {pres, n};
+  q_keys_bind(st, 2, &k);
+  size_t got = 0;
+  int rc;
+  while ((rc = cct_step(st, err)) == CCT_STEP_ROW) {
+    int64_t i = sqlite3_column_int64(st, 0);
+    if (i < 0 || (size_t)i >= n) continue;
     bframe *f = &a->bframes[a->nbframes];
-    f->kind = sqlite3_column_int(st, 0);
-    f->function = sqlite3_column_int64(st, 1);
-    f->fparent = sqlite3_column_type(st, 2) == SQLITE_NULL ? -1 : sqlite3_column_int64(st, 2);
-    f->call_file = sqlite3_column_int64(st, 3);
-    f->call_line = sqlite3_column_type(st, 4) == SQLITE_NULL ? -1 : sqlite3_column_int64(st, 4);
-    f->relation = sqlite3_column_int(st, 5);
+    f->kind = sqlite3_column_int(st, 1);
+    f->function = sqlite3_column_int64(st, 2);
+    f->fparent = sqlite3_column_type(st, 3) == SQLITE_NULL ? -1 : sqlite3_column_int64(st, 3);
+    f->call_file = sqlite3_column_int64(st, 4);
+    f->call_line = sqlite3_column_type(st, 5) == SQLITE_NULL ? -1 : sqlite3_column_int64(st, 5);
+    f->relation = sqlite3_column_int(st, 6);
     int added;
-    if (!qmap_put(&a->bumap, ids[i], q->r->run, 0, 0, 0, (int64_t)a->nbframes, &added))
+    if (!qmap_put(&a->bumap, pres[i], q->r->run, 0, 0, 0, (int64_t)a->nbframes, &added)) {
       rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
-    else a->nbframes++;
+      break;
+    }
+    a->nbframes++;
+    got++;
   }
   sqlite3_reset(st);
-  return rc;
+  sqlite3_bind_null(st, 2);
+  if (rc == CCT_STEP_DONE && got < n)
+    rc = cct_err_set(err, CCT_ECORRUPT, "%zu caller contexts of run %d are missing", n - got, q->shown_run);
+  return rc == CCT_STEP_DONE ? CCT_OK : rc;
 }
 
 /* Bottom-up: the caller chains of O*, walked one level at a time for all

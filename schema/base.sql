@@ -24,7 +24,8 @@ CREATE TABLE IF NOT EXISTS run(
   profiles    INTEGER NOT NULL,     -- number of per-thread/rank/stream profiles
   elided      INTEGER NOT NULL DEFAULT 0, -- v4: context ids with values but absent from meta.db
   root        INTEGER,              -- context.pre of the run's root
-  seconds     REAL                  -- ingest wall time
+  seconds     REAL,                 -- ingest wall time
+  primary_metric INTEGER            -- metric.id whose values context rows carry (see context), NULL: none
 );
 
 -- Load modules (binaries and shared libraries).
@@ -67,7 +68,10 @@ CREATE TABLE IF NOT EXISTS function(
 -- pre-order number 'pre' (the row's rowid, unique in the archive): every pointer
 -- of the tree below (parent, frame, fparent, lparent) holds a pre, so walking
 -- the tree is rowid look-ups (schema version 4; version 3 held the database's
--- ids there).  Besides the tree each row carries the numbering that turns
+-- ids there).  Each row also carries the values of one metric, the run's
+-- primary metric: the 'sum' metric cct_metric_rank prefers (CPU time, real time,
+-- cycles, GPU time, ...; the first in file order among equals), which is the one
+-- a run opens on unless it has no data.  Besides the tree each row carries the numbering that turns
 -- subtree and level questions into index range scans (see indexes.sql):
 --   pre..last    pre-order interval: y is in x's subtree iff x.pre <= y.pre <= x.last
 --   frame        the nearest ancestor-or-self that is a frame (function context, or
@@ -98,7 +102,10 @@ CREATE TABLE IF NOT EXISTS context(
   fparent   INTEGER,                -- frames: pre of the parent's frame (the caller's row); others: frame
   ldepth    INTEGER NOT NULL,       -- line-granularity level
   lparent   INTEGER,                -- pre of the nearest ancestor at level ldepth - 1
-  nframes   INTEGER NOT NULL        -- frames strictly inside the subtree (0: no callees below)
+  nframes   INTEGER NOT NULL,       -- frames strictly inside the subtree (0: no callees below)
+  inclusive     REAL NOT NULL,      -- the values of the metric run.primary_metric, as in the table
+  exclusive     REAL NOT NULL,      -- value (0 where it has no row): the row a view reads for a
+  exclusive_lex REAL NOT NULL       -- context brings them along, with no look-up of its own
 );
 
 -- Contexts by function and by source location, for resolving centers: what an

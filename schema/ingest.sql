@@ -15,8 +15,8 @@ SELECT coalesce(max(run), 0) + 1 FROM run;
 INSERT INTO run(run, path, format, title, ingested_at, tool, digest, contexts, profiles)
 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 0, 0);
 
--- @finish_run  (run, contexts, profiles, elided, seconds, root)
-UPDATE run SET contexts = ?2, profiles = ?3, elided = ?4, seconds = ?5, root = ?6 WHERE run = ?1;
+-- @finish_run  (run, contexts, profiles, elided, seconds, root, primary metric)
+UPDATE run SET contexts = ?2, profiles = ?3, elided = ?4, seconds = ?5, root = ?6, primary_metric = ?7 WHERE run = ?1;
 
 -- @next_pre  -> the pre-order number the new run's root gets
 SELECT coalesce(max(pre), -1) + 1 FROM context;
@@ -36,10 +36,12 @@ INSERT INTO metric(run, id, name, stat, unit, description, has_lex) SELECT a1, a
 
 -- @insert_context  (run, id, parent, depth, kind, relation, function, file, line, module,
 --                   offset, callsite, call_file, call_line, pre, last, frame, fdepth,
---                   fparent, ldepth, lparent, nframes)
+--                   fparent, ldepth, lparent, nframes, inclusive, exclusive, exclusive_lex)
 INSERT INTO context(run, id, parent, depth, kind, relation, function, file, line, module, offset,
-                    callsite, call_file, call_line, pre, last, frame, fdepth, fparent, ldepth, lparent, nframes)
-SELECT a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19, a20, a21, a22 FROM cct_rows;
+                    callsite, call_file, call_line, pre, last, frame, fdepth, fparent, ldepth, lparent, nframes,
+                    inclusive, exclusive, exclusive_lex)
+SELECT a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19, a20, a21, a22,
+       a23, a24, a25 FROM cct_rows;
 
 -- @insert_value  (key = metric * 2^40 + pre, inclusive, exclusive, exclusive_lex)
 INSERT INTO value(key, inclusive, exclusive, exclusive_lex) SELECT a1, a2, a3, a4 FROM cct_rows;

@@ -24,28 +24,31 @@ SELECT run FROM run ORDER BY run;
 -- @run_exists  (?1 run) -> 1 when the run exists
 SELECT 1 FROM run WHERE run = ?1;
 
--- @columns  (?1 run) -> metric columns (id, base name, stat), 'sum' ones first, by id
-SELECT id, name, stat FROM metric WHERE run = ?1 ORDER BY stat <> 'sum', id;
+-- @columns  (?1 run) -> metric columns (id, base name, stat, whether it is the primary metric
+-- whose values context rows carry), 'sum' ones first, by id
+SELECT id, name, stat, id IS (SELECT primary_metric FROM run WHERE run = ?1)
+FROM metric WHERE run = ?1 ORDER BY stat <> 'sum', id;
 
--- @root  (?1 run) -> the root context (its pre is run.root)
+-- @root  (?1 run) -> the root context (its pre is run.root), with the values of the run's
+-- primary metric (run.primary_metric) it carries
 SELECT id, pre, last, frame, fdepth, ldepth, kind, relation, callsite, function, fparent, file, line,
-       call_file, call_line, module, offset, nframes
+       call_file, call_line, module, offset, nframes, inclusive, exclusive, exclusive_lex
 FROM context WHERE pre = (SELECT root FROM run WHERE run = ?1);
 
 -- @ctx  (?1 run, ?2 id) -> one context (same columns as @root), by the database id
 SELECT id, pre, last, frame, fdepth, ldepth, kind, relation, callsite, function, fparent, file, line,
-       call_file, call_line, module, offset, nframes
+       call_file, call_line, module, offset, nframes, inclusive, exclusive, exclusive_lex
 FROM context WHERE run = ?1 AND id = ?2;
 
 -- @value  (?1 run, ?2 metric, ?3 context pre) -> inclusive, exclusive, exclusive_lex (no row = 0):
 -- a rowid look-up (value.key = metric * 2^40 + pre; ?1 is not needed, pre is unique in the archive)
 SELECT inclusive, exclusive, exclusive_lex FROM value WHERE key = ?2 * 1099511627776 + ?3;
 
--- @values  (?1 run, ?2 metric, ?3 pre lo, ?4 pre hi) -> pre, inclusive, exclusive, exclusive_lex of
--- every value row with lo <= pre <= hi, by pre: one range of neighbouring contexts (the statement
--- is reused, rebound range by range, for the values of a whole level or center)
-SELECT key - ?2 * 1099511627776, inclusive, exclusive, exclusive_lex FROM value
-WHERE key BETWEEN ?2 * 1099511627776 + ?3 AND ?2 * 1099511627776 + ?4;
+-- @values  (?1 run, ?2 keys, ?3 metric) -> i, inclusive, exclusive, exclusive_lex of the
+-- contexts whose pre numbers are the keys bound to ?2 (cct_keys, query/keys.c; i: the key's
+-- index, no row where a context has no value): a rowid look-up per key in one statement run
+SELECT k.i, v.inclusive, v.exclusive, v.exclusive_lex
+FROM cct_keys(?2) k CROSS JOIN value v ON v.key = ?3 * 1099511627776 + k.key;
 
 -- @function_info  (?1 run, ?2 function) -> name, module id, file id, line, file path, module path
 SELECT f.name, f.module, f.file, f.line, fi.path, m.path
@@ -98,13 +101,13 @@ SELECT id, path FROM module WHERE run = ?1;
 -- @function_frames  (?1 run, ?2 function) -> the frames of a function (columns of @root):
 -- the function's kind 1 and 4 rows of context_by_function, which are frames
 SELECT c.id, c.pre, c.last, c.frame, c.fdepth, c.ldepth, c.kind, c.relation, c.callsite, c.function, c.fparent,
-       c.file, c.line, c.call_file, c.call_line, c.module, c.offset, c.nframes
+       c.file, c.line, c.call_file, c.call_line, c.module, c.offset, c.nframes, c.inclusive, c.exclusive, c.exclusive_lex
 FROM context_by_function CROSS JOIN context c ON c.pre = context_by_function.pre
 WHERE context_by_function.run = ?1 AND context_by_function.function = ?2 AND context_by_function.kind IN (1, 4);
 
 -- @contexts_at  (?1 run, ?2 file, ?3 line, ?4 kind) -> contexts of a kind at file:line (columns of @root)
 SELECT c.id, c.pre, c.last, c.frame, c.fdepth, c.ldepth, c.kind, c.relation, c.callsite, c.function, c.fparent,
-       c.file, c.line, c.call_file, c.call_line, c.module, c.offset, c.nframes
+       c.file, c.line, c.call_file, c.call_line, c.module, c.offset, c.nframes, c.inclusive, c.exclusive, c.exclusive_lex
 FROM context_by_line CROSS JOIN context c ON c.pre = context_by_line.pre
 WHERE context_by_line.run = ?1 AND context_by_line.file = ?2 AND context_by_line.line = ?3
   AND context_by_line.kind = ?4 AND context_by_line.line >= 0;
@@ -112,7 +115,7 @@ WHERE context_by_line.run = ?1 AND context_by_line.file = ?2 AND context_by_line
 -- @instructions_at  (?1 run, ?2 module, ?3 offset) -> lexical instruction contexts at module+offset
 -- (no index: used only to resolve an '@N' item naming an instruction row)
 SELECT id, pre, last, frame, fdepth, ldepth, kind, relation, callsite, function, fparent, file, line,
-       call_file, call_line, module, offset, nframes
+       call_file, call_line, module, offset, nframes, inclusive, exclusive, exclusive_lex
 FROM context WHERE run = ?1 AND module = ?2 AND offset = ?3 AND kind = 4;
 
 -- @function_scopes  (?1 run, ?2 function, ?3 kind) -> loop or line contexts whose enclosing
@@ -138,33 +141,36 @@ SELECT DISTINCT name FROM function WHERE run = ?1 AND file = ?2 AND line = ?3 OR
 SELECT count(*) FROM context_by_function WHERE run = ?1 AND function = ?2 AND kind IN (1, 4);
 
 -- @td_frames  (?1 run, ?2 fdepth, ?3 pre lo, ?4 pre hi) -> frames of a subtree at one function level:
--- function, fparent, relation, pre
+-- function, fparent, relation, pre, the primary metric's inclusive, exclusive, exclusive_lex
 -- (INDEXED BY: on a small run the planner may prefer the table's own pre range,
 -- which reads the whole subtree instead of one level of it)
-SELECT function, fparent, relation, pre FROM context INDEXED BY context_frame_level
+SELECT function, fparent, relation, pre, inclusive, exclusive, exclusive_lex FROM context INDEXED BY context_frame_level
 WHERE run = ?1 AND fdepth = ?2 AND pre BETWEEN ?3 AND ?4 AND frame = pre;
 
 -- @td_lines  (?1 run, ?2 ldepth, ?3 pre lo, ?4 pre hi) -> contexts of a subtree at one line level
-SELECT lparent, kind, relation, function, file, line, module, offset, callsite, call_file, call_line, pre
+SELECT lparent, kind, relation, function, file, line, module, offset, callsite, call_file, call_line, pre,
+       inclusive, exclusive, exclusive_lex
 FROM context INDEXED BY context_line_level
 WHERE run = ?1 AND ldepth = ?2 AND pre BETWEEN ?3 AND ?4;
 
 -- @td_frames_range  (?1 run, ?2 fdepth lo, ?3 fdepth hi, ?4 pre lo, ?5 pre hi) -> frames of small
 -- subtrees at several function levels in one range of the table (pre is its key): the columns
 -- of td_frames, then fdepth
-SELECT function, fparent, relation, pre, fdepth FROM context NOT INDEXED
+SELECT function, fparent, relation, pre, inclusive, exclusive, exclusive_lex, fdepth FROM context NOT INDEXED
 WHERE pre BETWEEN ?4 AND ?5 AND run = ?1 AND fdepth BETWEEN ?2 AND ?3 AND frame = pre;
 
 -- @td_lines_range  (?1 run, ?2 ldepth lo, ?3 ldepth hi, ?4 pre lo, ?5 pre hi) -> contexts of small
 -- subtrees at several line levels in one range of the table: columns of @td_lines, then ldepth
-SELECT lparent, kind, relation, function, file, line, module, offset, callsite, call_file, call_line, pre, ldepth
+SELECT lparent, kind, relation, function, file, line, module, offset, callsite, call_file, call_line, pre,
+       inclusive, exclusive, exclusive_lex, ldepth
 FROM context NOT INDEXED
 WHERE pre BETWEEN ?4 AND ?5 AND run = ?1 AND ldepth BETWEEN ?2 AND ?3;
 
--- @bu_frames  (?1 run, ?2 context pre) -> kind, function, fparent, call_file, call_line, relation
--- of one caller frame (no row when missing, or of another run): a bottom-up step, one rowid
--- look-up (the statement is reused, rebound caller by caller)
-SELECT kind, function, fparent, call_file, call_line, relation FROM context WHERE pre = ?2 AND run = ?1;
+-- @bu_frames  (?1 run, ?2 keys) -> i, kind, function, fparent, call_file, call_line, relation
+-- of the caller frames whose pre numbers are the keys bound to ?2 (cct_keys; no row for a
+-- missing one): a bottom-up level's callers, a rowid look-up each, in one statement run
+SELECT k.i, c.kind, c.function, c.fparent, c.call_file, c.call_line, c.relation
+FROM cct_keys(?2) k CROSS JOIN context c ON c.pre = k.key WHERE c.run = ?1;
 
 -- @flat  (?1 run, ?2 kind, ?3 metric) -> static scopes of a kind (CCT_TOTAL_*): key, line,
 -- inclusive, exclusive, contexts

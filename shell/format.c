@@ -46,12 +46,14 @@
 __attribute__((format(printf, 1, 2)))
 #endif
 char *cct_xprintf(const char *fmt, ...) {
+  char buf[256]; /* a cell fits: formatted once (a second pass only for longer text) */
   va_list ap;
   va_start(ap, fmt);
-  int n = vsnprintf(NULL, 0, fmt, ap);
+  int n = vsnprintf(buf, sizeof buf, fmt, ap);
   va_end(ap);
   char *s = n >= 0 ? malloc((size_t)n + 1) : NULL;
   if (!s) return NULL;
+  if ((size_t)n < sizeof buf) return memcpy(s, buf, (size_t)n + 1);
   va_start(ap, fmt);
   vsnprintf(s, (size_t)n + 1, fmt, ap);
   va_end(ap);

@@ -620,12 +620,21 @@ static int by_arg(cct_shell *p, cct_words *w, int *sort) {
 }
 
 /* Runs view command fn with the order of its 'by' argument, then records it. */
+/* Which metrics the next views compute for mode: tree, table and folded print the display
+ * metric and the 'columns' ones only, so the views read no other; csv and json every metric. */
+static void view_columns(cct_shell *p, int mode) {
+  if (mode == CCT_MODE_CSV || mode == CCT_MODE_JSON) cct_query_set_columns(p->q, NULL, 0, 0);
+  else cct_query_set_columns(p->q, (const char *const *)p->columns, p->ncolumns, 1);
+}
+
 static int with_sort(cct_shell *p, cct_words *w, int (*fn)(cct_shell *p, cct_words *w)) {
   int sort, argc = w->argc;
   if (by_arg(p, w, &sort)) return CCT_CMD_ERROR;
   cct_query_set_sort(p->q, sort);
+  view_columns(p, p->mode);
   int rc = fn(p, w);
   cct_query_set_sort(p->q, CCT_SORT_INCLUSIVE);
+  cct_query_set_columns(p->q, NULL, 0, 0);
   w->argc = argc;
   if (rc == CCT_CMD_OK) p->last.sort = sort;
   return rc;
@@ -1029,6 +1038,7 @@ static int export_text(cct_shell *p, FILE *f, int mode) {
   }
   cct_view *v = NULL;
   cct_query_set_sort(p->q, p->last.sort);
+  view_columns(p, mode);
   switch (p->last.view) {
   case CCT_LAST_TOPDOWN: rc = cct_view_topdown(p->q, p->last.depth, &v, &err); break;
   case CCT_LAST_BOTTOMUP: rc = cct_view_bottomup(p->q, p->last.depth, &v, &err); break;
@@ -1036,6 +1046,7 @@ static int export_text(cct_shell *p, FILE *f, int mode) {
   default: rc = cct_view_source(p->q, p->last.file, &v, &err); break;
   }
   cct_query_set_sort(p->q, CCT_SORT_INCLUSIVE);
+  cct_query_set_columns(p->q, NULL, 0, 0);
   if (rc) return lib_error(p, &err, rc);
   int out = cct_out_view_to(p, v, f, mode);
   cct_view_free(v);

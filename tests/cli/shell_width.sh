@@ -58,6 +58,17 @@ g="$CCT_DATA/v4-hpctoolkit-tests-dbase/loops-cuda-nvidia-t.d"
 grep -q '^GKER:BLK_THR_ACUMU$' "$t/two" || fail "columns does not list the added metric"
 [ "$(grep -c 'GKER:BLK_THR_ACUMU' "$t/two")" = 2 ] || { cat "$t/two"; fail "added column not shown once, then removed"; }
 grep -q '3200 100.0%' "$t/two" || fail "added column has not its values (3200 = its total)"
+# A metric past the run's fourth 'sum' column shows too (tree and table compute the display metric
+# and the 'columns' ones, not the first four): GKER:BLKS_ACUMU, metric 34, total 3200 by the
+# public view metrics.
+want=$(sqlite3 "$t/g.sqlite" "SELECT printf('%d', inclusive) FROM flat f JOIN metrics m USING (run, metric)
+                              WHERE m.name = 'GKER:BLKS_ACUMU' ORDER BY inclusive DESC LIMIT 1")
+"$CCTQ" "$t/g.sqlite" -c "columns add GKER:BLKS_ACUMU; flat 1" >"$t/late"
+sed -n 1p "$t/late" | grep -q 'GKER:BLKS_ACUMU' && grep -q " $want 100.0%" "$t/late" ||
+  { cat "$t/late"; fail "a metric past the fourth column has no values ($want)"; }
+"$CCTQ" "$t/g.sqlite" -c "mode csv; columns add GKER:BLKS_ACUMU; flat 1" >"$t/late.csv"
+[ "$(head -1 "$t/late.csv" | tr ',' '\n' | grep -c 'inclusive$')" = 4 ] ||
+  { cat "$t/late.csv"; fail "csv: not every metric up to four"; }
 if "$CCTQ" "$t/g.sqlite" -c "columns add GKER" 2>"$t/err"; then fail "ambiguous prefix accepted"; fi
 grep -q "ambiguous metric 'GKER'" "$t/err" || fail "columns add GKER: $(cat "$t/err")"
 # Numbers.

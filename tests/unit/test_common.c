@@ -171,18 +171,41 @@ static void test_kinds(void **state) {
   for (int kind = -1; kind <= CCT_KIND_COUNT; kind++)
     for (int rel = -1; rel <= CCT_REL_COUNT; rel++) {
       char sql[300];
-      snprintf(sql, sizeof sql, "INSERT INTO context(run, id, depth, kind, relation, last, frame, fdepth, ldepth, nframes) "
-                                "VALUES (1, %d, 0, %d, %d, 0, 0, 0, 0, 0)", (kind + 1) * 10 + rel + 1, kind, rel);
+      snprintf(sql, sizeof sql, "INSERT INTO context(run, id, depth, kind, relation, last, frame, fdepth, ldepth, nframes, "
+                                "inclusive, exclusive, exclusive_lex) VALUES (1, %d, 0, %d, %d, 0, 0, 0, 0, 0, 0, 0, 0)",
+               (kind + 1) * 10 + rel + 1, kind, rel);
       int ok = kind >= 0 && kind < CCT_KIND_COUNT && rel >= 0 && rel < CCT_REL_COUNT;
       assert_int_equal(sqlite3_exec(db, sql, NULL, NULL, NULL), ok ? SQLITE_OK : SQLITE_CONSTRAINT);
     }
+  for (int kind = -1; kind <= CCT_TOTAL_COUNT; kind++) { /* scope_total.kind: CCT_TOTAL_* */
+    char sql[200];
+    snprintf(sql, sizeof sql, "INSERT INTO scope_total VALUES (1, %d, 1, 0, 1, 1.0, 1.0, 1)", kind);
+    int ok = kind >= 0 && kind < CCT_TOTAL_COUNT;
+    assert_int_equal(sqlite3_exec(db, sql, NULL, NULL, NULL), ok ? SQLITE_OK : SQLITE_CONSTRAINT);
+  }
   sqlite3_close(db);
+}
+
+/* The metric a run opens on, and whose values the writer keeps beside each context. */
+static void test_metric_rank(void **state) {
+  (void)state;
+  assert_int_equal(cct_metric_rank("CPUTIME (usec)"), 0);
+  assert_int_equal(cct_metric_rank("cputime (sec)"), 0);
+  assert_int_equal(cct_metric_rank("REALTIME (sec)"), 1);
+  assert_int_equal(cct_metric_rank("PAPI_TOT_CYC"), 2);
+  assert_int_equal(cct_metric_rank("perf::CYCLES"), 2);
+  assert_int_equal(cct_metric_rank("GPUOP (sec)"), 3);
+  assert_int_equal(cct_metric_rank("GKER (sec)"), 4);
+  assert_int_equal(cct_metric_rank("perf::task-clock"), 5);
+  assert_int_equal(cct_metric_rank("GINS:STL_ANY"), 6);
+  assert_int_equal(cct_metric_rank("CPUTIMEX"), 5); /* not CPUTIME: a time event by its name */
+  assert_int_equal(cct_metric_rank(NULL), 7);
 }
 
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_grow),       cmocka_unit_test(test_hmap),           cmocka_unit_test(test_basename),
-      cmocka_unit_test(test_levenshtein), cmocka_unit_test(test_numbers_locale), cmocka_unit_test(test_kinds),
+      cmocka_unit_test(test_levenshtein), cmocka_unit_test(test_numbers_locale), cmocka_unit_test(test_kinds), cmocka_unit_test(test_metric_rank),
   };
   return cmocka_run_group_tests(tests, NULL, test_tmpdir_remove);
 }

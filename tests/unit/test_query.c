@@ -21,6 +21,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cct_util.h"
 #include "test_util.h"
 
 static cct_query *open_sample(const char *name) {
@@ -409,8 +410,8 @@ static void test_plans(void **state) {
                {"td_lines", "USING INDEX context_line_level"},
                {"td_frames_range", "USING INTEGER PRIMARY KEY"},
                {"td_lines_range", "USING INTEGER PRIMARY KEY"},
-               {"values", "SEARCH value USING INTEGER PRIMARY KEY (rowid>? AND rowid<?)"},
-               {"bu_frames", "SEARCH context USING INTEGER PRIMARY KEY (rowid=?)"},
+               {"values", "SEARCH v USING INTEGER PRIMARY KEY (rowid=?)"},
+               {"bu_frames", "SEARCH c USING INTEGER PRIMARY KEY (rowid=?)"},
                {"ctx", "USING INDEX context_by_id (run=? AND id=?)"},
                {"root", "USING INTEGER PRIMARY KEY"},
                {"value", "SEARCH value USING INTEGER PRIMARY KEY (rowid=?)"},
@@ -476,6 +477,36 @@ static int center_flat_row(cct_query *q, int kind, int handle, int op, const cha
   return 1;
 }
 
+/* The values each context row carries are those of its run's primary metric in the
+ * table value (0 where value has no row), and the primary metric is the 'sum' metric
+ * cct_metric_rank prefers, the first among equals. */
+static void check_beside(cct_query *q, const char *sample) {
+  sqlite3_stmt *st = NULL;
+  const char *sql =
+      "SELECT (SELECT count(*) FROM context c JOIN run r ON r.run = c.run "
+      "        LEFT JOIN value v ON v.key = r.primary_metric * 1099511627776 + c.pre "
+      "        WHERE c.inclusive IS NOT coalesce(v.inclusive, 0) OR c.exclusive IS NOT coalesce(v.exclusive, 0) "
+      "           OR c.exclusive_lex IS NOT coalesce(v.exclusive_lex, 0)), "
+      "       (SELECT count(*) FROM context), (SELECT primary_metric FROM run), "
+      "       (SELECT group_concat(id || ' ' || name, char(10)) FROM (SELECT id, name FROM metric WHERE stat = 'sum' ORDER BY id))";
+  assert_int_equal(sqlite3_prepare_v2(cct_query_db(q), sql, -1, &st, NULL), SQLITE_OK);
+  assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+  if (sqlite3_column_int64(st, 0))
+    fail_msg("%s: %lld of %lld contexts carry other values than the table value", sample,
+             (long long)sqlite3_column_int64(st, 0), (long long)sqlite3_column_int64(st, 1));
+  long long primary = sqlite3_column_int64(st, 2), best = 0;
+  int best_rank = 99;
+  char *list = strdup(sqlite3_column_type(st, 3) == SQLITE_NULL ? "" : (const char *)sqlite3_column_text(st, 3));
+  for (char *line = strtok(list, "\n"); line; line = strtok(NULL, "\n")) {
+    long long id = strtoll(line, NULL, 10);
+    int r = cct_metric_rank(strchr(line, ' ') + 1);
+    if (r < best_rank) best_rank = r, best = id;
+  }
+  free(list);
+  if (primary != best) fail_msg("%s: primary metric %lld, want %lld", sample, primary, best);
+  sqlite3_finalize(st);
+}
+
 static void invariants_on(const char *sample) {
   char *p = test_ingest(sample);
   if (!p) {
@@ -484,6 +515,7 @@ static void invariants_on(const char *sample) {
   }
   free(p);
   cct_query *q = open_sample(sample);
+  check_beside(q, sample);
   int n = 0;
   cct_center_reset(q);
   check_invariants(q, sample); /* no center */
