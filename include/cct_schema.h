@@ -8,8 +8,12 @@
 #include "cct.h"
 #include <sqlite3.h>
 
-/* SQL text of the schema/ files base.sql, indexes.sql, views.sql, ingest.sql (NUL-terminated). */
-extern const char cct_sql_base[], cct_sql_indexes[], cct_sql_views[], cct_sql_ingest[];
+/* SQL text of the schema/ files (NUL-terminated, embedded at build time): the archive's
+ * tables, indexes and public views, and the statements of the writer (ingest.sql), of the
+ * filters' reader (derive.sql), of the query library (query.sql) and of its listings on the
+ * public views (listing.sql). */
+extern const char cct_sql_base[], cct_sql_indexes[], cct_sql_views[], cct_sql_ingest[], cct_sql_derive[],
+    cct_sql_query[], cct_sql_listing[];
 
 enum {
   CCT_OPEN_READONLY = 0, /* open an existing archive for queries */

@@ -30,7 +30,7 @@ int cct_archive_remove(const char *path, int run, cct_err *err) {
   sqlite3 *db = NULL;
   sqlite3_stmt *st = NULL;
   int rc = cct_schema_open(path, CCT_OPEN_WRITE, &db, err);
-  if (!rc) rc = cct_schema_exec(db, "BEGIN IMMEDIATE", err);
+  if (!rc) rc = cct_schema_run_named(db, cct_sql_ingest, "begin", 0, err);
   if (!rc) rc = cct_schema_prepare_named(db, cct_sql_ingest, "has_run", &st, err);
   if (!rc) {
     sqlite3_bind_int(st, 1, run);
@@ -40,8 +40,8 @@ int cct_archive_remove(const char *path, int run, cct_err *err) {
     sqlite3_finalize(st);
   }
   if (!rc) rc = cct_schema_run_named(db, cct_sql_ingest, "delete_run", run, err);
-  if (!rc) rc = cct_schema_exec(db, "COMMIT", err);
-  if (db && !sqlite3_get_autocommit(db)) sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+  if (!rc) rc = cct_schema_run_named(db, cct_sql_ingest, "commit", 0, err);
+  if (db && !sqlite3_get_autocommit(db)) cct_schema_run_named(db, cct_sql_ingest, "rollback", 0, NULL);
   sqlite3_close(db);
   return rc;
 }

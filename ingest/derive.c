@@ -24,8 +24,6 @@
 #include <string.h>
 #include <zstd.h>
 
-extern const char cct_sql_derive[];
-
 /* One context of the run. */
 typedef struct dnode {
   int64_t function, file, line, module, offset; /* archive ids (0: none), line -1: none */

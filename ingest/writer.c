@@ -425,11 +425,10 @@ int cct_writer_open(const char *out_path, const char *db_dir, const char *format
   rc = cct_schema_open(w->tmp_path ? w->tmp_path : out_path,
                        CCT_OPEN_WRITE | (input_bytes > (64 << 20) ? CCT_OPEN_LARGE : 0), &w->db, &e);
   if (!rc && w->tmp_path)
-    rc = cct_schema_exec(w->db, "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; PRAGMA cache_size=-262144; "
-                        "PRAGMA temp_store=MEMORY; PRAGMA threads=2;", &e);
+    rc = cct_schema_run_named(w->db, cct_sql_ingest, "tune_new", 0, &e);
   else if (!rc)
-    rc = cct_schema_exec(w->db, "PRAGMA synchronous=NORMAL; PRAGMA cache_size=-262144; PRAGMA temp_store=MEMORY; PRAGMA threads=2;", &e);
-  if (!rc) rc = cct_schema_exec(w->db, "BEGIN IMMEDIATE", &e);
+    rc = cct_schema_run_named(w->db, cct_sql_ingest, "tune_append", 0, &e);
+  if (!rc) rc = cct_schema_run_named(w->db, cct_sql_ingest, "begin", 0, &e);
   if (rc) {
     /* SQL errors here (disk full while creating the schema) name the output, not the temporary */
     if (rc == CCT_ESQL) cct_err_set(err, rc, "cannot write '%s': %s", out_path, e.msg);
@@ -1210,10 +1209,10 @@ int cct_writer_commit(cct_writer *w, cct_ingest_stats *stats, cct_err *err) {
   /* Every write happens before COMMIT (ANALYZE too): once an append has
    * committed, nothing that can fail is left (a disk-full error after COMMIT
    * would report a failure for a run that is in the archive). */
-  if (!rc && sqlite3_exec(w->db, "PRAGMA analysis_limit=1000; ANALYZE;", NULL, NULL, NULL)) rc = sql_fail(w, "statistics");
-  if (!rc && sqlite3_exec(w->db, "COMMIT", NULL, NULL, NULL)) rc = sql_fail(w, "commit");
+  if (!rc && cct_schema_run_named(w->db, cct_sql_ingest, "analyze", 0, NULL)) rc = sql_fail(w, "statistics");
+  if (!rc && cct_schema_run_named(w->db, cct_sql_ingest, "commit", 0, NULL)) rc = sql_fail(w, "commit");
   trace(w, "commit and analyze");
-  if (!rc && w->tmp_path && sqlite3_exec(w->db, "PRAGMA journal_mode=WAL;", NULL, NULL, NULL)) rc = sql_fail(w, "journal");
+  if (!rc && w->tmp_path && cct_schema_run_named(w->db, cct_sql_ingest, "wal", 0, NULL)) rc = sql_fail(w, "journal");
   if (!rc && w->progress) fputs("\r\033[K", stderr);
   if (!rc && stats) {
     stats->run = (int)w->run;
@@ -1254,7 +1253,7 @@ void cct_writer_abort(cct_writer *w) {
   if (w->db) {
     sqlite3_stmt *s;
     while ((s = sqlite3_next_stmt(w->db, NULL))) sqlite3_finalize(s);
-    if (!sqlite3_get_autocommit(w->db)) sqlite3_exec(w->db, "ROLLBACK", NULL, NULL, NULL);
+    if (!sqlite3_get_autocommit(w->db)) cct_schema_run_named(w->db, cct_sql_ingest, "rollback", 0, NULL);
     sqlite3_close(w->db);
   }
   if (w->tmp_path) {

@@ -71,7 +71,7 @@ void q_end(qarch *q) {
   }
 }
 
-void q_read_ctx(sqlite3_stmt *st, qctx *c) {
+void q_read_ctx(sqlite3_stmt *st, qctx *c) { /* the statements give -1 and 0 for NULL (ifnull) */
   c->id = sqlite3_column_int64(st, 0);
   c->pre = sqlite3_column_int64(st, 1);
   c->last = sqlite3_column_int64(st, 2);
@@ -81,13 +81,13 @@ void q_read_ctx(sqlite3_stmt *st, qctx *c) {
   c->kind = sqlite3_column_int(st, 6);
   c->relation = sqlite3_column_int(st, 7);
   c->callsite = sqlite3_column_int(st, 8);
-  c->function = sqlite3_column_type(st, 9) == SQLITE_NULL ? 0 : sqlite3_column_int64(st, 9);
-  c->fparent = sqlite3_column_type(st, 10) == SQLITE_NULL ? -1 : sqlite3_column_int64(st, 10);
-  c->file = sqlite3_column_type(st, 11) == SQLITE_NULL ? 0 : sqlite3_column_int64(st, 11);
-  c->line = sqlite3_column_type(st, 12) == SQLITE_NULL ? -1 : sqlite3_column_int64(st, 12);
-  c->call_file = sqlite3_column_type(st, 13) == SQLITE_NULL ? 0 : sqlite3_column_int64(st, 13);
-  c->call_line = sqlite3_column_type(st, 14) == SQLITE_NULL ? -1 : sqlite3_column_int64(st, 14);
-  c->module = sqlite3_column_type(st, 15) == SQLITE_NULL ? 0 : sqlite3_column_int64(st, 15);
+  c->function = sqlite3_column_int64(st, 9);   /* NULL reads as 0 */
+  c->fparent = sqlite3_column_int64(st, 10);
+  c->file = sqlite3_column_int64(st, 11);      /* NULL reads as 0 */
+  c->line = sqlite3_column_int64(st, 12);
+  c->call_file = sqlite3_column_int64(st, 13); /* NULL reads as 0 */
+  c->call_line = sqlite3_column_int64(st, 14);
+  c->module = sqlite3_column_int64(st, 15);    /* NULL reads as 0 */
   c->offset = sqlite3_column_int64(st, 16);
   c->nframes = sqlite3_column_int64(st, 17);
   for (int k = 0; k < 3; k++) c->pv[k] = sqlite3_column_double(st, 18 + k);
@@ -152,7 +152,7 @@ int q_values_many(const qv *q, const int64_t *pres, size_t n, const size_t *cols
   }
   if (!sorted) qsort(idx, n, sizeof *idx, by_pre); /* look-ups in key order: neighbouring pages */
   for (size_t i = 0; i < n; i++) keys[i] = idx[i].pre;
-  qkeys k = {keys, n};
+  qkeys k = {keys, n, 1};
   sqlite3_stmt *st = q_stmt(q, ST_VALUES, err);
   int rc = st ? CCT_STEP_DONE : CCT_ESQL;
   for (size_t m = 0; rc == CCT_STEP_DONE && m < ncols; m++) {
@@ -405,6 +405,10 @@ int q_metric_column(const qrun *q, const char *name, size_t *disp, cct_err *err)
                      q->run, q->nsum ? list : "(none)");
 }
 
+/* The empty center of any run (declared with center.c's functions; defined here, at the
+ * bottom layer, because every qv without a center points to it). */
+const cct_center q_no_center;
+
 /* ---- opening ---- */
 
 int q_arch_open(qarch *a, const char *path, int flags, sqlite3 *db, cct_err *err) {
@@ -440,7 +444,6 @@ int q_arch_open(qarch *a, const char *path, int flags, sqlite3 *db, cct_err *err
 }
 
 void q_arch_close(qarch *a) {
-  q_filtered_close(a);
   for (size_t i = 0; i < a->nfns; i++) {
     free(a->fns[i].name);
     free(a->fns[i].file);

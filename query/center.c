@@ -591,8 +591,6 @@ static int resolve_handle(const qv *q, citem *it, const lastrow *facts, size_t n
 
 /* ---- derived sets ---- */
 
-const cct_center q_no_center;
-
 static void clear_derived(cct_center *c) {
   free(c->O);
   free(c->outer);

@@ -92,13 +92,11 @@ int cct_stats_compute(cct_query *s, const cct_view_spec *spec, size_t bins, int 
   return rc;
 }
 
-/* A computation for run (0: the session's) with the session's other settings. */
+/* A center computation for run (0: the session's), in the tree the session's filters make
+ * of it (a center is resolved in the tree its views read; metric and the other settings do
+ * not change a center). */
 static int bind_run(cct_query *s, int run, qv *q, cct_err *err) {
-  cct_view_spec spec;
-  cct_view_spec_init(s, CCT_VIEW_TOPDOWN, &spec);
-  spec.run = run;
-  spec.center = NULL;
-  if (run && run != s->r->run) spec.metric = NULL; /* the default of that run */
+  cct_view_spec spec = {.view = CCT_VIEW_TOPDOWN, .run = run, .filters = s->filters, .nfilters = s->nfilters};
   return q_spec_bind(s, &spec, q, err);
 }
 

@@ -70,12 +70,12 @@ typedef struct priv {
 
 static char *dupstr(const char *s) { return s ? strdup(s) : NULL; }
 
-/* Text of the first column of the first row of sql bound to (run, name) into
- * *out (NULL when none).  Returns CCT_OK or an error (damaged archive). */
-static int query_text(sqlite3 *db, const char *sql, int run, const char *name, char **out, cct_err *err) {
+/* Text of the first column of the first row of listing.sql's statement called stmt, bound to
+ * (run, name), into *out (NULL when none).  Returns CCT_OK or an error (damaged archive). */
+static int query_text(sqlite3 *db, const char *stmt, int run, const char *name, char **out, cct_err *err) {
   sqlite3_stmt *st = NULL;
   *out = NULL;
-  int rc = cct_schema_prepare(db, sql, &st, err);
+  int rc = cct_schema_prepare_named(db, cct_sql_listing, stmt, &st, err);
   if (rc) return rc;
   sqlite3_bind_int(st, 1, run);
   if (name) sqlite3_bind_text(st, 2, name, -1, SQLITE_STATIC);
@@ -456,20 +456,19 @@ int cct_view_diff(cct_query *q, const cct_diff_spec *spec, int other_run, cct_di
   p->om = calloc(nm + 1, sizeof *p->om);
   if (!d->other_metrics || !d->scale || !d->total || !d->other_total || !p->units || !p->other_units || !p->om)
     goto nomem;
-  static const char unit_sql[] = "SELECT unit FROM metrics WHERE run = ?1 AND name = ?2";
   for (size_t k = 0; k < nm; k++) {
     p->om[k] = -1;
     d->scale[k] = 1;
     d->total[k] = va->total ? va->total[k] : NAN;
     d->other_total[k] = NAN;
-    if ((rc = query_text(db, unit_sql, va->run, va->metrics[k], &p->units[k], err))) goto fail;
+    if ((rc = query_text(db, "metric_unit", va->run, va->metrics[k], &p->units[k], err))) goto fail;
     for (size_t j = 0; vb && j < vb->nmetrics && p->om[k] < 0; j++)
       if (!strcmp(va->metrics[k], vb->metrics[j])) p->om[k] = (int)j;
     for (size_t j = 0; vb && j < vb->nmetrics && p->om[k] < 0; j++)
       if (same_metric(va->metrics[k], vb->metrics[j])) p->om[k] = (int)j;
     if (p->om[k] < 0) continue;
     d->other_metrics[k] = vb->metrics[p->om[k]];
-    if ((rc = query_text(db, unit_sql, vb->run, vb->metrics[p->om[k]], &p->other_units[k], err))) goto fail;
+    if ((rc = query_text(db, "metric_unit", vb->run, vb->metrics[p->om[k]], &p->other_units[k], err))) goto fail;
     double su = unit_seconds(p->units[k]), so = unit_seconds(p->other_units[k]);
     if (su > 0 && so > 0 && su != so) {
       d->scale[k] = round13(so / su);
@@ -538,9 +537,8 @@ int cct_view_diff(cct_query *q, const cct_diff_spec *spec, int other_run, cct_di
   d->metrics = va->metrics;
   d->units = (const char **)p->units;
   d->other_units = (const char **)p->other_units;
-  static const char title_sql[] = "SELECT title FROM runs WHERE run = ?1";
-  if ((rc = query_text(db, title_sql, va->run, NULL, &p->title, err)) ||
-      (rc = query_text(db, title_sql, other_run, NULL, &p->other_title, err)))
+  if ((rc = query_text(db, "run_title", va->run, NULL, &p->title, err)) ||
+      (rc = query_text(db, "run_title", other_run, NULL, &p->other_title, err)))
     goto fail;
   d->title = p->title;
   d->other_title = p->other_title;

@@ -1,5 +1,5 @@
 /* keys.c: the private table-valued function cct_keys(P) of query_int.h.  Its
- * rows are (i, key) for i = 0..n-1 of a C array of keys that the caller binds
+ * rows are (i, key, lo, hi) for the i = 0..n-1 tuples of a C array that the caller binds
  * as a pointer of type "cct_keys" (SQLite's pointer-passing interface, as in
  * carray).  A statement joining it to a table makes many rowid look-ups one
  * statement run instead of a reset, bind and step per key: the look-ups of a
@@ -9,7 +9,7 @@
 
 #include <string.h>
 
-enum { COL_I, COL_KEY, COL_ARRAY }; /* COL_ARRAY: the hidden argument */
+enum { COL_I, COL_KEY, COL_LO, COL_HI, COL_ARRAY }; /* COL_ARRAY: the hidden argument */
 
 typedef struct keys_cursor {
   sqlite3_vtab_cursor base;
@@ -19,7 +19,7 @@ typedef struct keys_cursor {
 
 static int keys_connect(sqlite3 *db, void *aux, int argc, const char *const *argv, sqlite3_vtab **pp, char **err) {
   (void)aux, (void)argc, (void)argv, (void)err;
-  int rc = sqlite3_declare_vtab(db, "CREATE TABLE x(i INTEGER, key INTEGER, array HIDDEN)");
+  int rc = sqlite3_declare_vtab(db, "CREATE TABLE x(i INTEGER, key INTEGER, lo INTEGER, hi INTEGER, array HIDDEN)");
   if (rc != SQLITE_OK) return rc;
   sqlite3_vtab *t = sqlite3_malloc(sizeof *t);
   if (!t) return SQLITE_NOMEM;
@@ -84,9 +84,10 @@ static int keys_eof(sqlite3_vtab_cursor *c) {
 
 static int keys_column(sqlite3_vtab_cursor *c, sqlite3_context *ctx, int col) {
   const keys_cursor *kc = (const keys_cursor *)c;
+  int w = kc->k->width > 0 ? kc->k->width : 1;
   if (col == COL_I) sqlite3_result_int64(ctx, (sqlite3_int64)kc->i);
-  else if (col == COL_KEY) sqlite3_result_int64(ctx, kc->k->v[kc->i]);
-  return SQLITE_OK; /* the hidden column reads as NULL */
+  else if (col >= COL_KEY && col <= COL_HI && col - COL_KEY < w) sqlite3_result_int64(ctx, kc->k->v[kc->i * (size_t)w + (size_t)(col - COL_KEY)]);
+  return SQLITE_OK; /* past the width, and the hidden column: NULL */
 }
 
 static int keys_rowid(sqlite3_vtab_cursor *c, sqlite3_int64 *id) {

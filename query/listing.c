@@ -8,9 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* schema/listing.sql, embedded by scripts/embed.cmake. */
-extern const char cct_sql_listing[];
-
 int cct_query_listing(cct_query *q, int which, sqlite3_stmt **pst, cct_err *err) {
   sqlite3 *db = cct_query_db(q);
   *pst = NULL;

@@ -13,8 +13,6 @@
 
 #include <stdint.h>
 
-/* schema/query.sql, embedded by scripts/embed.cmake. */
-extern const char cct_sql_query[];
 
 /* Context kinds and relations of base.sql: CCT_KIND_*, CCT_REL_* of common/cct_kinds.h. */
 
@@ -207,7 +205,7 @@ struct cct_query {
  * a (zeroed first); with db (path NULL), borrows that open connection instead
  * (no tuning, never closed here).  Returns CCT_OK or an error. */
 int q_arch_open(qarch *a, const char *path, int flags, sqlite3 *db, cct_err *err);
-/* Frees everything of a and closes its connection. */
+/* Frees everything of a and closes its connection (its filtered copies first: q_filtered_close). */
 void q_arch_close(qarch *a);
 /* The loaded run (loading it once); *r NULL with CCT_ENOTFOUND when the
  * archive has no such run.  Returns CCT_OK or an error. */
@@ -237,10 +235,12 @@ int q_values(const qv *q, int64_t pre, const size_t *vcols, size_t n, double *ou
  * cols[m] (0 where the context has no value).  Returns CCT_OK or an error. */
 int q_values_many(const qv *q, const int64_t *pres, size_t n, const size_t *cols, size_t ncols, double *out,
                   size_t stride, cct_err *err);
-/* The keys cct_keys(P) serves as its rows (i, v[i]), i = 0..n-1 (keys.c). */
+/* The keys cct_keys(P) serves as its rows (i, key, lo, hi), i = 0..n-1 (keys.c): tuples
+ * of width 1 to 3 (0 reads as 1) in v, key = v[i*width], then lo and hi (NULL past the width). */
 typedef struct qkeys {
   const int64_t *v;
   size_t n;
+  int width;
 } qkeys;
 /* Registers the table-valued function cct_keys on db.  Returns the SQLite code. */
 int q_keys_register(sqlite3 *db);

@@ -130,6 +130,7 @@ void cct_query_close(cct_query *q) {
   cct_center_free(q->center);
   free_last(q);
   filters_free(q->filters, q->nfilters);
+  q_filtered_close(&q->a); /* the filtered copies of the archive, then the archive */
   q_arch_close(&q->a);
   free(q);
 }

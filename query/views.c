@@ -474,30 +474,30 @@ static int by_row_pre(const void *a, const void *b) {
   return x->pre < y->pre ? -1 : x->pre > y->pre;
 }
 
-/* Reads the common columns of a level statement into r (level: the absolute
- * level column of the _range forms, -1 for none). */
-static void read_lrow(sqlite3_stmt *st, int line, int level, lrow *r) {
+/* Reads the columns of a level statement from column off on into r (level: the
+ * absolute level column of the _range forms, -1 for none). */
+static void read_lrow(sqlite3_stmt *st, int line, int off, int level, lrow *r) {
   if (!line) {
-    r->function = sqlite3_column_int64(st, 0);
-    r->parent = sqlite3_column_int64(st, 1);
-    r->relation = sqlite3_column_int(st, 2);
-    r->pre = sqlite3_column_int64(st, 3);
-    for (int k = 0; k < 3; k++) r->pv[k] = sqlite3_column_double(st, 4 + k);
+    r->function = sqlite3_column_int64(st, off);
+    r->parent = sqlite3_column_int64(st, off + 1);
+    r->relation = sqlite3_column_int(st, off + 2);
+    r->pre = sqlite3_column_int64(st, off + 3);
+    for (int k = 0; k < 3; k++) r->pv[k] = sqlite3_column_double(st, off + 4 + k);
     r->kind = CCT_KIND_FUNCTION;
   } else {
-    r->parent = sqlite3_column_int64(st, 0);
-    r->kind = sqlite3_column_int(st, 1);
-    r->relation = sqlite3_column_int(st, 2);
-    r->function = sqlite3_column_int64(st, 3);
-    r->file = sqlite3_column_int64(st, 4);
-    r->line = sqlite3_column_type(st, 5) == SQLITE_NULL ? -1 : sqlite3_column_int64(st, 5);
-    r->module = sqlite3_column_int64(st, 6);
-    r->offset = sqlite3_column_int64(st, 7);
-    r->callsite = sqlite3_column_int(st, 8);
-    r->call_file = sqlite3_column_int64(st, 9);
-    r->call_line = sqlite3_column_type(st, 10) == SQLITE_NULL ? -1 : sqlite3_column_int64(st, 10);
-    r->pre = sqlite3_column_int64(st, 11);
-    for (int k = 0; k < 3; k++) r->pv[k] = sqlite3_column_double(st, 12 + k);
+    r->parent = sqlite3_column_int64(st, off);
+    r->kind = sqlite3_column_int(st, off + 1);
+    r->relation = sqlite3_column_int(st, off + 2);
+    r->function = sqlite3_column_int64(st, off + 3);
+    r->file = sqlite3_column_int64(st, off + 4);
+    r->line = sqlite3_column_type(st, off + 5) == SQLITE_NULL ? -1 : sqlite3_column_int64(st, off + 5);
+    r->module = sqlite3_column_int64(st, off + 6);
+    r->offset = sqlite3_column_int64(st, off + 7);
+    r->callsite = sqlite3_column_int(st, off + 8);
+    r->call_file = sqlite3_column_int64(st, off + 9);
+    r->call_line = sqlite3_column_type(st, off + 10) == SQLITE_NULL ? -1 : sqlite3_column_int64(st, off + 10);
+    r->pre = sqlite3_column_int64(st, off + 11);
+    for (int k = 0; k < 3; k++) r->pv[k] = sqlite3_column_double(st, off + 12 + k);
   }
   r->level = level >= 0 ? sqlite3_column_int(st, level) : 0;
 }
@@ -533,7 +533,7 @@ static int td_range(const qv *q, const qctx *os, const size_t *g, size_t ng, int
   int rc;
   lrow r;
   while ((rc = cct_step(st, err)) == CCT_STEP_ROW) {
-    read_lrow(st, line, line ? 15 : 7, &r);
+    read_lrow(st, line, 0, line ? 15 : 7, &r);
     while (p < ng && os[g[p]].last < r.pre) p++;
     if (p == ng) {
       rc = CCT_STEP_DONE; /* past the last subtree: the rest of the range is not needed */
@@ -555,29 +555,51 @@ static int td_range(const qv *q, const qctx *os, const size_t *g, size_t ng, int
   return rc;
 }
 
-/* Reads level k of the large subtree of o with a level index into l; *found
- * tells whether it had any row. */
-static int td_level(const qv *q, const qctx *o, int k, lrows *l, int *found, cct_err *err) {
+/* Reads level k of the large subtrees os[i] with how[i] == 2 into l, in one statement run
+ * over the level index (a range per subtree); a subtree without a row at level k has
+ * nothing deeper: its how becomes 0. */
+static int td_levels(const qv *q, const qctx *os, unsigned char *how, size_t no, int k, lrows *l, cct_err *err) {
   int line = q->gran == CCT_GRAN_LINE;
-  sqlite3_stmt *st = q_stmt(q, line ? ST_TD_LINES : ST_TD_FRAMES, err);
-  if (!st) return CCT_ESQL;
-  sqlite3_bind_int64(st, 2, td_base(q, o) + k);
-  sqlite3_bind_int64(st, 3, o->pre);
-  sqlite3_bind_int64(st, 4, o->last);
-  int rc;
-  *found = 0;
-  while ((rc = cct_step(st, err)) == CCT_STEP_ROW) {
-    lrow *x = lrows_push(l);
-    if (!x) {
-      sqlite3_reset(st);
-      return cct_err_set(err, CCT_ENOMEM, "out of memory");
+  size_t n = 0;
+  for (size_t i = 0; i < no; i++) n += how[i] == 2;
+  if (!n) return CCT_OK;
+  int64_t *v = malloc(n * 3 * sizeof *v);
+  size_t *of = malloc(n * sizeof *of);
+  unsigned char *found = calloc(n, 1);
+  int rc = v && of && found ? CCT_OK : cct_err_set(err, CCT_ENOMEM, "out of memory");
+  sqlite3_stmt *st = rc ? NULL : q_stmt(q, line ? ST_TD_LINES : ST_TD_FRAMES, err);
+  if (!rc && !st) rc = CCT_ESQL;
+  for (size_t i = 0, j = 0; !rc && i < no; i++)
+    if (how[i] == 2) {
+      v[3 * j] = td_base(q, &os[i]) + k, v[3 * j + 1] = os[i].pre, v[3 * j + 2] = os[i].last;
+      of[j++] = i;
     }
-    read_lrow(st, line, -1, x);
-    x->level = k;
-    if (x->pre == o->pre) l->n--;
-    else *found = 1;
+  qkeys keys = {v, n, 3};
+  if (!rc) {
+    q_keys_bind(st, 2, &keys);
+    while ((rc = cct_step(st, err)) == CCT_STEP_ROW) {
+      int64_t j = sqlite3_column_int64(st, 0);
+      if (j < 0 || (size_t)j >= n) continue;
+      lrow r;
+      read_lrow(st, line, 1, -1, &r);
+      if (r.pre == os[of[j]].pre) continue; /* the occurrence itself */
+      lrow *x = lrows_push(l);
+      if (!x) {
+        rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
+        break;
+      }
+      *x = r;
+      x->level = k;
+      found[j] = 1;
+    }
+    sqlite3_reset(st);
+    sqlite3_bind_null(st, 2);
   }
-  sqlite3_reset(st);
+  for (size_t j = 0; !rc && j < n; j++)
+    if (!found[j]) how[of[j]] = 0;
+  free(v);
+  free(of);
+  free(found);
   return rc;
 }
 
@@ -730,12 +752,7 @@ int q_topdown(const qv *q, int depth, cct_view **out, cct_err *err) {
   }
   for (int k = 1; !rc && k <= depth; k++) {
     lrows extra = {0}, *l = k <= nlv ? &lv[k] : &extra;
-    for (size_t i = 0; !rc && i < no; i++) {
-      if (how[i] != 2) continue;
-      int found = 0;
-      rc = td_level(q, &os[i], k, l, &found, err);
-      if (!found) how[i] = 0;
-    }
+    rc = td_levels(q, os, how, no, k, l, err);
     if (!rc && !l->n) {
       free(extra.v);
       break;
@@ -771,7 +788,7 @@ static int bu_fetch(const qv *q, const int64_t *pres, size_t n, cct_err *err) {
   if (CCT_GROW(a->bframes, a->nbframes + n, a->bfcap)) return cct_err_set(err, CCT_ENOMEM, "out of memory");
   sqlite3_stmt *st = q_stmt(q, ST_BU_FRAMES, err);
   if (!st) return CCT_ESQL;
-  qkeys k = {pres, n};
+  qkeys k = {pres, n, 1};
   q_keys_bind(st, 2, &k);
   size_t got = 0;
   int rc;

@@ -5,6 +5,38 @@
 -- (ingest/rowtab.c: columns a1, a2, ... in the order listed), one statement
 -- step per batch.
 
+-- @tune_new  a new archive, built in a temporary file that is renamed into place only when
+-- complete (so no journal and no syncs while writing it), with a page cache of 256 MiB and
+-- two sorter threads for the index builds
+PRAGMA journal_mode = OFF;
+PRAGMA synchronous = OFF;
+PRAGMA cache_size = -262144;
+PRAGMA temp_store = MEMORY;
+PRAGMA threads = 2;
+
+-- @tune_append  a run appended to an existing archive, in place: its journal stays (a crash
+-- or kill -9 leaves the archive as it was), synced at commit
+PRAGMA synchronous = NORMAL;
+PRAGMA cache_size = -262144;
+PRAGMA temp_store = MEMORY;
+PRAGMA threads = 2;
+
+-- @begin  the one write transaction of an ingest or a removal
+BEGIN IMMEDIATE;
+
+-- @analyze  planner statistics, sampled, before COMMIT (nothing that can fail after it)
+PRAGMA analysis_limit = 1000;
+ANALYZE;
+
+-- @commit  ends the write transaction
+COMMIT;
+
+-- @rollback  after a failure: nothing of the run stays
+ROLLBACK;
+
+-- @wal  a new archive, once complete: readers and a later appending ingest do not block each other
+PRAGMA journal_mode = WAL;
+
 -- @find_digest  (?1 digest) -> run of an existing run with the same content
 SELECT run FROM run WHERE digest = ?1;
 

@@ -28,3 +28,9 @@ SELECT count(*) FROM runs;
 SELECT run FROM runs WHERE run = ?1
 UNION ALL
 SELECT run FROM runs WHERE title = ?2 AND NOT EXISTS (SELECT 1 FROM runs WHERE run = ?1);
+
+-- @metric_unit  (?1 run, ?2 metric name) -> unit of a base metric (diff: times in other units are rescaled)
+SELECT unit FROM metrics WHERE run = ?1 AND name = ?2;
+
+-- @run_title  (?1 run) -> the run's title (diff)
+SELECT title FROM runs WHERE run = ?1;

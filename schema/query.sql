@@ -30,14 +30,15 @@ SELECT id, name, stat, id IS (SELECT primary_metric FROM run WHERE run = ?1)
 FROM metric WHERE run = ?1 ORDER BY stat <> 'sum', id;
 
 -- @root  (?1 run) -> the root context (its pre is run.root), with the values of the run's
--- primary metric (run.primary_metric) it carries
-SELECT id, pre, last, frame, fdepth, ldepth, kind, relation, callsite, function, fparent, file, line,
-       call_file, call_line, module, offset, nframes, inclusive, exclusive, exclusive_lex
+-- primary metric (run.primary_metric) it carries; NULL pointers and lines read as -1, NULL
+-- ids as 0 (q_read_ctx)
+SELECT id, pre, last, frame, fdepth, ldepth, kind, relation, callsite, function, ifnull(fparent, -1), file,
+       ifnull(line, -1), call_file, ifnull(call_line, -1), module, offset, nframes, inclusive, exclusive, exclusive_lex
 FROM context WHERE pre = (SELECT root FROM run WHERE run = ?1);
 
 -- @ctx  (?1 run, ?2 id) -> one context (same columns as @root), by the database id
-SELECT id, pre, last, frame, fdepth, ldepth, kind, relation, callsite, function, fparent, file, line,
-       call_file, call_line, module, offset, nframes, inclusive, exclusive, exclusive_lex
+SELECT id, pre, last, frame, fdepth, ldepth, kind, relation, callsite, function, ifnull(fparent, -1), file,
+       ifnull(line, -1), call_file, ifnull(call_line, -1), module, offset, nframes, inclusive, exclusive, exclusive_lex
 FROM context WHERE run = ?1 AND id = ?2;
 
 -- @value  (?1 run, ?2 metric, ?3 context pre) -> inclusive, exclusive, exclusive_lex (no row = 0):
@@ -100,22 +101,24 @@ SELECT id, path FROM module WHERE run = ?1;
 
 -- @function_frames  (?1 run, ?2 function) -> the frames of a function (columns of @root):
 -- the function's kind 1 and 4 rows of context_by_function, which are frames
-SELECT c.id, c.pre, c.last, c.frame, c.fdepth, c.ldepth, c.kind, c.relation, c.callsite, c.function, c.fparent,
-       c.file, c.line, c.call_file, c.call_line, c.module, c.offset, c.nframes, c.inclusive, c.exclusive, c.exclusive_lex
+SELECT c.id, c.pre, c.last, c.frame, c.fdepth, c.ldepth, c.kind, c.relation, c.callsite, c.function,
+       ifnull(c.fparent, -1), c.file, ifnull(c.line, -1), c.call_file, ifnull(c.call_line, -1), c.module, c.offset,
+       c.nframes, c.inclusive, c.exclusive, c.exclusive_lex
 FROM context_by_function CROSS JOIN context c ON c.pre = context_by_function.pre
 WHERE context_by_function.run = ?1 AND context_by_function.function = ?2 AND context_by_function.kind IN (1, 4);
 
 -- @contexts_at  (?1 run, ?2 file, ?3 line, ?4 kind) -> contexts of a kind at file:line (columns of @root)
-SELECT c.id, c.pre, c.last, c.frame, c.fdepth, c.ldepth, c.kind, c.relation, c.callsite, c.function, c.fparent,
-       c.file, c.line, c.call_file, c.call_line, c.module, c.offset, c.nframes, c.inclusive, c.exclusive, c.exclusive_lex
+SELECT c.id, c.pre, c.last, c.frame, c.fdepth, c.ldepth, c.kind, c.relation, c.callsite, c.function,
+       ifnull(c.fparent, -1), c.file, ifnull(c.line, -1), c.call_file, ifnull(c.call_line, -1), c.module, c.offset,
+       c.nframes, c.inclusive, c.exclusive, c.exclusive_lex
 FROM context_by_line CROSS JOIN context c ON c.pre = context_by_line.pre
 WHERE context_by_line.run = ?1 AND context_by_line.file = ?2 AND context_by_line.line = ?3
   AND context_by_line.kind = ?4 AND context_by_line.line >= 0;
 
 -- @instructions_at  (?1 run, ?2 module, ?3 offset) -> lexical instruction contexts at module+offset
 -- (no index: used only to resolve an '@N' item naming an instruction row)
-SELECT id, pre, last, frame, fdepth, ldepth, kind, relation, callsite, function, fparent, file, line,
-       call_file, call_line, module, offset, nframes, inclusive, exclusive, exclusive_lex
+SELECT id, pre, last, frame, fdepth, ldepth, kind, relation, callsite, function, ifnull(fparent, -1), file,
+       ifnull(line, -1), call_file, ifnull(call_line, -1), module, offset, nframes, inclusive, exclusive, exclusive_lex
 FROM context WHERE run = ?1 AND module = ?2 AND offset = ?3 AND kind = 4;
 
 -- @function_scopes  (?1 run, ?2 function, ?3 kind) -> loop or line contexts whose enclosing
@@ -140,18 +143,23 @@ SELECT DISTINCT name FROM function WHERE run = ?1 AND file = ?2 AND line = ?3 OR
 -- lists them (function contexts; instruction contexts entered by a call), counted on context_by_function
 SELECT count(*) FROM context_by_function WHERE run = ?1 AND function = ?2 AND kind IN (1, 4);
 
--- @td_frames  (?1 run, ?2 fdepth, ?3 pre lo, ?4 pre hi) -> frames of a subtree at one function level:
--- function, fparent, relation, pre, the primary metric's inclusive, exclusive, exclusive_lex
+-- @td_frames  (?1 run, ?2 keys: level, pre lo, pre hi) -> i (the key's index), then function,
+-- fparent, relation, pre, the primary metric's inclusive, exclusive, exclusive_lex of the frames
+-- at function level 'level' between lo and hi: one level of several large subtrees, a range of
+-- the level index per key, in one statement run
 -- (INDEXED BY: on a small run the planner may prefer the table's own pre range,
 -- which reads the whole subtree instead of one level of it)
-SELECT function, fparent, relation, pre, inclusive, exclusive, exclusive_lex FROM context INDEXED BY context_frame_level
-WHERE run = ?1 AND fdepth = ?2 AND pre BETWEEN ?3 AND ?4 AND frame = pre;
+SELECT k.i, c.function, c.fparent, c.relation, c.pre, c.inclusive, c.exclusive, c.exclusive_lex
+FROM cct_keys(?2) k CROSS JOIN context c INDEXED BY context_frame_level
+WHERE c.run = ?1 AND c.fdepth = k.key AND c.pre BETWEEN k.lo AND k.hi AND c.frame = c.pre;
 
--- @td_lines  (?1 run, ?2 ldepth, ?3 pre lo, ?4 pre hi) -> contexts of a subtree at one line level
-SELECT lparent, kind, relation, function, file, line, module, offset, callsite, call_file, call_line, pre,
-       inclusive, exclusive, exclusive_lex
-FROM context INDEXED BY context_line_level
-WHERE run = ?1 AND ldepth = ?2 AND pre BETWEEN ?3 AND ?4;
+-- @td_lines  (?1 run, ?2 keys: level, pre lo, pre hi) -> i, then the contexts at line level
+-- 'level' between lo and hi: lparent, kind, relation, function, file, line, module, offset,
+-- callsite, call_file, call_line, pre, inclusive, exclusive, exclusive_lex
+SELECT k.i, c.lparent, c.kind, c.relation, c.function, c.file, c.line, c.module, c.offset, c.callsite,
+       c.call_file, c.call_line, c.pre, c.inclusive, c.exclusive, c.exclusive_lex
+FROM cct_keys(?2) k CROSS JOIN context c INDEXED BY context_line_level
+WHERE c.run = ?1 AND c.ldepth = k.key AND c.pre BETWEEN k.lo AND k.hi;
 
 -- @td_frames_range  (?1 run, ?2 fdepth lo, ?3 fdepth hi, ?4 pre lo, ?5 pre hi) -> frames of small
 -- subtrees at several function levels in one range of the table (pre is its key): the columns
