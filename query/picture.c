@@ -2,9 +2,9 @@
  * an SVG "sandwich" (callee flame graph above the center, caller icicle
  * below), the same picture as an interactive HTML page that re-centers in the
  * browser, and an SVG of the center's distribution over profiles.  Every
- * number comes from the library's views (cct_view_topdown, cct_view_bottomup,
- * cct_view_stats); this file only lays them out.  It writes only to the FILE*
- * it is given. */
+ * number comes from the view core (cct_view_compute with specs built from the
+ * session's settings, and cct_view_stats); this file only lays them out.  It
+ * writes only to the FILE* it is given. */
 #include "cct_picture.h"
 #include "cct_escape.h"
 #include "cct_util.h"
