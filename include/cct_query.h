@@ -173,12 +173,12 @@ typedef struct cct_view_spec {
   const cct_filter *filters; /* applied in order to the run's tree (the center must have been
                               resolved with the same filters); nfilters 0: none */
   size_t nfilters;
-  const char *const *columns; /* with ncolumns > 0: the only metrics computed besides the display
-                                 metric (names as 'metric' takes; names the run lacks are skipped),
-                                 so a view reads no value its reader will not show; ncolumns 0: the
-                                 display metric, then the run's other 'sum' metrics, 4 in all */
+  const char *const *columns; /* metrics computed right after the display metric (names as
+                                 'metric' takes; names the run lacks are skipped), ncolumns of them */
   size_t ncolumns;
-  int only_display;           /* with ncolumns 0: the display metric alone */
+  int only_display;           /* 0: then the run's other 'sum' metrics, 4 metrics in all; 1: the
+                                 display metric and columns only (a view reads no value its reader
+                                 will not show) */
 } cct_view_spec;
 
 /* Computes the view spec describes (SPEC section 5) from the archive of q, in

@@ -40,8 +40,11 @@ int q_spec_bind(cct_query *s, const cct_view_spec *spec, qv *q, cct_err *err) {
     for (size_t k = 0; k < q->nvcols; k++) dup |= q->vcols[k] == col;
     if (!dup) q->vcols[q->nvcols++] = col;
   }
-  for (size_t i = 0; !spec->ncolumns && !spec->only_display && i < q->r->nsum && q->nvcols < CCT_VIEW_MAX_METRICS; i++)
-    if (i != q->disp) q->vcols[q->nvcols++] = i;
+  for (size_t i = 0; !spec->only_display && i < q->r->nsum && q->nvcols < CCT_VIEW_MAX_METRICS; i++) {
+    int dup = 0;
+    for (size_t k = 0; k < q->nvcols; k++) dup |= q->vcols[k] == i;
+    if (!dup) q->vcols[q->nvcols++] = i;
+  }
   q->gran = spec->granularity == CCT_GRAN_LINE ? CCT_GRAN_LINE : CCT_GRAN_FUNCTION;
   double t = spec->threshold;
   q->threshold = t > 0 && t <= 1 ? t : t > 1 ? 1 : 0;

@@ -209,7 +209,7 @@ void cct_query_set_sort(cct_query *q, int sort) {
 int cct_query_sort(const cct_query *q) { return q->sort; }
 
 void cct_query_set_columns(cct_query *q, const char *const *names, size_t n, int only_display) {
-  q->columns = n ? names : NULL;
+  q->columns = names && n ? names : NULL;
   q->ncolumns = names ? n : 0;
   q->only_display = only_display != 0;
 }

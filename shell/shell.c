@@ -620,11 +620,11 @@ static int by_arg(cct_shell *p, cct_words *w, int *sort) {
 }
 
 /* Runs view command fn with the order of its 'by' argument, then records it. */
-/* Which metrics the next views compute for mode: tree, table and folded print the display
- * metric and the 'columns' ones only, so the views read no other; csv and json every metric. */
+/* Which metrics the next views compute for mode: the display metric and the 'columns' ones,
+ * which is all tree, table and folded print (so the views read no other); csv and json then
+ * the run's other metrics, four in all. */
 static void view_columns(cct_shell *p, int mode) {
-  if (mode == CCT_MODE_CSV || mode == CCT_MODE_JSON) cct_query_set_columns(p->q, NULL, 0, 0);
-  else cct_query_set_columns(p->q, (const char *const *)p->columns, p->ncolumns, 1);
+  cct_query_set_columns(p->q, (const char *const *)p->columns, p->ncolumns, mode != CCT_MODE_CSV && mode != CCT_MODE_JSON);
 }
 
 static int with_sort(cct_shell *p, cct_words *w, int (*fn)(cct_shell *p, cct_words *w)) {
