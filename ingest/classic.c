@@ -237,12 +237,16 @@ static int additive(const reader *r, int m) {
 }
 
 /* Closes the innermost CCT element and sets its function-scope exclusive.
- * hpcprof's classic exclusive of a frame (t="exclusive") holds the inlined
- * code (<Pr>) lexically inside it, whose cost is also the <Pr>'s own
+ * hpcprof's classic exclusive of a procedure frame (<PF>, t="exclusive") holds
+ * the inlined code (<Pr>) lexically inside it, whose cost is also the <Pr>'s own
  * exclusive (gauss: main's PF i=2 has 515965000 = its statements 515826783 +
- * its three <Pr> 137909); loops do not hold it.  The function scope (SPEC
- * section 3) holds neither calls nor inlined code, so an inlined frame's
- * exclusive as read is taken off its enclosing frame.  A loop's function-scope
+ * its three <Pr> 137909); loops do not hold it, and neither does an inlined
+ * frame hold the inlined frames inside it (LULESH: each of the 94 <Pr> with
+ * <Pr> inside has the exclusive of its own statements alone; taking theirs off
+ * made CalcForceForNodes' enclosing '<inline> (lulesh.cc:1263)' -95809).  The
+ * function scope (SPEC section 3) holds neither calls nor inlined code, so an
+ * inlined frame's exclusive as read is taken off its enclosing frame when that
+ * frame is a <PF>.  A loop's function-scope
  * exclusive is its own plus that of the loops directly nested in it.
  * Lex-aware values stay as hpcprof wrote them (hpcviewer shows them). */
 static int pop(reader *r) {
@@ -251,6 +255,7 @@ static int pop(reader *r) {
   for (int d = r->depth - 1; e->frame == 2 && r->nmetrics && d >= 0; d--) {
     open_elem *p = &r->stack[d];
     if (!p->frame) continue;
+    if (p->frame == 2) break; /* an inlined frame does not hold the inlined code inside it */
     for (int m = 0; m < r->nmetrics; m++)
       if (additive(r, m)) p->minus[m] += e->excl_lex[m];
     p->any_minus = 1;

@@ -13,7 +13,6 @@
 
 #include <stdint.h>
 
-
 /* Context kinds and relations of base.sql: CCT_KIND_*, CCT_REL_* of common/cct_kinds.h. */
 
 /* At most this many metric columns in a view: the display metric, then the
@@ -252,8 +251,9 @@ int q_function(const qv *q, int64_t id, const fninfo **f, cct_err *err);
 /* Path of file (kind 0) or module (kind 1) id (cached) into *path, NULL when
  * unknown (id <= 0 or no such row).  Returns CCT_OK or an error. */
 int q_path(const qv *q, int kind, int64_t id, const char **path, cct_err *err);
-/* Columns of a view (qv.vcols: the display metric first, then the spec's columns or
- * the other 'sum' columns, at most CCT_VIEW_MAX_METRICS); returns the count and fills vcols. */
+/* Columns of a view (qv.vcols: the display metric first, then the spec's columns, then,
+ * unless the spec says only_display, the other 'sum' columns; at most CCT_VIEW_MAX_METRICS);
+ * returns the count and fills vcols. */
 size_t q_view_columns(const qv *q, size_t *vcols);
 /* The display column of run r for metric name (exact, else unique prefix,
  * case-insensitive; NULL: the default).  Returns CCT_OK or CCT_ENOTFOUND with

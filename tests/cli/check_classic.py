@@ -22,7 +22,8 @@ dbcols = []       # MetricDB: (column in the metric-db, name, t)
 counts = {"function": 0, "loop": 0, "line": 0}
 values = {}       # node id -> {metric id: value}
 loops = {}        # loop id -> (parent loop id or None)
-inlined_in = {}   # Pr id -> id of the PF or Pr lexically around it
+inlined_in = {}   # Pr id -> id of the PF lexically around it (none when a Pr is nearer)
+frames = set()    # ids of every PF and Pr
 root_vals = {}
 stack = []
 parent_tag = []
@@ -37,11 +38,13 @@ for ev, el in ET.iterparse(os.path.join(db_dir, "experiment.xml"), events=("star
             counts["function" if tag in ("PF", "Pr") else "loop" if tag == "L" else "line"] += 1
             if tag == "L":
                 loops[int(el.get("i"))] = stack[-1] if stack and stack[-1] in loops and parent_tag[-1] == "L" else None
+            if tag in ("PF", "Pr"):
+                frames.add(int(el.get("i")))
             if tag == "Pr":
                 k = len(parent_tag) - 1
                 while k >= 0 and parent_tag[k] not in ("PF", "Pr"):
                     k -= 1
-                if k >= 0:
+                if k >= 0 and parent_tag[k] == "PF":  # a Pr's E holds no Pr (LULESH)
                     inlined_in[int(el.get("i"))] = stack[k]
             stack.append(int(el.get("i")))
             parent_tag.append(tag)
@@ -131,9 +134,10 @@ if excl_id:
     for lid, want in fx.items():
         if not close(got_fx.get(lid, 0.0), want):
             fails.append(f"loop {lid}: function-scope exclusive {got_fx.get(lid, 0.0)}, expected {want}")
-    # -- a frame's <M> exclusive holds the inlined code (Pr) lexically inside it; its
-    # 'function' scope does not: E(frame) - E(each Pr directly inside it)
-    want_f = {}
+    # -- a procedure frame's <M> exclusive holds the inlined code (Pr) lexically inside it
+    # (not that inside a Pr, which a Pr's E does not hold); its 'function' scope does
+    # not: E(PF) - E(each Pr directly inside it)
+    want_f = {fr: values[fr].get(excl_id, 0.0) for fr in frames}  # every frame, Pr in Pr too
     for pr, fr in inlined_in.items():
         want_f.setdefault(fr, values[fr].get(excl_id, 0.0))
         want_f[fr] -= values[pr].get(excl_id, 0.0)
