@@ -134,9 +134,10 @@ static const cct_cmd commands[] = {
      "never off one (a pipe or a file gets every name whole).  width N cuts everywhere."},
     {"columns", cmd_columns, CMD_NEEDS_DB, "columns [add NAME | remove NAME | reset]",
      "show or choose the metrics tree and table show besides the display metric",
-     "NAME is a metric name or a unique prefix (case-insensitive).  The choice is kept\n"
-     "for the session; csv and json always carry every metric of the view (the display\n"
-     "metric and the run's next three 'sum' metrics)."},
+     "NAME is a metric name or a unique prefix (case-insensitive), any metric of the run.\n"
+     "The choice is kept for the session.  Tree, table and folded views compute only the\n"
+     "display metric and these; csv and json carry them, then the run's other 'sum'\n"
+     "metrics, four metrics in all."},
     {"pager", cmd_pager, 0, "pager [on|off]",
      "show or set paging of output on a terminal through $PAGER (default on, less -FRX)", NULL},
     {"mode", cmd_mode, 0, "mode [tree|table|csv|json|folded]", "show or set the output mode",
