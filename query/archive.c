@@ -134,35 +134,48 @@ static int by_pre(const void *a, const void *b) {
   return x->pre < y->pre ? -1 : x->pre > y->pre;
 }
 
-int q_values_many(const qv *q, const int64_t *pres, size_t n, const size_t *cols, size_t ncols, double *out,
-                  size_t stride, cct_err *err) {
-  if (!n || !ncols) return CCT_OK;
-  prei *idx = malloc(n * sizeof *idx);
-  int64_t *keys = malloc(n * sizeof *keys);
-  if (!idx || !keys) {
-    free(idx);
-    free(keys);
-    return cct_err_set(err, CCT_ENOMEM, "out of memory");
-  }
-  int sorted = 1;
-  for (size_t i = 0; i < n; i++) {
-    idx[i] = (prei){pres[i], i};
-    if (i && pres[i] < pres[i - 1]) sorted = 0;
-    for (size_t m = 0; m < ncols; m++) out[stride * i + 3 * m] = out[stride * i + 3 * m + 1] = out[stride * i + 3 * m + 2] = 0;
-  }
-  if (!sorted) qsort(idx, n, sizeof *idx, by_pre); /* look-ups in key order: neighbouring pages */
-  for (size_t i = 0; i < n; i++) keys[i] = idx[i].pre;
-  qkeys k = {keys, n, 1};
-  sqlite3_stmt *st = q_stmt(q, ST_VALUES, err);
-  int rc = st ? CCT_STEP_DONE : CCT_ESQL;
-  for (size_t m = 0; rc == CCT_STEP_DONE && m < ncols; m++) {
+int q_values_many(const qv *q, const int64_t *pres, size_t n, const size_t *cols, size_t ncols, const double *pv,
+                  size_t pv_stride, double *out, size_t stride, cct_err *err) {
+  prei *idx = NULL;
+  int64_t *keys = NULL;
+  qkeys k = {NULL, n, 1};
+  sqlite3_stmt *st = NULL;
+  int rc = CCT_OK;
+  for (size_t m = 0; !rc && m < ncols; m++) {
+    double *col = out + 3 * m;
+    if (pv && cols[m] == q->r->primary) { /* the values beside each context: nothing to read */
+      for (size_t i = 0; i < n; i++) memcpy(col + stride * i, (const char *)pv + pv_stride * i, 3 * sizeof *col);
+      continue;
+    }
+    for (size_t i = 0; i < n; i++) col[stride * i] = col[stride * i + 1] = col[stride * i + 2] = 0;
+    if (!n) continue;
+    if (!st) { /* the keys once, in key order (look-ups on neighbouring pages), for every column read */
+      idx = malloc(n * sizeof *idx);
+      keys = malloc(n * sizeof *keys);
+      if (!idx || !keys) {
+        rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
+        break;
+      }
+      int sorted = 1;
+      for (size_t i = 0; i < n; i++) {
+        idx[i] = (prei){pres[i], i};
+        if (i && pres[i] < pres[i - 1]) sorted = 0;
+      }
+      if (!sorted) qsort(idx, n, sizeof *idx, by_pre);
+      for (size_t i = 0; i < n; i++) keys[i] = idx[i].pre;
+      k.v = keys;
+      if (!(st = q_stmt(q, ST_VALUES, err))) {
+        rc = CCT_ESQL;
+        break;
+      }
+    }
     sqlite3_reset(st);
     q_keys_bind(st, 2, &k);
     sqlite3_bind_int64(st, 3, q->r->cols[cols[m]].id);
     while ((rc = cct_step(st, err)) == CCT_STEP_ROW) {
       int64_t i = sqlite3_column_int64(st, 0);
       if (i < 0 || (size_t)i >= n) continue;
-      double *o = out + stride * idx[i].i + 3 * m;
+      double *o = col + stride * idx[i].i;
       for (int c = 0; c < 3; c++) o[c] = sqlite3_column_double(st, c + 1);
     }
   }

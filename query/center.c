@@ -668,25 +668,20 @@ static int center_rebuild(const qv *q, cct_center *c, cct_err *err) {
 int q_center_need(const qv *q, const size_t *cols, size_t n, cct_err *err) {
   const cct_center *c = q->c;
   if (!c->nO || !n) return CCT_OK;
-  /* the columns not read yet; the primary metric's values came with the occurrences (qctx.pv) */
-  size_t *miss = malloc(n * sizeof *miss), nmiss = 0, nread = 0;
+  size_t *miss = malloc(n * sizeof *miss), nmiss = 0; /* the columns not read yet */
   if (!miss) return cct_err_set(err, CCT_ENOMEM, "out of memory");
   for (size_t k = 0; k < n; k++) {
     int dup = cols[k] >= c->ncols || c->cv[cols[k]] != NULL;
     for (size_t j = 0; j < nmiss && !dup; j++) dup = miss[j] == cols[k];
     if (!dup) miss[nmiss++] = cols[k];
   }
-  for (size_t k = 0; k < nmiss; k++) /* the columns to read first, the primary one last */
-    if (miss[k] != q->r->primary) {
-      size_t t = miss[nread];
-      miss[nread++] = miss[k];
-      miss[k] = t;
-    }
-  int64_t *pres = nread ? malloc(c->nO * sizeof *pres) : NULL;
-  double *vals = nread ? malloc(c->nO * 3 * nread * sizeof *vals) : NULL;
-  int rc = !nread || (pres && vals) ? CCT_OK : cct_err_set(err, CCT_ENOMEM, "out of memory");
-  for (size_t i = 0; !rc && i < (nread ? c->nO : 0); i++) pres[i] = c->O[i].pre;
-  if (!rc && nread) rc = q_values_many(q, pres, c->nO, miss, nread, vals, 3 * nread, err);
+  int64_t *pres = nmiss ? malloc(c->nO * sizeof *pres) : NULL;
+  double *vals = nmiss ? malloc(c->nO * 3 * nmiss * sizeof *vals) : NULL;
+  int rc = !nmiss || (pres && vals) ? CCT_OK : cct_err_set(err, CCT_ENOMEM, "out of memory");
+  for (size_t i = 0; !rc && i < (nmiss ? c->nO : 0); i++) pres[i] = c->O[i].pre;
+  /* the primary metric's values came with the occurrences (qctx.pv) */
+  if (!rc && nmiss)
+    rc = q_values_many(q, pres, c->nO, miss, nmiss, c->O[0].pv, sizeof *c->O, vals, 3 * nmiss, err);
   for (size_t m = 0; !rc && m < nmiss; m++) {
     double *v = calloc(c->nO * 3, sizeof *v);
     if (!v) {
@@ -696,7 +691,7 @@ int q_center_need(const qv *q, const size_t *cols, size_t n, cct_err *err) {
     /* the members of O inside an O* member follow it in pre order, up to the next O* member */
     size_t outer_idx = 0;
     for (size_t i = 0; i < c->nO; i++) {
-      const double *x = m < nread ? vals + 3 * nread * i + 3 * m : c->O[i].pv;
+      const double *x = vals + 3 * nmiss * i + 3 * m;
       if (c->outer[i]) outer_idx = i, v[3 * i] = x[0];
       if (c->lexouter[i]) v[3 * outer_idx + 1] += x[1], v[3 * outer_idx + 2] += x[2];
     }

@@ -9,6 +9,13 @@
 #include <stdio.h>
 #include <string.h>
 
+/* Appends column col to the columns q's views compute, once, while there is room. */
+static void add_column(qv *q, size_t col) {
+  for (size_t k = 0; k < q->nvcols; k++)
+    if (q->vcols[k] == col) return;
+  if (q->nvcols < CCT_VIEW_MAX_METRICS) q->vcols[q->nvcols++] = col;
+}
+
 int q_spec_bind(cct_query *s, const cct_view_spec *spec, qv *q, cct_err *err) {
   *q = (qv){.a = &s->a, .c = &q_no_center, .gran = CCT_GRAN_FUNCTION};
   int run = spec->run ? spec->run : s->r->run;
@@ -29,22 +36,16 @@ int q_spec_bind(cct_query *s, const cct_view_spec *spec, qv *q, cct_err *err) {
     q->c = spec->center;
   }
   if ((rc = q_metric_column(q->r, spec->metric, &q->disp, err))) return rc;
-  /* the columns to compute: the display metric, then the spec's columns or the other 'sum' ones */
+  /* the columns to compute: the display metric, the spec's columns, then (unless
+   * only_display) the other 'sum' ones */
   q->nvcols = 0;
-  if (q->r->ncols) q->vcols[q->nvcols++] = q->disp;
-  for (size_t i = 0; i < spec->ncolumns && q->nvcols < CCT_VIEW_MAX_METRICS; i++) {
+  if (q->r->ncols) add_column(q, q->disp);
+  for (size_t i = 0; i < spec->ncolumns; i++) {
     size_t col;
     cct_err e = CCT_ERR_INIT;
-    if (!spec->columns[i] || q_metric_column(q->r, spec->columns[i], &col, &e)) continue; /* not in this run */
-    int dup = 0;
-    for (size_t k = 0; k < q->nvcols; k++) dup |= q->vcols[k] == col;
-    if (!dup) q->vcols[q->nvcols++] = col;
+    if (spec->columns[i] && !q_metric_column(q->r, spec->columns[i], &col, &e)) add_column(q, col); /* else not in this run */
   }
-  for (size_t i = 0; !spec->only_display && i < q->r->nsum && q->nvcols < CCT_VIEW_MAX_METRICS; i++) {
-    int dup = 0;
-    for (size_t k = 0; k < q->nvcols; k++) dup |= q->vcols[k] == i;
-    if (!dup) q->vcols[q->nvcols++] = i;
-  }
+  for (size_t i = 0; !spec->only_display && i < q->r->nsum; i++) add_column(q, i);
   q->gran = spec->granularity == CCT_GRAN_LINE ? CCT_GRAN_LINE : CCT_GRAN_FUNCTION;
   double t = spec->threshold;
   q->threshold = t > 0 && t <= 1 ? t : t > 1 ? 1 : 0;

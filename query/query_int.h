@@ -231,9 +231,11 @@ int q_values(const qv *q, int64_t pre, const size_t *vcols, size_t n, double *ou
 /* Loads inclusive, exclusive, exclusive_lex of the columns cols[0..ncols) for each context
  * of pres[0..n) (pre numbers, any order, duplicates allowed), with one statement run per
  * column over cct_keys (keys.c): out[stride*i + 3*m + 0..2] for context i and column
- * cols[m] (0 where the context has no value).  Returns CCT_OK or an error. */
-int q_values_many(const qv *q, const int64_t *pres, size_t n, const size_t *cols, size_t ncols, double *out,
-                  size_t stride, cct_err *err);
+ * cols[m] (0 where the context has no value).  With pv, the run's primary column is not
+ * read: context i's values are the 3 doubles at (const char *)pv + pv_stride * i (the pv
+ * member of the caller's row array, read with the rows).  Returns CCT_OK or an error. */
+int q_values_many(const qv *q, const int64_t *pres, size_t n, const size_t *cols, size_t ncols, const double *pv,
+                  size_t pv_stride, double *out, size_t stride, cct_err *err);
 /* The keys cct_keys(P) serves as its rows (i, key, lo, hi), i = 0..n-1 (keys.c): tuples
  * of width 1 to 3 (0 reads as 1) in v, key = v[i*width], then lo and hi (NULL past the width). */
 typedef struct qkeys {

@@ -167,7 +167,7 @@ static int center_lines(const qv *q, int64_t fid, const size_t *vcols, size_t nm
   double *vals = malloc((n + 1) * 3 * (nm ? nm : 1) * sizeof *vals);
   if (!rc && (!pres || !vals)) rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
   for (size_t i = 0; !rc && i < n; i++) pres[i] = c[i].pre;
-  if (!rc) rc = q_values_many(q, pres, n, vcols, nm, vals, 3 * nm, err);
+  if (!rc) rc = q_values_many(q, pres, n, vcols, nm, NULL, 0, vals, 3 * nm, err);
   free(pres);
   cline *l = NULL;
   size_t nl = 0;

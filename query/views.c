@@ -1,10 +1,10 @@
 /* views.c: the top-down, bottom-up and flat views (SPEC section 5), built as a
  * merged row tree (vtree) in C: contexts are read with ranges of the context
- * table (pre is its key) for small subtrees, level by level with index range
- * scans (context_frame_level, context_line_level) for large ones, callers one
- * bottom-up level at a time (each caller frame read once), values of a whole
- * level by ranges of neighbouring contexts (q_values_many); merged into rows with a hash map keyed by (parent
- * row, key), then sorted (inclusive of the display metric descending, ties by
+ * table (pre is its key) for small subtrees, one level of all large ones per
+ * statement run over the level indexes (context_frame_level, context_line_level),
+ * callers one bottom-up level at a time (each caller frame read once), the primary
+ * metric's values with the rows and other columns per level (q_values_many); merged
+ * into rows with a hash map keyed by (parent row, key), then sorted (inclusive of the display metric descending, ties by
  * label), cut by the threshold and emitted in pre-order with handles 1, 2, ...
  * (the top row, when the view has one, is handle 1).  Also cct_view_free and
  * the session's copy of the last view for '@N'. */
@@ -613,20 +613,8 @@ static int td_add(const qv *q, vtree *t, const lrows *l, int k, const qmap *prev
   double *vals = malloc((n ? n : 1) * 3 * (nm ? nm : 1) * sizeof *vals);
   int rc = ids && vals ? CCT_OK : cct_err_set(err, CCT_ENOMEM, "out of memory");
   for (size_t i = 0; !rc && i < n; i++) ids[i] = l->v[i].pre;
-  /* the primary metric's values came with the rows; the other columns are read (one
-   * statement run each) into their place in vals */
-  size_t other[CCT_VIEW_MAX_METRICS], nother = 0, at[CCT_VIEW_MAX_METRICS];
-  for (size_t m = 0; m < nm; m++)
-    if (vcols[m] != q->r->primary) at[nother] = m, other[nother++] = vcols[m];
-  double *ov = nother && !rc ? malloc(n * 3 * nother * sizeof *ov) : NULL;
-  if (!rc && nother && !ov) rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
-  if (!rc && nother) rc = q_values_many(q, ids, n, other, nother, ov, 3 * nother, err);
-  for (size_t i = 0; !rc && i < n; i++) {
-    for (size_t m = 0; m < nm; m++)
-      if (vcols[m] == q->r->primary) memcpy(vals + 3 * nm * i + 3 * m, l->v[i].pv, sizeof l->v[i].pv);
-    for (size_t k = 0; k < nother; k++) memcpy(vals + 3 * nm * i + 3 * at[k], ov + 3 * nother * i + 3 * k, 3 * sizeof *ov);
-  }
-  free(ov);
+  /* the primary metric's values came with the rows (lrow.pv) */
+  if (!rc) rc = q_values_many(q, ids, n, vcols, nm, n ? l->v[0].pv : NULL, sizeof *l->v, vals, 3 * nm, err);
   free(ids);
   for (size_t i = 0; !rc && i < n; i++) {
     const lrow *r = &l->v[i];
