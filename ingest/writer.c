@@ -173,7 +173,7 @@ static int rows_exec(cct_writer *w, sqlite3_stmt *st, row **rows, size_t n) {
         switch (a->type) {
         case ARG_INT: sqlite3_bind_int64(st, i + 1, a->i); break;
         case ARG_DOUBLE: sqlite3_bind_double(st, i + 1, a->d); break;
-              case ARG_TEXT: sqlite3_bind_text(st, i + 1, a->p, -1, SQLITE_STATIC); break;
+        case ARG_TEXT: sqlite3_bind_text(st, i + 1, a->p, -1, SQLITE_STATIC); break;
         case ARG_BLOB: sqlite3_bind_blob(st, i + 1, a->p, a->n, SQLITE_STATIC); break;
         default: sqlite3_bind_null(st, i + 1); break;
         }
