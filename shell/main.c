@@ -6,7 +6,11 @@
  * completion (kinds from cct_shell_complete_kind) and Ctrl-C, which cancels
  * the line being typed or interrupts the running command, never the shell.
  *
- * Exit status: 0 ok; 1 a command failed (the rest still ran unless --bail) or
+ * A script (-c, -f, stdin not a terminal) stops at its first failing command,
+ * as sqlite3 -bail does (SPEC 6), unless --keep-going; --bail, the old way to
+ * ask for that, is accepted and does nothing.  A terminal session goes on.
+ *
+ * Exit status: 0 ok; 1 a command failed or
  * writing stdout failed; 2 usage error: bad option, missing -f file, or an
  * ARCHIVE argument that cannot be opened as a cctq archive (the archive on the
  * command line is part of the invocation, so a bad one is a usage-level error;
@@ -29,7 +33,7 @@ static const char usage[] =
     "reads commands from the terminal (line editing, history, Tab completion) or stdin.\n"
     "  -c CMDS      run CMDS (';' or newline separated), then exit; may be repeated\n"
     "  -f FILE      run the commands in FILE ('-' for stdin), then exit; may be repeated\n"
-    "  --bail       stop at the first failing command\n"
+    "  --keep-going a script runs on after a failing command (it stops at the first)\n"
     "  --tui        full-screen panes around the center (after the -c / -f commands)\n"
     "  -h, --help   this text; 'cctq -c help' lists the commands\n"
     "  --version    print the version\n"
@@ -110,7 +114,7 @@ static int run_file(FILE *f) {
     int rc = run_text(buf, len);
     len = 0;
     if (rc == CCT_CMD_ERROR) status = CCT_CMD_ERROR;
-    if (rc == CCT_CMD_QUIT || (rc == CCT_CMD_ERROR && shell.bail)) break;
+    if (rc == CCT_CMD_QUIT || (rc == CCT_CMD_ERROR && !shell.keep_going)) break;
   }
   if (len) { /* the end of the input inside a quote: let the splitter report it */
     if (run_text(buf, len) == CCT_CMD_ERROR) status = CCT_CMD_ERROR;
@@ -339,8 +343,10 @@ int main(int argc, char **argv) {
     if ((!strcmp(a, "-c") || !strcmp(a, "-f")) && i + 1 < argc) {
       src[nsrc].is_file = a[1] == 'f';
       src[nsrc++].text = argv[++i];
+    } else if (!strcmp(a, "--keep-going")) {
+      shell.keep_going = 1;
     } else if (!strcmp(a, "--bail")) {
-      shell.bail = 1;
+      /* the default now: accepted so that old scripts run */
     } else if (!strcmp(a, "--tui")) {
       tui = 1;
     } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
@@ -401,11 +407,11 @@ int main(int argc, char **argv) {
         fclose(f);
       }
       if (rc == CCT_CMD_ERROR) worst = CCT_CMD_ERROR;
-      if (rc == CCT_CMD_QUIT || (rc == CCT_CMD_ERROR && shell.bail)) break;
+      if (rc == CCT_CMD_QUIT || (rc == CCT_CMD_ERROR && !shell.keep_going)) break;
     }
   }
   if (tui) { /* after the commands, which may set the center */
-    if (!(worst == CCT_CMD_ERROR && shell.bail) && cct_tui_run(&shell) != CCT_CMD_OK) worst = CCT_CMD_ERROR;
+    if (!(worst == CCT_CMD_ERROR && !shell.keep_going) && cct_tui_run(&shell) != CCT_CMD_OK) worst = CCT_CMD_ERROR;
   } else if (nsrc) {
     /* done */
   } else if (isatty(STDIN_FILENO)) {

@@ -75,7 +75,7 @@ static int cmd_tui(cct_shell *p, cct_words *w);
 static const cct_cmd commands[] = {
     {"open", cmd_open, 0, "open FILE", "open another cctq archive (its last run)", NULL},
     {"runs", cmd_runs, CMD_NEEDS_DB, "runs", "list the runs of the archive; the current one is marked current = 1", NULL},
-    {"run", cmd_run, CMD_NEEDS_DB, "run N", "switch to run N (the center and metric are kept by name)", NULL},
+    {"run", cmd_run, CMD_NEEDS_DB, "run RUN", "switch to run RUN (number or title; the center and metric are kept by name)", NULL},
     {"center", cmd_center, CMD_NEEDS_DB, "center [ITEM | + ITEM | - ITEM | reset]",
      "set, extend, shrink, list or reset the center",
      "  center ITEM      make ITEM the center        center + ITEM   add ITEM\n"
@@ -402,7 +402,7 @@ int cct_shell_exec(cct_shell *p, const char *text, size_t len) {
     if (rc == CCT_CMD_ERROR) {
       p->failed = 1;
       status = CCT_CMD_ERROR;
-      if (p->bail) return status;
+      if (!p->interactive && !p->keep_going) return status; /* a script stops (SPEC 6) */
     }
   }
   return status;
@@ -486,19 +486,28 @@ static int run_listing(cct_shell *p, int which, const char *view, const char *va
   return CCT_CMD_OK;
 }
 
+/* Finds a run by number or title.  Returns it, or 0 after reporting an error. */
+static int find_run(cct_shell *p, const char *word) {
+  int run = 0;
+  cct_err err = CCT_ERR_INIT;
+  int rc = cct_query_find_run(p->q, word, &run, &err);
+  if (rc) return lib_error(p, &err, rc), 0;
+  return run;
+}
+
 static int cmd_runs(cct_shell *p, cct_words *w) {
   if (w->argc != 1) return usage_error(p, cmd_of(w), "unexpected argument", w->argv[1]);
   return run_listing(p, CCT_LIST_RUNS, "runs", NULL);
 }
 
 static int cmd_run(cct_shell *p, cct_words *w) {
-  int n;
   if (w->argc == 1) {
     fprintf(p->out, "%d\n", cct_query_run(p->q));
     return CCT_CMD_OK;
   }
-  if (w->argc != 2) return usage_error(p, cmd_of(w), "need one run number", NULL);
-  if (parse_count(w->argv[1], &n)) return usage_error(p, cmd_of(w), "bad run number", w->argv[1]);
+  if (w->argc != 2) return usage_error(p, cmd_of(w), "need one RUN (number or title)", NULL);
+  int n = find_run(p, w->argv[1]);
+  if (!n) return CCT_CMD_ERROR;
   cct_err err = CCT_ERR_INIT;
   int rc = cct_query_set_run(p->q, n, &err);
   if (rc) {
@@ -948,15 +957,6 @@ static int cmd_sql(cct_shell *p, cct_words *w) {
     return cct_shell_error(p, "%s in 'sql'", sqlite3_errmsg(cct_query_db(p->q)));
   }
   return CCT_CMD_OK;
-}
-
-/* Finds a run by number or title.  Returns it, or 0 after reporting an error. */
-static int find_run(cct_shell *p, const char *word) {
-  int run = 0;
-  cct_err err = CCT_ERR_INIT;
-  int rc = cct_query_find_run(p->q, word, &run, &err);
-  if (rc) return lib_error(p, &err, rc), 0;
-  return run;
 }
 
 /* The diff spec of the last view command (topdown 3 when there was none).

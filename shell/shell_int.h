@@ -53,7 +53,7 @@ typedef struct cct_shell {
   size_t ncolumns;
   int pager;                 /* 1: long output on a terminal goes through $PAGER ('pager on') */
   int paged;                 /* 1: out is the pager of a terminal (widths are the terminal's) */
-  int bail;                  /* 1: stop at the first failing command */
+  int keep_going;            /* 1: a script runs on after a failing command (--keep-going) */
   int interactive;           /* 1: input from a terminal (errors do not end the session) */
   FILE *out;                 /* where views go (stdout) */
   FILE *err;                 /* where errors go (stderr) */
@@ -127,9 +127,10 @@ void cct_shell_release(cct_shell *p);
 int cct_shell_open(cct_shell *p, const char *path, cct_err *err);
 
 /* Runs every command of text[0..len) (split by cct_shell_split), printing
- * results and errors.  A failing command sets p->failed; with p->bail the rest
- * is skipped.  Returns CCT_CMD_OK, CCT_CMD_ERROR when a command failed (after
- * running the rest unless p->bail), or CCT_CMD_QUIT when 'quit' was run. */
+ * results and errors.  A failing command sets p->failed; the rest is skipped
+ * unless p->interactive or p->keep_going (a script stops at its first error,
+ * as sqlite3 -bail).  Returns CCT_CMD_OK, CCT_CMD_ERROR when a command failed,
+ * or CCT_CMD_QUIT when 'quit' was run. */
 int cct_shell_exec(cct_shell *p, const char *text, size_t len);
 
 /* Runs one command given as words.  Returns CCT_CMD_OK, _ERROR or _QUIT. */

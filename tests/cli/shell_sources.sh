@@ -1,7 +1,8 @@
 #!/bin/sh
 # cctq shell: one input loop for -c, -f and stdin (same output, byte for byte),
 # command splitting on ';' and newlines with quotes, exit statuses (0 ok, 1 a
-# command failed, 2 usage error), --bail, write failures, and the error
+# command failed, 2 usage error), a script stopping at its first failure
+# (--keep-going), runs named by title, write failures, and the error
 # messages: the checked blocks of tests/cli/blocks/errors.blocks (command,
 # expected error lines, exit status; tests/cli/blocks.py runs them).
 set -eu
@@ -40,10 +41,51 @@ printf "sql SELECT 'a\nb' AS s\n" | "$CCTQ" cpi.sqlite >out.q
 [ "$(status "$CCTQ" missing.sqlite -c help)" = 2 ] || fail "missing archive: exit not 2"
 [ "$(status "$CCTQ" script.cctq -c help)" = 2 ] || fail "not an archive: exit not 2"
 [ "$(status "$CCTQ" cpi.sqlite extra.sqlite)" = 2 ] || fail "two archives: exit not 2"
-printf 'flat 1\nbogus\nflat 2\n' | "$CCTQ" cpi.sqlite >out.cont 2>/dev/null && fail "stdin with a failure: exit 0"
-[ "$(grep -c '^\[' out.cont)" = 3 ] || fail "the command after a failure did not run"
+# A script stops at its first failing command (SPEC 6, as sqlite3 -bail), in
+# every input source; --keep-going runs on; --bail (the old option) is a no-op.
+printf 'flat 1\nbogus\nflat 2\n' | "$CCTQ" cpi.sqlite >out.stop 2>err.stop && fail "stdin with a failure: exit 0"
+[ "$(grep -c '^\[' out.stop)" = 1 ] || fail "stdin: a command after the failure ran"
+[ "$(cat err.stop)" = "cctq: error: unknown command 'bogus'; enter 'help' for help" ] || { cat err.stop; fail "stdin: errors"; }
+printf 'flat 1\nbogus\nflat 2\n' >stop.cctq
+"$CCTQ" cpi.sqlite -f stop.cctq -c 'flat 3' >out.stop 2>/dev/null && fail "-f with a failure: exit 0"
+[ "$(grep -c '^\[' out.stop)" = 1 ] || fail "-f: a command after the failure ran (or the next -c)"
+"$CCTQ" cpi.sqlite -c 'flat 1; bogus; flat 2' -c 'flat 3' >out.stop 2>/dev/null && fail "-c with a failure: exit 0"
+[ "$(grep -c '^\[' out.stop)" = 1 ] || fail "-c: a command after the failure ran"
 "$CCTQ" cpi.sqlite --bail -c 'flat 1; bogus; flat 2' >out.bail 2>/dev/null && fail "--bail: exit 0"
 [ "$(grep -c '^\[' out.bail)" = 1 ] || fail "--bail ran the commands after the failure"
+"$CCTQ" cpi.sqlite --keep-going -c 'flat 1; bogus; flat 2' -c 'flat 3' >out.cont 2>/dev/null && fail "--keep-going: exit 0"
+[ "$(grep -c '^\[' out.cont)" = 6 ] || fail "--keep-going: the commands after the failure did not run"
+printf 'flat 1\nbogus\nflat 2\n' | "$CCTQ" --keep-going cpi.sqlite >out.cont 2>/dev/null && fail "--keep-going stdin: exit 0"
+[ "$(grep -c '^\[' out.cont)" = 3 ] || fail "--keep-going stdin: the command after the failure did not run"
+# --tui does not start after a failed script (it would show a state not asked for).
+[ "$(status "$CCTQ" --tui cpi.sqlite -c 'center nosuch_function')" = 1 ] || fail "--tui after a failure"
+
+# Runs by title wherever a run number goes (issue 25 item 5): 'run old; diff
+# new' switched nowhere ('old' was no run number) and diffed run 2 with itself.
+"$CCTINGEST" --quiet --title old "$CCT_DATA/classic-hatchet-cpi" runs.sqlite
+"$CCTINGEST" --quiet --title new "$CCT_DATA/classic-hatchet-osu-allgather" runs.sqlite
+main_of() { # main's inclusive of the first metric of run $1, from the public views
+  sqlite3 runs.sqlite "SELECT CAST(f.inclusive AS INTEGER) FROM flat f JOIN functions n USING (run, function)
+    WHERE n.name = 'main' AND f.run = $1 AND f.metric = (SELECT min(metric) FROM metrics WHERE run = $1)"; }
+old=$(main_of 1) new=$(main_of 2)
+[ -n "$old" ] && [ -n "$new" ] && [ "$old" != "$new" ] || fail "setup: main's values '$old' '$new'"
+"$CCTQ" runs.sqlite -c 'run old; run; mode csv; center main; topdown 0; diff new' >out.runs 2>err.runs ||
+  { cat err.runs; fail "run old; diff new: exit not 0"; }
+[ -s err.runs ] && { cat err.runs; fail "run old; diff new: errors"; }
+[ "$(sed -n 1p out.runs)" = 1 ] || fail "'run old' did not switch to run 1"
+# the diff's row of main: this run's inclusive (old), the other run's (new)
+python3 - out.runs "$old" "$new" <<'PY' || fail "diff new is not run 2 beside run 1"
+import csv, sys
+lines = open(sys.argv[1]).read().splitlines()
+d = list(csv.DictReader(lines[lines.index(next(l for l in lines if l.startswith("handle,other_handle"))):]))
+m = next(r for r in d if r["name"] == "main")
+assert (m["CPUTIME (usec) inclusive"], m["CPUTIME (usec) other inclusive"]) == (sys.argv[2], sys.argv[3]), m
+PY
+"$CCTQ" runs.sqlite -c 'run nosuch; flat 1' >out.runs 2>err.runs && fail "run nosuch: exit 0"
+[ -s out.runs ] && fail "run nosuch: the next command ran"
+grep -q "nosuch" err.runs || { cat err.runs; fail "run nosuch: the message does not name the word"; }
+"$CCTQ" runs.sqlite -c 'run old; diff nosuch; flat 1' >out.runs 2>err.runs && fail "diff nosuch: exit 0"
+[ "$(cat out.runs)" = "" ] || fail "diff nosuch: a command after it ran"
 if [ -w /dev/full ]; then
   [ "$(status "$CCTQ" cpi.sqlite -c 'flat 0')" = 0 ] || fail "flat 0"
   set +e; "$CCTQ" cpi.sqlite -c 'flat 0' >/dev/full 2>err.full; rc=$?; set -e

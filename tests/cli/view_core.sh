@@ -1,7 +1,7 @@
 #!/bin/sh
 # The view core computes views without side effects (issue 14): after 'export'
 # (which computes the picture's own top-down and bottom-up views), 'diff' and
-# 'check', '@N' still names row N of the view the user saw, and the session's
+# 'stats', '@N' still names row N of the view the user saw, and the session's
 # threshold is unchanged.  Before the core, 'export' left '@N' naming rows of
 # the picture's bottom-up view.
 set -eu
@@ -14,7 +14,7 @@ a="$t/a.sqlite"
 row() { python3 -c "import json,sys; v=json.load(open(sys.argv[1])); print(v['rows'][int(sys.argv[2]) - 1]['name'])" "$t/td.json" "$1"; }
 r2=$(row 2) r3=$(row 3)
 [ -n "$r2" ] && [ "$r2" != "$r3" ] || { echo "FAIL setup: rows '$r2' '$r3'"; exit 1; }
-for between in "export $t/p.svg" "export $t/p.html" 'diff 1' 'check' 'stats'; do
+for between in "export $t/p.svg" "export $t/p.html" 'diff 1' 'stats'; do
   out=$("$CCTQ" "$a" -c "center main; threshold 1%; topdown 1; $between; center @2; center + @3; center; threshold" 2>&1 |
         tail -3) || { echo "FAIL '$between': $out"; exit 1; }
   want="$r2  (1 occurrence)
@@ -22,7 +22,7 @@ $r3  (1 occurrence)
 1%"
   [ "$out" = "$want" ] || { printf 'FAIL after %s: @N or the threshold changed:\n%s\nwant:\n%s\n' "$between" "$out" "$want"; exit 1; }
 done
-echo "ok view core: export, diff, check and stats leave '@N' and the threshold alone"
+echo "ok view core: export, diff and stats leave '@N' and the threshold alone"
 
 # After 'diff', '@N' names the handles the diff shows (its base view has no
 # threshold, so they can go past the rows of the view before it).

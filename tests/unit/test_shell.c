@@ -238,7 +238,7 @@ static void test_help_is_complete(void **state) {
   capture_begin(&f);
   assert_int_equal(cct_shell_help(f, NULL), 0);
   capture_end(f);
-  const char *names[] = {"open", "runs", "run N", "center", "topdown", "bottomup", "flat", "source", "stats",
+  const char *names[] = {"open", "runs", "run RUN", "center", "topdown", "bottomup", "flat", "source", "stats",
                          "metric", "metrics", "granularity", "threshold", "mode", "sql", "diff", "help", "quit"};
   for (size_t i = 0; i < sizeof names / sizeof *names; i++) assert_non_null(strstr(captured, names[i]));
   capture_begin(&f);
