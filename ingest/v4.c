@@ -226,6 +226,8 @@ typedef struct v4 {
   int chk;           /* 1: some statMetricId is a ($$, sum) execution column */
   int chk_off;       /* a negative value was met: the pairing check does not apply */
   uint8_t *declared; /* [65536]: 1 for every statMetricId meta.db declares, 2 for ($$, sum) execution ones */
+  uint32_t *execof;  /* [65536]: for the ($$, sum) point/function/lex_aware statMetricIds of a metric
+                      * that has a ($$, sum) execution one, 1 + that id; else 0 */
   /* tree */
   uint32_t *ids; /* sorted ctx ids of the tree, root 0 included */
   size_t nids, capids;
@@ -421,7 +423,8 @@ static int read_metrics(v4 *r) {
   r->statmap = calloc(65536, sizeof *r->statmap);
   r->propmap = calloc(65536, sizeof *r->propmap);
   r->declared = calloc(65536, 1);
-  if (!r->statmap || !r->propmap || !r->declared) return nomem(r);
+  r->execof = calloc(65536, sizeof *r->execof);
+  if (!r->statmap || !r->propmap || !r->declared || !r->execof) return nomem(r);
   for (uint32_t m = 0; m < r->met_n; m++) {
     const uint8_t *md = f->p + r->met_p + (uint64_t)m * r->met_sz;
     const char *name = NULL;
@@ -434,6 +437,7 @@ static int read_metrics(v4 *r) {
     if (!array_in_range(f->n, ps, ns, r->ss_sz))
       return corrupt(r, f, "truncated: summaries of metric '%s' end past end of file", name);
     size_t first = r->ncols, sumcol = SIZE_MAX;
+    uint32_t exec_id = 0; /* 1 + the ($$, sum) execution id of this metric */
     for (unsigned j = 0; j < ns; j++) {
       const uint8_t *ss = f->p + ps + (uint64_t)j * r->ss_sz;
       int cls;
@@ -443,6 +447,7 @@ static int read_metrics(v4 *r) {
       unsigned combine = ss[0x10];
       uint16_t id = le16(ss + 0x12);
       if (!r->declared[id]) r->declared[id] = 1;
+      if (combine == 0 && strcmp(formula, "$$") == 0 && cls == SC_EXEC) exec_id = 1u + id;
       if (cls == SC_POINT || cls == SC_OTHER) continue;
       size_t c;
       for (c = first; c < r->ncols; c++)
@@ -473,6 +478,15 @@ static int read_metrics(v4 *r) {
       if (combine == 0 && strcmp(formula, "$$") == 0 && cls == SC_EXEC) r->chk = 1, r->declared[id] = 2;
     }
     if (sumcol != SIZE_MAX) r->cols[sumcol].is_sum = 1;
+    for (unsigned j = 0; exec_id && j < ns; j++) {
+      const uint8_t *ss = f->p + ps + (uint64_t)j * r->ss_sz;
+      int cls;
+      const char *formula = NULL;
+      if ((rc = scope_class(r, le64(ss), &cls))) return rc;
+      if ((rc = str_at(r, f, le64(ss + 8), "summary formula", &formula))) return rc;
+      if (ss[0x10] == 0 && strcmp(formula, "$$") == 0 && (cls == SC_POINT || cls == SC_FUNC || cls == SC_LEX))
+        r->execof[le16(ss + 0x12)] = exec_id;
+    }
     for (unsigned j = 0; j < ni; j++) {
       const uint8_t *psi = f->p + pi + (uint64_t)j * r->psi_sz;
       int cls;
@@ -965,11 +979,15 @@ static int read_profiles(v4 *r) {
 }
 
 /* profile.db belongs to meta.db, as far as the files can tell (they carry no
- * common identifier): the summary profile uses only the statistic ids meta.db
- * declares, and has values for most of meta.db's contexts (real databases
- * miss a few, such as an idle entry point; elided contexts go the other way).
- * With fits() during the walk, this refuses a profile.db from another
- * database.  Returns CCT_OK or CCT_ECORRUPT. */
+ * common identifier).  Only evidence that cannot occur in a real pair counts
+ * (sparse values can: hpcprof stores no value for a context without cost, and
+ * hpcviewer's derived-metrics database has values for 40 of its 226 contexts):
+ * the summary uses only the statistic ids meta.db declares; its context ids
+ * stay within what meta.db and its elided instruction contexts can number;
+ * and in every context a metric's point, function and lex_aware sums are at
+ * most its execution sum (each is part of it), which a profile.db written for
+ * other metric ids breaks.  With fits() during the walk, this refuses a
+ * profile.db from another database.  Returns CCT_OK or CCT_ECORRUPT. */
 static int check_pairing(v4 *r) {
   const char *why = "(profile.db from another database?)";
   for (uint64_t j = 0; j < r->sum.nvalues; j++) {
@@ -986,12 +1004,34 @@ static int check_pairing(v4 *r) {
   if ((uint64_t)top > 2 * (uint64_t)meta_top + 16)
     return cct_err_set(r->err, CCT_ECORRUPT, "'%s' does not belong to '%s': it has values for context %u, meta.db's "
                        "contexts end at %u %s", r->prof.path, r->meta.path, top, meta_top, why);
-  size_t missing = 0;
-  for (size_t i = 0; i < r->nids; i++) missing += summary_find(r, r->ids[i]) < 0;
-  if (r->nids >= 8 && 2 * missing > r->nids)
-    return cct_err_set(r->err, CCT_ECORRUPT, "'%s' does not belong to '%s': it has no values for %zu of its %zu "
-                       "contexts %s", r->prof.path, r->meta.path, missing, r->nids, why);
-  return CCT_OK;
+  double *val = calloc(65536, sizeof *val); /* one context's values by statistic id */
+  if (!val) return nomem(r);
+  int rc = CCT_OK;
+  for (uint32_t i = 0; i < r->sum.nctxs && !rc; i++) {
+    uint32_t ctx;
+    uint64_t first, end;
+    uint16_t m;
+    double v;
+    cct_v4_block_ctx(r->prof.p, &r->sum, i, &ctx, &first, &end);
+    for (uint64_t j = first; j < end; j++) {
+      cct_v4_block_value(r->prof.p, &r->sum, j, &m, &v);
+      val[m] = v;
+    }
+    for (uint64_t j = first; j < end && !rc; j++) {
+      cct_v4_block_value(r->prof.p, &r->sum, j, &m, &v);
+      double e = r->execof[m] ? val[r->execof[m] - 1] : 0;
+      if (r->execof[m] && v > 0 && v > e + 1e-9 * e + 1e-300)
+        rc = cct_err_set(r->err, CCT_ECORRUPT, "'%s' does not belong to '%s': context %u has %g for statistic %u "
+                         "but only %g for its execution (inclusive) statistic %u %s",
+                         r->prof.path, r->meta.path, ctx, v, m, e, r->execof[m] - 1, why);
+    }
+    for (uint64_t j = first; j < end; j++) {
+      cct_v4_block_value(r->prof.p, &r->sum, j, &m, &v);
+      val[m] = 0;
+    }
+  }
+  free(val);
+  return rc;
 }
 
 /* ---- entry point ------------------------------------------------------------ */
@@ -1046,6 +1086,7 @@ int cct_read_v4(const char *db_dir, cct_writer *w, cct_err *err) {
   free(r.statmap);
   free(r.propmap);
   free(r.declared);
+  free(r.execof);
   free(r.ids);
   free(r.stack);
   unmap_file(&r.meta);

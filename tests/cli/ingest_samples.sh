@@ -1,0 +1,27 @@
+#!/bin/sh
+# Every real database ingests (issue 25 item 1): each database directory under
+# tests/data (or under $CCT_SAMPLES, e.g. ../shared/samples, when set) loads,
+# the pre-release v4 layout excepted (refused by design), and for each v4 one
+# an independent reader (v4read.py, from the format description) finds the
+# archive's profile count and every context's inclusive and exclusive values
+# as the files store them.  hpcviewer's derived-metrics database, whose
+# profile.db has values for 40 of meta.db's 226 contexts, was refused as "does
+# not belong to meta.db" before.
+set -eu
+t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
+top=${CCT_SAMPLES:-$CCT_DATA}
+fails=0 n=0
+for d in $(cd "$top" && find . \( -name meta.db -o -name experiment.xml \) | xargs -n1 dirname | sort -u); do
+  case $d in *v4pre-*) continue ;; esac
+  rm -f "$t/a.sqlite"
+  n=$((n + 1))
+  if ! "$CCTINGEST" --quiet "$top/$d" "$t/a.sqlite" 2>"$t/err"; then
+    echo "FAIL $d: $(cat "$t/err")"; fails=$((fails + 1)); continue
+  fi
+  if [ -e "$top/$d/meta.db" ] && ! python3 "$CCT_SRC/tests/cli/v4read.py" "$top/$d" values "$t/a.sqlite" >"$t/out"; then
+    echo "FAIL $d: values differ from the database's:"; cat "$t/out"; fails=$((fails + 1)); continue
+  fi
+  echo "ok $d"
+done
+[ "$n" -ge 20 ] || { echo "FAIL only $n databases found under $top"; exit 1; }
+[ "$fails" -eq 0 ] || { echo "$fails of $n failed"; exit 1; }

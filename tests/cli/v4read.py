@@ -1,0 +1,144 @@
+#!/usr/bin/env python3
+"""v4read.py: an independent reader of HPCToolkit v4 databases (meta.db and
+profile.db), written from docs/hpctoolkit-formats.md section 3 alone, for tests
+that check cctq's figures against the files.  No cctq code is used.
+
+As a module: Db(dir) gives
+  ctx[id] = dict(parent, lt (0 function, 1 loop, 2 line, 3 instruction),
+                 rel (0 lexical, 1 call, 2 inlined), fn, file, line)
+  metrics = [dict(name, scopes={scope name: (propMetricId, statMetricId of the
+                 ($$, sum) summary or None)})]
+  summary = {ctxId: {statMetricId: value}} (profile 0)
+  profiles = number of non-summary profiles
+As a script: v4read.py DIR loops METRIC prints, for every loop context of
+meta.db, 'file line ctxid lex_aware' (lex_aware 0 when none is stored), the
+loop's file by path, for comparison with cctq's line-granularity views;
+v4read.py DIR values ARCHIVE checks that the archive's only run has the
+database's profile count and, for every context of meta.db and every metric,
+the summary execution (inclusive) and function (exclusive) sums as its
+context_values (0 where none is stored); prints one line per difference and
+exits 1 if any."""
+import os
+import sqlite3
+import struct
+import sys
+
+
+def u8(b, o): return b[o]
+def u16(b, o): return struct.unpack_from("<H", b, o)[0]
+def u32(b, o): return struct.unpack_from("<I", b, o)[0]
+def u64(b, o): return struct.unpack_from("<Q", b, o)[0]
+
+
+def cstr(b, o):
+    return b[o:b.index(b"\0", o)].decode("utf-8", "replace") if o else None
+
+
+class Db:
+    def __init__(self, d):
+        m = open(os.path.join(d, "meta.db"), "rb").read()
+        p = open(os.path.join(d, "profile.db"), "rb").read()
+        assert m[:10] == b"HPCTOOLKIT" and m[10:14] == b"meta"
+        assert p[:10] == b"HPCTOOLKIT" and p[10:14] == b"prof"
+        sec = lambda b, i: (u64(b, 0x10 + 16 * i), u64(b, 0x18 + 16 * i))
+        # metrics (section 2)
+        _, mp = sec(m, 2)
+        pm, nm, szm = u64(m, mp), u32(m, mp + 8), u8(m, mp + 0x0c)
+        szpsi, szss = u8(m, mp + 0x0d), u8(m, mp + 0x0e)
+        self.metrics = []
+        for i in range(nm):
+            md = pm + i * szm
+            name = cstr(m, u64(m, md))
+            ppsi, pss, npsi, nss = u64(m, md + 8), u64(m, md + 0x10), u16(m, md + 0x18), u16(m, md + 0x1a)
+            scopes = {}
+            for j in range(npsi):
+                x = ppsi + j * szpsi
+                scopes[cstr(m, u64(m, u64(m, x)))] = [u16(m, x + 8), None]
+            for j in range(nss):
+                x = pss + j * szss
+                sname = cstr(m, u64(m, u64(m, x)))
+                if cstr(m, u64(m, x + 8)) == "$$" and u8(m, x + 0x10) == 0 and sname in scopes:
+                    scopes[sname][1] = u16(m, x + 0x12)
+            self.metrics.append(dict(name=name, scopes={k: tuple(v) for k, v in scopes.items()}))
+        # context tree (section 3): pre-order walk from the entry points
+        _, cp = sec(m, 3)
+        pep, nep, szep = u64(m, cp), u16(m, cp + 8), u8(m, cp + 0x0a)
+        self.ctx = {}
+        stack = []
+        for i in range(nep):
+            e = pep + i * szep
+            cid = u32(m, e + 0x10)
+            self.ctx[cid] = dict(parent=0, lt=0, rel=1, fn=None, file=None, line=None, entry=True)
+            stack.append((u64(m, e + 8), u64(m, e), cid))
+        while stack:
+            q, sz, owner = stack.pop()
+            end = q + sz
+            while q < end:
+                cid, flags, rel, lt, nflex = u32(m, q + 0x10), m[q + 0x14], m[q + 0x15], m[q + 0x16], m[q + 0x17]
+                f, w = {}, q + 0x20
+                if flags & 1:
+                    f["fn"] = u64(m, w); w += 8
+                if flags & 2:
+                    f["file"] = u64(m, w); f["line"] = u32(m, w + 8); w += 16
+                self.ctx[cid] = dict(parent=owner, lt=lt, rel=rel, fn=f.get("fn"), file=f.get("file"),
+                                     line=f.get("line"), entry=False)
+                if u64(m, q):
+                    stack.append((u64(m, q + 8), u64(m, q), cid))
+                q += 0x20 + 8 * nflex
+        self.meta = m
+        # profile.db: profile 0 is the summary
+        _, pp = sec(p, 0)
+        ppi, npi, szpi = u64(p, pp), u32(p, pp + 8), u8(p, pp + 0x0c)
+        self.profiles = npi - 1
+        nvals, pvals, nctxs, pidx = u64(p, ppi), u64(p, ppi + 8), u32(p, ppi + 0x10), u64(p, ppi + 0x18)
+        self.summary = {}
+        for i in range(nctxs):
+            cid, start = struct.unpack_from("<IQ", p, pidx + 12 * i)
+            stop = struct.unpack_from("<IQ", p, pidx + 12 * (i + 1))[1] if i + 1 < nctxs else nvals
+            self.summary[cid] = {u16(p, pvals + 10 * j): struct.unpack_from("<d", p, pvals + 10 * j + 2)[0]
+                                 for j in range(start, stop)}
+
+    def file_path(self, off):
+        return cstr(self.meta, u64(self.meta, off + 8)) if off else None
+
+    def stat(self, metric, scope):
+        for md in self.metrics:
+            if md["name"] == metric and scope in md["scopes"]:
+                return md["scopes"][scope][1]
+        return None
+
+
+if __name__ == "__main__":
+    db = Db(sys.argv[1])
+    if sys.argv[2] == "loops":
+        sid = db.stat(sys.argv[3], "lex_aware")
+        for cid, c in sorted(db.ctx.items()):
+            if c["lt"] == 1:
+                v = db.summary.get(cid, {}).get(sid, 0.0) if sid is not None else 0.0
+                print(db.file_path(c["file"]), c["line"], cid, repr(v))
+    elif sys.argv[2] == "values":
+        con = sqlite3.connect(sys.argv[3])
+        bad = []
+        (profiles,), = con.execute("SELECT profiles FROM runs")
+        if profiles != db.profiles:
+            bad.append(f"profiles: archive {profiles}, profile.db {db.profiles}")
+        got = {}
+        for cid, name, inc, exc in con.execute(
+                "SELECT v.id, m.name, v.inclusive, v.exclusive FROM context_values v JOIN metrics m USING (run, metric)"):
+            got[(cid, name)] = (inc, exc)
+        checked = 0
+        for md in db.metrics:
+            e, f = md["scopes"].get("execution", (0, None))[1], md["scopes"].get("function", (0, None))[1]
+            if e is None or f is None:
+                continue
+            for cid in list(db.ctx) + [0]:
+                vals = db.summary.get(cid, {})
+                want = (vals.get(e, 0.0), vals.get(f, 0.0))
+                have = got.get((cid, md["name"]), (0.0, 0.0))
+                checked += 1
+                if any(abs(a - b) > 1e-9 * max(abs(a), abs(b)) for a, b in zip(want, have)):
+                    bad.append(f"context {cid} {md['name']}: archive {have}, database {want}")
+        for line in bad[:20]:
+            print(line)
+        print(f"{checked} values checked, {len(bad)} differ")
+        sys.exit(1 if bad or not checked else 0)
