@@ -9,7 +9,7 @@
 
 #define CCT_VERSION "0.1.0"
 #define CCT_APPLICATION_ID 0x43435451 /* 'CCTQ': PRAGMA application_id of an archive */
-#define CCT_SCHEMA_VERSION 4          /* PRAGMA user_version written by this build (2: one function row per identity; 3: context_by_function/_line tables; 4: tree pointers as pre, value keyed by rowid, scope_total.contexts) */
+#define CCT_SCHEMA_VERSION 5          /* PRAGMA user_version written by this build (2: one function row per identity; 3: context_by_function/_line tables; 4: tree pointers as pre, value keyed by rowid, scope_total.contexts; 5: tree_image) */
 
 /* Error codes, grouped by tens; values are stable. */
 enum {

@@ -52,6 +52,11 @@ int cct_archive_list(const char *path, void (*fn)(void *arg, const cct_run_info 
  * Returns CCT_OK, CCT_ENOTFOUND when there is no such run, or an error. */
 int cct_archive_remove(const char *path, int run, cct_err *err);
 
+/* Adds the tree image of every run (schema/base.sql tree_image) to the archive at
+ * path, of schema version 4 or 5 (images already there are written again), and
+ * makes it version 5, in one transaction.  Returns CCT_OK or an error. */
+int cct_archive_reindex(const char *path, cct_err *err);
+
 /* One step of a filtered copy of a run (cct_ingest_derive). */
 typedef struct cct_derive_step {
   int kind;             /* CCT_FILTER_* (cct.h) */

@@ -19,7 +19,8 @@ enum {
   CCT_OPEN_READONLY = 0, /* open an existing archive for queries */
   CCT_OPEN_WRITE = 1,    /* open an existing archive, or create it, for ingest */
   CCT_OPEN_LARGE = 2,    /* with CCT_OPEN_WRITE: a new archive gets 64 KiB pages (large inputs) */
-  CCT_OPEN_IMMUTABLE = 4 /* with CCT_OPEN_READONLY: a file nobody changes (no locks, no WAL index) */
+  CCT_OPEN_IMMUTABLE = 4, /* with CCT_OPEN_READONLY: a file nobody changes (no locks, no WAL index) */
+  CCT_OPEN_REINDEX = 8    /* with CCT_OPEN_WRITE: also an archive of schema version 4 (cctingest --reindex) */
 };
 
 /* Opens the archive at path.  CCT_OPEN_READONLY requires an existing archive of a

@@ -107,6 +107,10 @@ void cct_writer_abort(cct_writer *w);
 cct_err *cct_writer_err(cct_writer *w);
 
 /* Readers: each returns CCT_OK or an error with err set, naming the file. */
+/* Builds the tree image of run (nodes contexts) from its context rows in db and
+ * stores it in tree_image (ingest/tree_image.c).  Returns CCT_OK or an error. */
+int cct_tree_image_write(sqlite3 *db, int64_t run, int64_t nodes, cct_err *err);
+
 int cct_read_classic(const char *db_dir, cct_writer *w, cct_err *err);
 int cct_read_v4(const char *db_dir, cct_writer *w, cct_err *err);
 int cct_read_prof2(const char *db_dir, cct_writer *w, cct_err *err);

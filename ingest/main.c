@@ -10,13 +10,15 @@ static const char usage[] =
     "usage: cctingest [--title TEXT] [--replace] [--quiet] DB_DIR OUT.sqlite\n"
     "       cctingest --list ARCHIVE.sqlite\n"
     "       cctingest --remove N ARCHIVE.sqlite\n"
+    "       cctingest --reindex ARCHIVE.sqlite\n"
     "Flattens an HPCToolkit database (classic experiment.xml or v4 meta.db) into a\n"
     "cctq archive; an existing archive gets a new run.\n"
     "  --title TEXT  name the run (default: the database directory's name)\n"
     "  --replace     replace a run ingested from the same database content\n"
     "  --quiet       no progress line and no summary\n"
     "  --list        list the runs of an archive\n"
-    "  --remove N    remove run N from an archive\n";
+    "  --remove N    remove run N from an archive\n"
+    "  --reindex     add the tree images to an archive of an older cctq (schema version 4)\n";
 
 static void print_run(void *arg, const cct_run_info *r) {
   int *n = arg;
@@ -32,13 +34,14 @@ static void print_run(void *arg, const cct_run_info *r) {
 
 int main(int argc, char **argv) {
   cct_ingest_options opt = {0};
-  int quiet = 0, list = 0, remove = 0;
+  int quiet = 0, list = 0, remove = 0, reindex = 0;
   const char *pos[2];
   int npos = 0;
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--title") && i + 1 < argc) opt.title = argv[++i];
     else if (!strcmp(argv[i], "--replace")) opt.replace = 1;
     else if (!strcmp(argv[i], "--list")) list = 1;
+    else if (!strcmp(argv[i], "--reindex")) reindex = 1;
     else if (!strcmp(argv[i], "--remove")) {
       char *end = NULL;
       long n = i + 1 < argc ? strtol(argv[i + 1], &end, 10) : 0;
@@ -63,13 +66,19 @@ int main(int argc, char **argv) {
     }
   }
   cct_err err = CCT_ERR_INIT;
+  if (reindex && npos == 1 && !list && !remove) {
+    int rc = cct_archive_reindex(pos[0], &err);
+    if (rc) fprintf(stderr, "cctingest: error: %s\n", err.msg);
+    else if (!quiet) fprintf(stderr, "cctingest: '%s' has the tree images of every run\n", pos[0]);
+    return rc ? 1 : 0;
+  }
   if ((list || remove) && npos == 1) {
     int n = 0, rc = list ? cct_archive_list(pos[0], print_run, &n, &err) : cct_archive_remove(pos[0], remove, &err);
     if (rc) fprintf(stderr, "cctingest: error: %s\n", err.msg);
     else if (remove && !quiet) fprintf(stderr, "cctingest: removed run %d from '%s'\n", remove, pos[0]);
     return rc ? 1 : 0;
   }
-  if (npos != 2 || list || remove) {
+  if (npos != 2 || list || remove || reindex) {
     fprintf(stderr, "cctingest: error: need DB_DIR and OUT.sqlite\n%s", usage);
     return 2;
   }

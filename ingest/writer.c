@@ -1154,8 +1154,8 @@ static int write_keys(cct_writer *w, const char *name, const int64_t *keys, size
 }
 
 /* Once the tree is complete: writes the static-scope totals and the center
- * look-up tables (keys sorted by the reader thread in queue_finish_tree), and
- * builds the indexes.  Queued to the SQL thread, so it overlaps the reading of
+ * look-up tables (keys sorted by the reader thread in queue_finish_tree),
+ * builds the indexes and the tree image (ingest/tree_image.c).  Queued to the SQL thread, so it overlaps the reading of
  * the profiles.  Returns CCT_OK or an error in err. */
 static int finish_tree(cct_writer *w, cct_err *err) {
   trace(w, "tree");
@@ -1166,6 +1166,8 @@ static int finish_tree(cct_writer *w, cct_err *err) {
   trace(w, "center tables");
   if (!rc) rc = cct_schema_create_indexes(w->db, err);
   trace(w, "indexes");
+  if (!rc) rc = cct_tree_image_write(w->db, w->run, w->next_pre, err);
+  trace(w, "tree image");
   return rc;
 }
 

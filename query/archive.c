@@ -293,7 +293,35 @@ static void run_free(qrun *r) {
   }
   free(r->cols);
   free(r->root_incl);
+  cct_tree_free(&r->tree);
   free(r);
+}
+
+/* Reads the tree image of run into t in one go (incremental BLOB I/O on tree_image's rowid)
+ * and checks it: a missing or damaged image is an error naming the archive. */
+static int load_tree(qarch *a, int run, cct_tree *t, cct_err *err) {
+  const char *file = sqlite3_db_filename(a->db, "main");
+  if (!file || !*file) file = "the archive";
+  sqlite3_blob *b = NULL;
+  if (sqlite3_blob_open(a->db, "main", "tree_image", "data", run, 0, &b) != SQLITE_OK) {
+    int code = sqlite3_errcode(a->db) & 0xff;
+    sqlite3_blob_close(b);
+    return cct_err_set(err, code == SQLITE_NOMEM ? CCT_ENOMEM : CCT_ECORRUPT, "'%s': no tree image of run %d (%s)",
+                       file, run, sqlite3_errmsg(a->db));
+  }
+  int size = sqlite3_blob_bytes(b);
+  void *buf = size > 0 ? malloc((size_t)size) : NULL;
+  int rc = CCT_OK;
+  if (size > 0 && !buf) rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
+  else if (size <= 0 || sqlite3_blob_read(b, buf, size, 0) != SQLITE_OK)
+    rc = cct_err_set(err, CCT_ECORRUPT, "'%s': the tree image of run %d cannot be read (%s)", file, run,
+                     size <= 0 ? "empty" : sqlite3_errmsg(a->db));
+  sqlite3_blob_close(b);
+  char why[256];
+  if (!rc && cct_tree_adopt(buf, (size_t)size, t, why, sizeof why))
+    rc = cct_err_set(err, CCT_ECORRUPT, "'%s': damaged tree image of run %d: %s", file, run, why);
+  if (rc) free(buf);
+  return rc;
 }
 
 /* Loads run's columns, root and totals into a new qrun. */
@@ -344,6 +372,10 @@ static int load_run(qarch *a, int run, qrun **out, cct_err *err) {
     q->root_incl[i] = v[0];
   }
   if (!rc) q->defdisp = default_metric(q);
+  if (!rc) rc = load_tree(a, run, &q->tree, err);
+  if (!rc && (q->tree.base != q->root.pre || q->tree.id[0] != q->root.id))
+    rc = cct_err_set(err, CCT_ECORRUPT, "'%s': the tree image of run %d is not of its contexts",
+                     sqlite3_db_filename(a->db, "main"), run);
   if (rc) {
     run_free(q);
     return rc;

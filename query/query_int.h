@@ -8,6 +8,7 @@
 #include "cct_query.h"
 #include "cct_schema.h"
 #include "cct_kinds.h"
+#include "cct_tree.h"
 #include "cct_util.h"
 #include "cct_sqlite.h" /* after the public headers: the extension build routes sqlite3_* calls */
 
@@ -107,6 +108,7 @@ typedef struct qrun {
   size_t primary;        /* the column whose values context rows carry (qctx.pv), ncols when none */
   qctx root;
   double *root_incl;     /* per column: program total */
+  cct_tree tree;         /* the run's tree image (tree_image), read and checked when the run loads */
 } qrun;
 
 /* A caller frame as bottom-up reads it (@bu_frames). */

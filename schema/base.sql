@@ -1,4 +1,4 @@
--- base.sql: the tables of a cctq archive (schema version 4).
+-- base.sql: the tables of a cctq archive (schema version 5).
 --
 -- One archive holds many runs; every table is keyed by run.  These tables are
 -- private to cctq and may change between schema versions; other tools read the
@@ -211,3 +211,15 @@ CREATE TABLE IF NOT EXISTS profile_value(
   data    BLOB NOT NULL,
   PRIMARY KEY(run, metric, profile)
 ) WITHOUT ROWID;
+
+-- The packed tree image of each run (schema version 5): the context table's tree
+-- as pre-order arrays in one BLOB (layout and invariants in common/cct_tree.h),
+-- written once at ingest (or by 'cctingest --reindex' for an archive of version 4)
+-- and read by the query library in one go (incremental BLOB I/O on the rowid run),
+-- checked on every read.  The views compute over it in memory.
+CREATE TABLE IF NOT EXISTS tree_image(
+  run     INTEGER PRIMARY KEY,      -- run.run
+  version INTEGER NOT NULL,         -- CCT_TREE_VERSION of the layout
+  nodes   INTEGER NOT NULL,         -- contexts of the run (run.contexts)
+  data    BLOB NOT NULL             -- the image (cct_tree_encode)
+);

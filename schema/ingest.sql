@@ -96,6 +96,7 @@ SELECT a1, a2, a3, a4, a5, a6, a7, a8, a9 FROM cct_rows;
 INSERT INTO profile_value(run, profile, metric, data) SELECT a1, a2, a3, a4 FROM cct_rows;
 
 -- @delete_run  (run): every row of a run, for --replace and --remove
+DELETE FROM tree_image WHERE run = ?1;
 DELETE FROM profile_value WHERE run = ?1;
 DELETE FROM profile WHERE run = ?1;
 DELETE FROM scope_total WHERE run = ?1;
@@ -110,6 +111,19 @@ DELETE FROM function WHERE run = ?1;
 DELETE FROM file WHERE run = ?1;
 DELETE FROM module WHERE run = ?1;
 DELETE FROM run WHERE run = ?1;
+
+-- @tree_rows  (?1 run) -> the run's contexts in pre order, the fields of the tree image
+-- (common/cct_tree.h), NULL pointers, lines and ids as -1 / 0
+SELECT pre, id, ifnull(parent, -1), last, depth, frame, fdepth, ifnull(fparent, -1), ldepth, ifnull(lparent, -1),
+       nframes, ifnull(function, 0), ifnull(file, 0), ifnull(line, -1), ifnull(module, 0), ifnull(call_file, 0),
+       ifnull(call_line, -1), ifnull(offset, 0), kind, relation, callsite, inclusive, exclusive, exclusive_lex
+FROM context WHERE run = ?1 ORDER BY pre;
+
+-- @insert_tree_image  (?1 run, ?2 version, ?3 nodes, ?4 image)
+INSERT OR REPLACE INTO tree_image(run, version, nodes, data) VALUES (?1, ?2, ?3, ?4);
+
+-- @reindex_done  the archive now has every image: the current schema version
+PRAGMA user_version = 5;
 
 -- @list_runs  -> the runs of an archive, for cctingest --list
 SELECT run, title, ingested_at, format, contexts, profiles,

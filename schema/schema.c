@@ -100,6 +100,9 @@ static int check_ids(const char *path, long app, long ver, cct_err *err) {
   if (ver > CCT_SCHEMA_VERSION)
     return cct_err_set(err, CCT_ESCHEMA, "'%s' has schema version %ld, this build reads up to %d; upgrade cctq", path, ver,
                        CCT_SCHEMA_VERSION);
+  if (ver == 4) /* version 5 only added the tree images */
+    return cct_err_set(err, CCT_ESCHEMA, "'%s' has schema version 4 of an older cctq (this build reads %d): add the tree images with 'cctingest --reindex %s', or re-ingest the database with cctingest into a new archive",
+                       path, CCT_SCHEMA_VERSION, path);
   if (ver < CCT_SCHEMA_VERSION)
     return cct_err_set(err, CCT_ESCHEMA, "'%s' has schema version %ld of an older cctq (this build reads %d): re-ingest the database with cctingest into a new archive",
                        path, ver, CCT_SCHEMA_VERSION);
@@ -146,7 +149,7 @@ int cct_schema_open(const char *path, int flags, sqlite3 **pdb, cct_err *err) {
     if (!rc) rc = cct_schema_exec(db, cct_sql_base, err);
     if (!rc) rc = cct_schema_exec(db, cct_sql_views, err);
   } else {
-    rc = check_ids(path, app, ver, err);
+    rc = check_ids(path, app, (flags & CCT_OPEN_REINDEX) && ver == 4 ? CCT_SCHEMA_VERSION : ver, err);
   }
   if (rc) {
     sqlite3_close(db);
