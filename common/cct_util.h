@@ -11,6 +11,14 @@
 
 /* ---- memory ---- */
 
+/* p without its const, the one place such a cast is written: for handing memory
+ * this code owns, but holds through a const pointer (the strings of the public
+ * structs), to free, munmap or an API that takes no const. */
+static inline void *cct_unconst(const void *p) {
+  uintptr_t u = (uintptr_t)p;
+  return (void *)u;
+}
+
 /* Sets *out to a * b.  Returns 0, or -1 (leaving *out alone) when the product
  * does not fit in a size_t (git's st_mult, reporting instead of dying). */
 int cct_mul(size_t a, size_t b, size_t *out);

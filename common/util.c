@@ -112,7 +112,10 @@ int cct_metric_rank(const char *name) {
 /* ---- numbers ---- */
 
 int cct_fmt_double(char *buf, size_t n, const char *fmt, double v) {
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral" /* fmt: one conversion for a double (contract) */
   int k = snprintf(buf, n, fmt, v);
+#pragma GCC diagnostic pop
   const char *radix = nl_langinfo(RADIXCHAR); /* of this thread's locale */
   size_t rl = radix ? strlen(radix) : 0;
   if (k < 0 || !n || !rl || !strcmp(radix, ".")) return k;

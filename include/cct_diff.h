@@ -79,7 +79,7 @@ typedef struct cct_diff {
   int granularity;          /* CCT_GRAN_* */
   const char **metrics;     /* base run's metric names (display metric first), as in cct_view */
   const char **other_metrics; /* the matching metric of the other run, NULL when none */
-  const char **units, **other_units; /* units from the 'metrics' view, NULL when unknown */
+  const char *const *units, *const *other_units; /* units from the 'metrics' view, NULL when unknown */
   double *scale;            /* other run's values are multiplied by this (unit conversion) */
   size_t nmetrics;
   double *total;            /* per metric: base program total */

@@ -4,6 +4,7 @@
  * handed to the writer in document order, which is pre-order.  Metric-db files
  * (separate, or embedded in hpcviewer's merged .mdb: see mdb.c) are read one
  * at a time, so memory does not grow with the number of threads. */
+#include "cct_util.h"
 #include "classic_int.h"
 #include "idmap.h"
 #include "ingest_int.h"
@@ -363,7 +364,7 @@ static int element_start(reader *r, const char *tag) {
       return fail(r, CCT_EFORMAT, "HPCToolkitExperiment without a version");
     int ok = !strncmp(a.v, "2.", 2);
     int four = !strncmp(a.v, "4.", 2);
-    xmlFree((void *)a.v);
+    xmlFree(cct_unconst(a.v));
     if (r->hooks) return four ? CCT_OK : fail(r, CCT_EFORMAT, "not a prof2 experiment.xml (version 4.0)");
     if (four) return fail(r, CCT_EFORMAT, "experiment.xml version 4.0 (prof2) needs its profile.db");
     if (!ok) return fail(r, CCT_EFORMAT, "unsupported experiment.xml version; this build reads 2.0, 2.1 and 2.2");

@@ -17,6 +17,7 @@
  * visible ones name in their formula (<MetricFormula t="view" frm="$512"/>);
  * thread profiles use the MetricDB ids.  Exclusive values are in the
  * function scope (a loop includes its nested loops; lex_aware came later). */
+#include "cct_util.h"
 #include "classic_int.h"
 #include "ingest_int.h"
 
@@ -431,7 +432,7 @@ int cct_read_prof2(const char *db_dir, cct_writer *w, cct_err *err) {
     snprintf(r.path, len, "%s/profile.db", db_dir);
     rc = read_all(&r, db_dir);
   }
-  if (r.p) munmap((void *)r.p, r.n);
+  if (r.p) munmap(cct_unconst(r.p), r.n);
   for (int m = 0; m < r.nmetrics; m++) free(r.keys[m]);
   free(r.keys);
   free(r.blocks);

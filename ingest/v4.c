@@ -781,10 +781,10 @@ static int walk(v4 *r, int emit) {
         WCALL(cct_writer_enter(r->w, &c));
         if ((rc = emit_values(r, cid))) return rc;
       }
-      double incl = emit ? check_value(r, cid) : 0;
-      t->kids += incl;
+      double cincl = emit ? check_value(r, cid) : 0;
+      t->kids += cincl;
       if ((rc = push_children(r, &sp, cszc, cpc, cid))) return rc;
-      if (cszc) r->stack[sp - 1].incl = incl;
+      if (cszc) r->stack[sp - 1].incl = cincl;
       if (cszc == 0 && emit) WCALL(cct_writer_exit(r->w));
     }
   }

@@ -991,12 +991,12 @@ int cct_writer_exit(cct_writer *w) {
   for (int m = 0; m < w->nmetrics; m++) {
     double *v = o->vals + 3 * m;
     if (v[0] == 0 && v[1] == 0 && v[2] == 0) continue;
-    row *r = row_begin(w, w->ins_val, "value");
-    if (!r) return oom(w);
-    row_int(r, 1, (int64_t)(m + 1) * CCT_VALUE_KEY + w->pre_base + o->pre);
-    row_double(r, 2, v[0]);
-    row_double(r, 3, v[1]);
-    row_double(r, 4, v[2]);
+    row *vr = row_begin(w, w->ins_val, "value");
+    if (!vr) return oom(w);
+    row_int(vr, 1, (int64_t)(m + 1) * CCT_VALUE_KEY + w->pre_base + o->pre);
+    row_double(vr, 2, v[0]);
+    row_double(vr, 3, v[1]);
+    row_double(vr, 4, v[2]);
     if (row_end(w)) return w->err.code;
   }
   size_t nm = (size_t)w->nmetrics;

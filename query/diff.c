@@ -535,8 +535,8 @@ int cct_view_diff(cct_query *q, const cct_diff_spec *spec, int other_run, cct_di
   d->ncenter = va->ncenter;
   d->granularity = va->granularity;
   d->metrics = va->metrics;
-  d->units = (const char **)p->units;
-  d->other_units = (const char **)p->other_units;
+  d->units = (const char *const *)p->units;
+  d->other_units = (const char *const *)p->other_units;
   if ((rc = query_text(db, "run_title", va->run, NULL, &p->title, err)) ||
       (rc = query_text(db, "run_title", other_run, NULL, &p->other_title, err)))
     goto fail;

@@ -5,6 +5,7 @@
  * statement run instead of a reset, bind and step per key: the look-ups of a
  * view (values of a level or of a center's occurrences, caller frames) cost
  * the B-tree search alone. */
+#include "cct_util.h"
 #include "query_int.h"
 
 #include <string.h>
@@ -112,4 +113,4 @@ static const sqlite3_module keys_module = {
 
 int q_keys_register(sqlite3 *db) { return sqlite3_create_module_v2(db, "cct_keys", &keys_module, NULL, NULL); }
 
-void q_keys_bind(sqlite3_stmt *st, int param, const qkeys *k) { sqlite3_bind_pointer(st, param, (void *)k, "cct_keys", NULL); }
+void q_keys_bind(sqlite3_stmt *st, int param, const qkeys *k) { sqlite3_bind_pointer(st, param, cct_unconst(k), "cct_keys", NULL); }

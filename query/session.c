@@ -5,6 +5,7 @@
  * calls cct_view_compute; each setting change builds the new state aside and
  * swaps it in only when complete, so a failed change leaves the session as it
  * was.  Also completion. */
+#include "cct_util.h"
 #include "query_int.h"
 
 #include <stdio.h>
@@ -96,7 +97,7 @@ static int session_open(const char *path, sqlite3 *db, cct_query **pq, cct_err *
     free(q);
     return rc;
   }
-  q->center = (cct_center *)&q_no_center;
+  q->center = cct_unconst(&q_no_center);
   int run = 0;
   const char *file = path ? path : sqlite3_db_filename(db, "main");
   rc = q_last_run(&q->a, &run, err);
@@ -233,7 +234,7 @@ int cct_center_apply(cct_query *q, int op, const char *item, cct_err *err) {
 
 void cct_center_reset(cct_query *q) {
   cct_center_free(q->center);
-  q->center = (cct_center *)&q_no_center;
+  q->center = cct_unconst(&q_no_center);
 }
 
 int cct_query_swap_center(cct_query *q, cct_center *c, cct_center **old, cct_err *err) {
@@ -242,7 +243,7 @@ int cct_query_swap_center(cct_query *q, cct_center *c, cct_center **old, cct_err
     return cct_err_set(err, CCT_EUSAGE, "a center of run %d cannot be the center of run %d", cct_center_run(c),
                        q->r->run);
   *old = q->center == &q_no_center ? NULL : q->center;
-  q->center = c ? c : (cct_center *)&q_no_center;
+  q->center = c ? c : cct_unconst(&q_no_center);
   return CCT_OK;
 }
 
@@ -348,7 +349,7 @@ size_t cct_query_filters(const cct_query *q, const cct_filter **list) {
 }
 
 static void filters_free(cct_filter *f, size_t n) {
-  for (size_t i = 0; i < n; i++) free((char *)f[i].item);
+  for (size_t i = 0; i < n; i++) free(cct_unconst(f[i].item));
   free(f);
 }
 

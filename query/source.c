@@ -3,6 +3,7 @@
  * the center's share of each line beside the whole-program figure) and
  * the stats view (the distribution of the center's inclusive value over
  * profiles, from the zstd-compressed per-profile vectors of profile_value). */
+#include "cct_util.h"
 #include "query_int.h"
 
 #include <math.h>
@@ -367,7 +368,7 @@ int q_source(const qv *q, const char *file, const cct_view *last, cct_view **out
       r->exclusive[m] = f->excl[m];
     }
   }
-  for (size_t i = 0; i < v->nrows; i++) facts[i].name = (char *)v->rows[i].name; /* not owned */
+  for (size_t i = 0; i < v->nrows; i++) facts[i].name = cct_unconst(v->rows[i].name); /* not owned */
   v->priv = facts;
   free(figs);
   free(cl);
@@ -585,8 +586,8 @@ int q_stats(const qv *q, size_t bins, int order, cct_stats **out, cct_err *err) 
 
 void cct_stats_free(cct_stats *s) {
   if (!s) return;
-  free((char *)s->metric);
-  free((char *)s->note);
+  free(cct_unconst(s->metric));
+  free(cct_unconst(s->note));
   free(s->profiles);
   free(s->histogram);
   for (int k = 0; k < 2; k++) free(s->kinds[k].histogram);

@@ -8,6 +8,7 @@
  * label), cut by the threshold and emitted in pre-order with handles 1, 2, ...
  * (the top row, when the view has one, is handle 1).  Also cct_view_free and
  * the session's copy of the last view for '@N'. */
+#include "cct_util.h"
 #include "query_int.h"
 
 #include <stdio.h>
@@ -207,27 +208,27 @@ size_t cct_view_path(const cct_view *v, size_t i, const char **names) {
 
 void cct_view_free(cct_view *v) {
   if (!v) return;
-  for (size_t i = 0; i < v->nmetrics; i++) free((char *)v->metrics[i]);
-  for (size_t i = 0; i < v->ncenter; i++) free((char *)v->center[i]);
-  for (size_t i = 0; i < v->nfilters; i++) free((char *)v->filters[i]);
-  free((char *)v->filters);
+  for (size_t i = 0; i < v->nmetrics; i++) free(cct_unconst(v->metrics[i]));
+  for (size_t i = 0; i < v->ncenter; i++) free(cct_unconst(v->center[i]));
+  for (size_t i = 0; i < v->nfilters; i++) free(cct_unconst(v->filters[i]));
+  free(cct_unconst(v->filters));
   for (size_t i = 0; i < v->nrows; i++) {
     cct_row *r = &v->rows[i];
-    free((char *)r->name);
-    free((char *)r->file);
-    free((char *)r->module);
-    free((char *)r->callsite);
-    free((char *)r->text);
+    free(cct_unconst(r->name));
+    free(cct_unconst(r->file));
+    free(cct_unconst(r->module));
+    free(cct_unconst(r->callsite));
+    free(cct_unconst(r->text));
     free(r->inclusive);
     free(r->exclusive);
     free(r->share);
   }
   free(v->rows);
-  free((char *)v->metrics);
-  free((char *)v->center);
+  free(cct_unconst(v->metrics));
+  free(cct_unconst(v->center));
   free(v->total);
   free(v->base);
-  free((char *)v->note);
+  free(cct_unconst(v->note));
   free(v->priv);
   free(v);
 }
@@ -292,7 +293,7 @@ static int vt_to_view(const qv *q, vtree *t, const int *roots, size_t nroots, cc
       continue;
     rc = emit(t, roots[i], cut, v, facts, &handle, -1);
   }
-  for (size_t i = 0; i < v->nrows; i++) facts[i].name = (char *)v->rows[i].name; /* not owned */
+  for (size_t i = 0; i < v->nrows; i++) facts[i].name = cct_unconst(v->rows[i].name); /* not owned */
   v->priv = facts;
   return rc ? cct_err_set(err, CCT_ENOMEM, "out of memory") : CCT_OK;
 }

@@ -19,6 +19,7 @@
  * (cct_center_edit), exactly as 'flat; center @3' in the shell; the new
  * center value becomes the session's (cct_query_swap_center), which hands
  * the previous one back: those are the history 'u' goes back through. */
+#include "cct_util.h"
 #include "shell_int.h"
 
 #include "cct_escape.h"
@@ -953,7 +954,7 @@ static void show_help(tui *t) {
   size_t n = sizeof key_help / sizeof *key_help;
   char **items = malloc(n * sizeof *items);
   if (!items) return;
-  for (size_t i = 0; i < n; i++) items[i] = (char *)key_help[i];
+  for (size_t i = 0; i < n; i++) items[i] = cct_unconst(key_help[i]);
   choose(t, "Keys (Esc or q closes)", items, n, 0, 0);
   free(items);
 }

@@ -262,6 +262,7 @@ static const sqlite3_module module = {
 /* Entry point, found by name from the file name 'cctq.so'.  Registers the
  * table-valued functions cct_topdown, cct_bottomup and cct_flat.
  * Returns SQLITE_OK or an SQLite error code. */
+int sqlite3_cctq_init(sqlite3 *db, char **err, const sqlite3_api_routines *api);
 #ifdef _WIN32
 __declspec(dllexport)
 #else

@@ -38,6 +38,8 @@ static void cleanup(void) {
   rmdir(dir);
 }
 
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (!size) return 0;
   if (!dir[0]) { /* a private directory, in memory where possible, removed at exit */
