@@ -616,6 +616,12 @@ static int64_t summary_find(const v4 *r, uint32_t ctx) {
 
 /* Gives the writer the summary values of ctx (the innermost open context). */
 static int emit_values(v4 *r, uint32_t ctx) {
+  /* A metric with a lex_aware scope whose value hpcprof did not store for
+   * ctx has lex_aware 0 there (sparse storage of a zero, as for an outer loop
+   * whose cost is all in its nested loops), not the function-scope value the
+   * writer assumes for a scope the database lacks altogether. */
+  for (size_t c = 0; c < r->ncols; c++)
+    if (r->cols[c].has_lex) WCALL(cct_writer_value(r->w, r->cols[c].widx, CCT_EXCLUSIVE_LEX, 0));
   int64_t i = summary_find(r, ctx);
   if (i < 0) return CCT_OK;
   uint32_t id;

@@ -17,7 +17,15 @@ v4read.py DIR values ARCHIVE checks that the archive's only run has the
 database's profile count and, for every context of meta.db and every metric,
 the summary execution (inclusive) and function (exclusive) sums as its
 context_values (0 where none is stored); prints one line per difference and
-exits 1 if any."""
+exits 1 if any.  v4read.py DIR loopcheck METRIC < CSV checks the loop rows of
+cctq's line-granularity top-down tree of the whole program (mode csv) against
+the database's stored lex_aware values of METRIC (0 where none is stored): per
+loop header (file, line), the rows' exclusive values are the contexts' values
+(as sorted lists when there are as many rows as contexts, else as sums, rows
+merging contexts); exits 1 on any difference.  v4read.py DIR lexmetrics
+prints the names of up to 3 metrics with a lex_aware scope, those with a
+value on some loop first."""
+import csv
 import os
 import sqlite3
 import struct
@@ -142,3 +150,32 @@ if __name__ == "__main__":
             print(line)
         print(f"{checked} values checked, {len(bad)} differ")
         sys.exit(1 if bad or not checked else 0)
+    elif sys.argv[2] == "loopcheck":
+        metric = sys.argv[3]
+        sid = db.stat(metric, "lex_aware")
+        want, have = {}, {}
+        for cid, c in db.ctx.items():
+            if c["lt"] == 1:
+                v = db.summary.get(cid, {}).get(sid, 0.0) if sid is not None else 0.0
+                want.setdefault((db.file_path(c["file"]) or "", c["line"] or 0), []).append(v)
+        for row in csv.DictReader(sys.stdin):
+            if row["kind"] == "loop":
+                have.setdefault((row["file"], int(row["line"] or 0)), []).append(float(row[metric + " exclusive"]))
+        close = lambda a, b: abs(a - b) <= 1e-9 * max(abs(a), abs(b)) + 1e-12
+        bad = 0
+        for key in sorted(set(want) | set(have)):
+            w, h = sorted(want.get(key, [])), sorted(have.get(key, []))
+            ok = all(map(close, w, h)) if len(w) == len(h) else (h and close(sum(w), sum(h)))
+            if not ok:
+                bad += 1
+                print(f"loop {key[0]}:{key[1]}: rows {h}, database lex_aware {w}")
+        print(f"{sum(map(len, want.values()))} loop contexts, {sum(map(len, have.values()))} loop rows, {bad} differ")
+        sys.exit(1 if bad else 0)
+    elif sys.argv[2] == "lexmetrics":
+        loops = [cid for cid, c in db.ctx.items() if c["lt"] == 1]
+        lex = [md for md in db.metrics if md["scopes"].get("lex_aware", (0, None))[1] is not None]
+        names = sorted((not any(db.summary.get(cid, {}).get(md["scopes"]["lex_aware"][1], 0) for cid in loops), i,
+                        md["name"]) for i, md in enumerate(lex))
+        names = [n for _, _, n in names]
+        for n in names[:3]:
+            print(n)
