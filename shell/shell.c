@@ -28,6 +28,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/resource.h>
+#include <time.h>
 #include <unistd.h>
 
 volatile sig_atomic_t cct_shell_interrupted = 0;
@@ -65,6 +67,7 @@ static int cmd_mode(cct_shell *p, cct_words *w);
 static int cmd_width(cct_shell *p, cct_words *w);
 static int cmd_columns(cct_shell *p, cct_words *w);
 static int cmd_pager(cct_shell *p, cct_words *w);
+static int cmd_timer(cct_shell *p, cct_words *w);
 static int cmd_sql(cct_shell *p, cct_words *w);
 static int cmd_diff(cct_shell *p, cct_words *w);
 static int cmd_export(cct_shell *p, cct_words *w);
@@ -140,6 +143,10 @@ static const cct_cmd commands[] = {
      "metrics, four metrics in all."},
     {"pager", cmd_pager, 0, "pager [on|off]",
      "show or set paging of output on a terminal through $PAGER (default on, less -FRX)", NULL},
+    {"timer", cmd_timer, 0, "timer [on|off]", "show or set timing: after each command, its elapsed and CPU time",
+     "After each command (failed ones too), a line on standard output as sqlite3's\n"
+     "'.timer' prints: 'Run Time: real 0.012 user 0.010000 sys 0.001000' (seconds:\n"
+     "wall clock, then the CPU time of cctq in user and system mode)."},
     {"mode", cmd_mode, 0, "mode [tree|table|csv|json|folded]", "show or set the output mode",
      "  tree    indented tree with |- connectors, inclusive and exclusive with % of the total\n"
      "  table   aligned columns, one row per line        csv     RFC 4180, full precision\n"
@@ -375,6 +382,31 @@ static void pager_close(cct_shell *p, FILE *out, FILE *pg) {
   signal(SIGPIPE, SIG_DFL);
 }
 
+/* When a command started, for 'timer on'. */
+typedef struct cct_timer {
+  struct timespec real; /* CLOCK_MONOTONIC */
+  struct rusage use;    /* RUSAGE_SELF: user and system CPU time */
+} cct_timer;
+
+static void timer_start(cct_timer *t) {
+  clock_gettime(CLOCK_MONOTONIC, &t->real);
+  getrusage(RUSAGE_SELF, &t->use);
+}
+
+static double tv_seconds(struct timeval a, struct timeval b) {
+  return (double)(b.tv_sec - a.tv_sec) + (double)(b.tv_usec - a.tv_usec) * 1e-6;
+}
+
+/* Prints the time since t as sqlite3's '.timer' does, on p->out (as sqlite3,
+ * whose line goes to its output stream): 'Run Time: real R user U sys S'. */
+static void timer_print(cct_shell *p, const cct_timer *t) {
+  cct_timer now;
+  timer_start(&now);
+  double real = (double)(now.real.tv_sec - t->real.tv_sec) + (double)(now.real.tv_nsec - t->real.tv_nsec) * 1e-9;
+  fprintf(p->out, "Run Time: real %.3f user %f sys %f\n", real, tv_seconds(t->use.ru_utime, now.use.ru_utime),
+          tv_seconds(t->use.ru_stime, now.use.ru_stime));
+}
+
 int cct_shell_exec(cct_shell *p, const char *text, size_t len) {
   size_t pos = 0, s, e;
   int status = CCT_CMD_OK;
@@ -393,8 +425,12 @@ int cct_shell_exec(cct_shell *p, const char *text, size_t len) {
     } else {
       FILE *out = p->out, *pg = pager_open(p, &w);
       if (pg) p->out = pg;
+      int timed = p->timer;
+      cct_timer t0;
+      if (timed) timer_start(&t0);
       rc = cct_shell_command(p, &w);
       if (pg) pager_close(p, out, pg);
+      if (timed && p->timer) timer_print(p, &t0);
     }
     cct_words_release(&w);
     if (ferror(p->out)) return CCT_CMD_QUIT; /* nowhere to write: stop */
@@ -915,6 +951,18 @@ static int cmd_pager(cct_shell *p, cct_words *w) {
   return CCT_CMD_OK;
 }
 
+static int cmd_timer(cct_shell *p, cct_words *w) {
+  if (w->argc == 1) {
+    fprintf(p->out, "%s\n", p->timer ? "on" : "off");
+    return CCT_CMD_OK;
+  }
+  static const char *const v[] = {"off", "on", NULL};
+  int k = w->argc == 2 ? find_word(v, w->argv[1]) : -1;
+  if (k < 0) return usage_error(p, cmd_of(w), "need on or off, not", w->argv[w->argc > 2 ? 2 : 1]);
+  p->timer = k;
+  return CCT_CMD_OK;
+}
+
 static int cmd_mode(cct_shell *p, cct_words *w) {
   if (w->argc == 1) {
     fprintf(p->out, "%s\n", cct_shell_mode_names[p->mode]);
@@ -1143,6 +1191,7 @@ int cct_shell_complete_kind(const char *line, size_t point, size_t *word_start, 
   static const char *const grans[] = {"function", "line", NULL};
   static const char *const bases[] = {"program", "center", NULL};
   static const char *const diff_kw[] = {"sort", NULL};
+  static const char *const onoff[] = {"on", "off", NULL};
   static const char *const flats[] = {"functions", "loops", "lines", "files", "modules", "tree", NULL};
   static const char *const center_kw[] = {"reset", "glob", "re", "loop", "file", "module", "class", "namespace",
                                           NULL};
@@ -1186,6 +1235,7 @@ int cct_shell_complete_kind(const char *line, size_t point, size_t *word_start, 
     else if (!strcmp(name, "source")) kind = idx == 1 ? (cur[0] == '@' ? '@' : 'F') : 0;
     else if (!strcmp(name, "metric")) kind = 'm';
     else if (!strcmp(name, "mode")) kind = idx == 1 ? 'w' : 0, *words = modes;
+    else if (!strcmp(name, "timer") || !strcmp(name, "pager")) kind = idx == 1 ? 'w' : 0, *words = onoff;
     else if (!strcmp(name, "granularity")) kind = idx == 1 ? 'w' : 0, *words = grans;
     else if (!strcmp(name, "percent")) kind = idx == 1 ? 'w' : 0, *words = bases;
     else if (!strcmp(name, "flat")) kind = idx == 1 ? 'w' : 0, *words = flats;

@@ -53,6 +53,7 @@ typedef struct cct_shell {
   size_t ncolumns;
   int pager;                 /* 1: long output on a terminal goes through $PAGER ('pager on') */
   int paged;                 /* 1: out is the pager of a terminal (widths are the terminal's) */
+  int timer;                 /* 1: 'timer on': each command's elapsed and CPU time after it */
   int keep_going;            /* 1: a script runs on after a failing command (--keep-going) */
   int interactive;           /* 1: input from a terminal (errors do not end the session) */
   FILE *out;                 /* where views go (stdout) */
