@@ -21,7 +21,7 @@
 /* Attributes of one element that the reader cares about (NULL when absent);
  * the strings belong to the xmlTextReader and die at the next read. */
 typedef struct attrs {
-  const char *i, *n, *l, *lm, *f, *a, *t, *partner, *v, *db_id;
+  const char *i, *n, *l, *lm, *f, *a, *t, *partner, *v, *db_id, *it;
 } attrs;
 
 /* A <Metric> or <MetricDB> column: where its values go. */
@@ -92,6 +92,7 @@ static void read_attrs(xmlTextReaderPtr xr, attrs *a) {
       case 'v': a->v = v; break;
       }
     } else if (!strcmp(k, "lm")) a->lm = v;
+    else if (!strcmp(k, "it")) a->it = v; /* the id trace records use */
     else if (!strcmp(k, "partner")) a->partner = v;
     else if (!strcmp(k, "db-id")) a->db_id = v;
   }
@@ -298,7 +299,7 @@ static int function_for(reader *r, const attrs *a, int64_t *fid) {
 
 /* A CCT element starts: enter a context. */
 static int cct_start(reader *r, const char *tag, const attrs *a) {
-  cct_context c = {0, CCT_KIND_LINE, CCT_REL_LEXICAL, CCT_NONE, CCT_NONE, CCT_NONE, CCT_NONE, 0, 0};
+  cct_context c = {0, CCT_KIND_LINE, CCT_REL_LEXICAL, CCT_NONE, CCT_NONE, CCT_NONE, CCT_NONE, 0, 0, 0};
   if (parse_int(a->i, &c.id)) return fail(r, CCT_ECORRUPT, "context element without a numeric id (i)");
   if (c.id > r->max_id) r->max_id = c.id;
   if (c.id < 0 && r->hooks) { /* prof2's synthetic wrappers: no data, children go to the parent */
@@ -308,6 +309,8 @@ static int cct_start(reader *r, const char *tag, const attrs *a) {
   }
   if (a->l && parse_int(a->l, &c.line)) return fail(r, CCT_ECORRUPT, "bad l attribute");
   if (c.line == 0) c.line = CCT_NONE;
+  if (a->it && parse_int(a->it, &c.trace_id)) return fail(r, CCT_ECORRUPT, "bad it attribute");
+  if (!a->it && !r->hooks) c.trace_id = -1; /* classic traces name statements by S@it only */
   int loop = 0, frame = 0;
   if (!strcmp(tag, "PF") || !strcmp(tag, "Pr")) {
     c.kind = CCT_KIND_FUNCTION;
@@ -378,7 +381,7 @@ static int element_start(reader *r, const char *tag) {
     return add_table_entry(r, tag, &a);
   if (!strcmp(tag, "SecCallPathProfileData")) {
     r->in_data = 1;
-    cct_context root = {r->hooks ? 0 : 1, CCT_KIND_ROOT, CCT_REL_LEXICAL, CCT_NONE, CCT_NONE, CCT_NONE, CCT_NONE, 0, 0};
+    cct_context root = {r->hooks ? 0 : 1, CCT_KIND_ROOT, CCT_REL_LEXICAL, CCT_NONE, CCT_NONE, CCT_NONE, CCT_NONE, 0, 0, -1};
     int rc = cct_writer_enter(r->w, &root);
     if (rc) return fail(r, rc, cct_writer_err(r->w)->msg);
     r->root_open = 1;
@@ -444,21 +447,6 @@ static int read_xml(reader *r) {
 }
 
 static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
-
-void cct_classic_profile_id(const char *name, cct_profile_id *id) {
-  /* <grp>.<exe>-<rank:6d>-<thread:3d>-<hostid:8x>-<pid>-<gen>.metric-db */
-  id->node = id->rank = id->thread = id->core = id->gpucontext = id->gpustream = -1;
-  const char *dash[5] = {0};
-  const char *end = strrchr(name, '.');
-  if (!end) return;
-  int k = 0;
-  for (const char *p = end; p > name && k < 5; p--)
-    if (p[-1] == '-') dash[k++] = p - 1;
-  if (k < 5) return;
-  id->rank = strtoll(dash[4] + 1, NULL, 10);
-  id->thread = strtoll(dash[3] + 1, NULL, 10);
-  id->node = strtoll(dash[2] + 1, NULL, 16);
-}
 
 static uint32_t be32(const unsigned char *p) {
   return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];

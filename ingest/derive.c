@@ -459,7 +459,7 @@ static int write_tree(dtree *t, const int *has_lex, cct_writer *w) {
     const dnode *x = &t->n[i];
     cct_context c = {x->id, x->kind, x->relation, x->kind == CCT_KIND_FUNCTION ? x->function : CCT_NONE,
                      x->file > 0 ? x->file : CCT_NONE, x->line >= 0 ? x->line : CCT_NONE,
-                     x->kind == CCT_KIND_INSTRUCTION && x->module > 0 ? x->module : CCT_NONE, x->offset, x->callsite};
+                     x->kind == CCT_KIND_INSTRUCTION && x->module > 0 ? x->module : CCT_NONE, x->offset, x->callsite, 0};
     rc = cct_writer_enter(w, &c);
     for (size_t m = 0; !rc && m < t->nm; m++) {
       /* A database's own figures may disagree by rounding (children's exclusives adding up to a

@@ -4,6 +4,7 @@
 #include "cct_ingest.h"
 #include "classic_int.h"
 #include "ingest_int.h"
+#include "trace.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -103,8 +104,11 @@ int cct_ingest(const cct_ingest_options *opt, cct_ingest_stats *stats, cct_err *
   snprintf(digest, sizeof digest, "%016llx", (unsigned long long)h);
 
   cct_writer *w = NULL;
-  int rc = cct_writer_open(opt->out_path, opt->db_dir, format, opt->title, digest, bytes, opt->replace, &w, err);
-  if (rc) return rc;
+  cct_traces *traces = NULL; /* read first: the tree takes each context's traced time */
+  int rc = cct_traces_scan(opt->db_dir, format, &traces, err);
+  if (!rc) rc = cct_writer_open(opt->out_path, opt->db_dir, format, opt->title, digest, bytes, opt->replace, &w, err);
+  if (rc) return cct_traces_free(traces), rc;
+  cct_writer_traces(w, traces);
   rc = format[0] == 'v'   ? cct_read_v4(opt->db_dir, w, err)
        : format[0] == 'p' ? cct_read_prof2(opt->db_dir, w, err)
                           : cct_read_classic(opt->db_dir, w, err);

@@ -32,6 +32,7 @@ typedef struct cct_context {
   int64_t module;   /* reader's module id for instruction contexts, else CCT_NONE */
   int64_t offset;   /* offset in module for instruction contexts */
   int callsite;     /* 1: a line context whose children are calls (classic C) */
+  int64_t trace_id; /* the id trace records name it by (classic S@it; -1: none), 0: its id */
 } cct_context;
 
 /* Identity of one profile (thread, rank, GPU stream); -1 = not applicable. */
@@ -92,6 +93,20 @@ void cct_writer_note_elided(cct_writer *w, long long n);
 int cct_writer_profile(cct_writer *w, const cct_profile_id *id);
 int cct_writer_profile_values(cct_writer *w, int m, size_t n, const uint32_t *ctx, const double *incl,
                               const double *excl);
+
+/* Traces (trace.h).  cct_writer_traces hands the writer the scanned traces
+ * (NULL: none) before the tree; it owns them from then on: it adds the metric
+ * 'trace (sec)' (each context's traced time as its point value, inclusive and
+ * exclusive scopes propagated as hpcprof does, formats.md section 3.4), binds
+ * profiles to their traces and stores the records at commit, through the three
+ * calls below (trace.sql's tables; they return CCT_OK or the writer's error). */
+typedef struct cct_traces cct_traces;
+void cct_writer_traces(cct_writer *w, cct_traces *t);
+int cct_writer_trace_chunk(cct_writer *w, int64_t lane, int64_t seq, int64_t first, int64_t end, uint32_t n, void *z,
+                           size_t zn);
+int cct_writer_trace_lane(cct_writer *w, int64_t lane, int64_t profile, const cct_profile_id *id, long long records,
+                          long long strays, int64_t first, int64_t last, int64_t busy);
+int cct_writer_trace_run(cct_writer *w, int64_t t0, int64_t span, long long records, long long strays, long long lanes);
 
 /* Progress: bytes of input consumed so far (for the progress line). */
 void cct_writer_progress(cct_writer *w, long long bytes_done, long long bytes_total);

@@ -9,7 +9,9 @@
  *   0xFFFFFFFFDEADF00D.
  *
  * This file finds such a file and checks its index; classic.c reads the
- * embedded metric-db files exactly as it reads separate ones. */
+ * embedded metric-db files exactly as it reads separate ones, and trace.c the
+ * hpctrace files embedded in experiment.mt, which has the same layout.  It also
+ * parses the identity of a profile from a metric-db or hpctrace file name. */
 #include "classic_int.h"
 
 #include <dirent.h>
@@ -123,4 +125,19 @@ int cct_mdb_find(const char *dir, char **path, cct_err *err) {
   if (!(*path = malloc(n))) return cct_err_set(err, CCT_ENOMEM, "out of memory");
   snprintf(*path, n, "%s/%s", dir, first);
   return CCT_OK;
+}
+
+void cct_classic_profile_id(const char *name, cct_profile_id *id) {
+  /* <grp>.<exe>-<rank:6d>-<thread:3d>-<hostid:8x>-<pid>-<gen>.metric-db */
+  id->node = id->rank = id->thread = id->core = id->gpucontext = id->gpustream = -1;
+  const char *dash[5] = {0};
+  const char *end = strrchr(name, '.');
+  if (!end) return;
+  int k = 0;
+  for (const char *p = end; p > name && k < 5; p--)
+    if (p[-1] == '-') dash[k++] = p - 1;
+  if (k < 5) return;
+  id->rank = strtoll(dash[4] + 1, NULL, 10);
+  id->thread = strtoll(dash[3] + 1, NULL, 10);
+  id->node = strtoll(dash[2] + 1, NULL, 16);
 }

@@ -708,7 +708,7 @@ static int walk(v4 *r, int emit) {
   double root_incl = emit ? check_value(r, 0) : 0, root_kids = 0;
   if (!r->stack && !(r->stack = malloc(V4_MAX_DEPTH * sizeof *r->stack))) return nomem(r);
   if (emit) {
-    cct_context root = {0, CCT_KIND_ROOT, CCT_REL_LEXICAL, CCT_NONE, CCT_NONE, CCT_NONE, CCT_NONE, CCT_NONE, 0};
+    cct_context root = {0, CCT_KIND_ROOT, CCT_REL_LEXICAL, CCT_NONE, CCT_NONE, CCT_NONE, CCT_NONE, CCT_NONE, 0, 0};
     WCALL(cct_writer_enter(r->w, &root));
     if ((rc = emit_values(r, 0))) return rc;
   } else if ((rc = push_id(r, 0))) {
@@ -725,7 +725,7 @@ static int walk(v4 *r, int emit) {
       if (pn && (rc = str_at(r, f, pn, "entry point name", &s))) return rc;
       if ((rc = push_id(r, id))) return rc;
     } else {
-      cct_context c = {id, CCT_KIND_FUNCTION, CCT_REL_CALL, V4_SYNTH + e, CCT_NONE, CCT_NONE, CCT_NONE, CCT_NONE, 0};
+      cct_context c = {id, CCT_KIND_FUNCTION, CCT_REL_CALL, V4_SYNTH + e, CCT_NONE, CCT_NONE, CCT_NONE, CCT_NONE, 0, 0};
       WCALL(cct_writer_enter(r->w, &c));
       if ((rc = emit_values(r, id))) return rc;
     }
@@ -772,7 +772,7 @@ static int walk(v4 *r, int emit) {
         if (lt == 0 && !fx.has_function) r->need_unknown = 1;
         if ((rc = push_id(r, cid))) return rc;
       } else {
-        cct_context c = {cid, CCT_KIND_FUNCTION, rel, CCT_NONE, CCT_NONE, CCT_NONE, CCT_NONE, CCT_NONE, 0};
+        cct_context c = {cid, CCT_KIND_FUNCTION, rel, CCT_NONE, CCT_NONE, CCT_NONE, CCT_NONE, CCT_NONE, 0, 0};
         c.kind = lt == 0 ? CCT_KIND_FUNCTION : lt == 1 ? CCT_KIND_LOOP : lt == 2 ? CCT_KIND_LINE : CCT_KIND_INSTRUCTION;
         if (lt == 0) c.function = fx.has_function ? (int64_t)fx.function : V4_UNKNOWN_FN;
         if (fx.has_srcloc) {

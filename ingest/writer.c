@@ -12,6 +12,7 @@
 #include "idmap.h"
 #include "ingest_int.h"
 #include "rowtab.h"
+#include "trace.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -119,6 +120,9 @@ struct cct_writer {
   char sql_msg[512];
   double last_progress;      /* seconds at the last progress line */
   cct_rowtab batch;          /* the rows cct_rows serves to the statement being stepped */
+  cct_traces *traces;        /* the database's traces (trace.h), NULL: none */
+  int trace_m;               /* metric index of 'trace (sec)', -1: none */
+  sqlite3_stmt *ins_tchunk, *ins_tlane, *ins_trun;
   row **gather;              /* SQL thread: rows of one statement, gathered from a chunk */
 };
 
@@ -399,6 +403,7 @@ int cct_writer_open(const char *out_path, const char *db_dir, const char *format
   w->out_path = strdup(out_path);
   w->tmp_fd = -1;
   w->primary = -1;
+  w->trace_m = -1;
   char real[PATH_MAX];
   struct stat sb;
   if (realpath(db_dir, real) && strlen(real) + 5 < sizeof real) {
@@ -482,7 +487,8 @@ int cct_writer_open(const char *out_path, const char *db_dir, const char *format
   struct { sqlite3_stmt **st; const char *name; } stmts[] = {
       {&w->ins_ctx, "insert_context"}, {&w->ins_val, "insert_value"},     {&w->ins_mod, "insert_module"},
       {&w->ins_file, "insert_file"},   {&w->ins_fn, "insert_function"},   {&w->ins_metric, "insert_metric"},
-      {&w->ins_prof, "insert_profile"}, {&w->ins_pval, "insert_profile_value"}};
+      {&w->ins_prof, "insert_profile"}, {&w->ins_pval, "insert_profile_value"},
+      {&w->ins_tchunk, "insert_trace_chunk"}, {&w->ins_tlane, "insert_trace_lane"}, {&w->ins_trun, "insert_trace_run"}};
   if (!rc && (!(w->gather = malloc(CHUNK_ROWS * sizeof *w->gather)) || cct_rowtab_register(w->db, &w->batch) != SQLITE_OK))
     rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
   for (size_t i = 0; !rc && i < sizeof stmts / sizeof *stmts; i++)
@@ -838,6 +844,11 @@ int cct_writer_enter(cct_writer *w, const cct_context *c) {
   if (w->pre_base + w->next_pre >= CCT_VALUE_KEY) /* value.key = metric * 2^40 + pre */
     return cct_err_set(&w->err, CCT_EUSAGE, "'%s' holds 2^40 contexts, as many as an archive can: use a new archive",
                        w->out_path);
+  if (w->traces && w->trace_m < 0 && !w->depth) { /* the root: the traced time is the last metric */
+    cct_err e = CCT_ERR_INIT;
+    if ((w->trace_m = cct_writer_metric(w, "trace (sec)", "sum", "time on the sampled call stack, from the traces", 1, &e)) < 0)
+      return cct_err_set(&w->err, e.code, "%s", e.msg);
+  }
   int added = cct_idset_add(&w->contexts, (uint32_t)c->id);
   if (added < 0) return oom(w);
   if (!added) return cct_err_set(&w->err, CCT_ECORRUPT, "context id %lld appears twice", (long long)c->id);
@@ -866,6 +877,10 @@ int cct_writer_enter(cct_writer *w, const cct_context *c) {
     return cct_err_set(&w->err, CCT_ECORRUPT, "context %lld refers to unknown %s %lld", (long long)c->id,
                        fn < 0 ? "function" : file < 0 ? "file" : "module",
                        (long long)(fn < 0 ? c->function : file < 0 ? c->file : c->module));
+  if (w->trace_m >= 0) { /* its point value, to which its children add as they exit */
+    double v = cct_traces_enter(w->traces, c->trace_id ? c->trace_id : c->id, w->next_pre);
+    for (int k = 0; k < 3; k++) o->vals[3 * w->trace_m + k] = v, o->set[3 * w->trace_m + k] = 1;
+  }
   int frame = is_frame(c);
   o->id = c->id;
   o->is_frame = frame;
@@ -941,6 +956,21 @@ int cct_writer_value(cct_writer *w, int m, int which, double v) {
   return CCT_OK;
 }
 
+/* The traced time of o is complete (its children have exited): its lex_aware
+ * is its function scope but for a loop (which holds no nested loops), and it
+ * adds to its parent's inclusive, and to its function scope when lexical (to
+ * lex_aware too unless a loop), as hpcprof propagates (formats.md 3.4). */
+static void trace_propagate(cct_writer *w, open_ctx *o) {
+  double *v = o->vals + 3 * w->trace_m;
+  if (o->kind != CCT_KIND_LOOP) v[CCT_EXCLUSIVE_LEX] = v[CCT_EXCLUSIVE];
+  if (!w->depth) return;
+  double *pv = w->stack[w->depth - 1].vals + 3 * w->trace_m;
+  pv[CCT_INCLUSIVE] += v[CCT_INCLUSIVE];
+  if (o->relation != CCT_REL_LEXICAL || o->is_frame) return;
+  pv[CCT_EXCLUSIVE] += v[CCT_EXCLUSIVE];
+  if (o->kind != CCT_KIND_LOOP) pv[CCT_EXCLUSIVE_LEX] += v[CCT_EXCLUSIVE];
+}
+
 int cct_writer_exit(cct_writer *w) {
   if (w->err.code) return w->err.code;
   if (!w->depth) return cct_err_set(&w->err, CCT_EUSAGE, "exit without an open context");
@@ -975,6 +1005,7 @@ int cct_writer_exit(cct_writer *w) {
     if (!set[CCT_EXCLUSIVE]) v[CCT_EXCLUSIVE] = v[CCT_EXCLUSIVE_LEX];
     if (!set[CCT_EXCLUSIVE_LEX]) v[CCT_EXCLUSIVE_LEX] = v[CCT_EXCLUSIVE];
   }
+  if (w->trace_m >= 0) trace_propagate(w, o);
   for (int k = 0; k < 3; k++) row_double(r, 23 + k, w->primary < 0 ? 0 : o->vals[3 * w->primary + k]); /* beside the context */
   if (w->depth) w->stack[w->depth - 1].nframes += o->nframes + o->is_frame;
   if (o->function > 0 && (o->is_frame || o->kind == CCT_KIND_LOOP || o->kind == CCT_KIND_LINE) && o->kind != CCT_KIND_ROOT) {
@@ -1027,6 +1058,7 @@ int cct_writer_profile(cct_writer *w, const cct_profile_id *id) {
   row *r = row_begin(w, w->ins_prof, "profile");
   if (!r) return oom(w);
   w->cur_profile = ++w->nprofiles;
+  if (w->traces) cct_traces_bind(w->traces, id, w->cur_profile);
   row_int(r, 1, w->run);
   row_int(r, 2, w->cur_profile);
   int64_t f[6] = {id->node, id->rank, id->thread, id->core, id->gpucontext, id->gpustream};
@@ -1065,6 +1097,55 @@ int cct_writer_profile_values(cct_writer *w, int m, size_t n, const uint32_t *ct
   row_int(r, 2, w->cur_profile);
   row_int(r, 3, m + 1);
   row_blob(r, 4, z, zn);
+  return row_end(w);
+}
+
+void cct_writer_traces(cct_writer *w, cct_traces *t) {
+  cct_traces_free(w->traces);
+  w->traces = t;
+}
+
+int cct_writer_trace_chunk(cct_writer *w, int64_t lane, int64_t seq, int64_t first, int64_t end, uint32_t n, void *z,
+                           size_t zn) {
+  row *r = row_begin(w, w->ins_tchunk, "trace records");
+  if (!r) return free(z), oom(w);
+  row_int(r, 1, w->run);
+  row_int(r, 2, lane);
+  row_int(r, 3, seq);
+  row_int(r, 4, first);
+  row_int(r, 5, end);
+  row_int(r, 6, n);
+  row_blob(r, 7, z, zn);
+  return row_end(w);
+}
+
+int cct_writer_trace_lane(cct_writer *w, int64_t lane, int64_t profile, const cct_profile_id *id, long long records,
+                          long long strays, int64_t first, int64_t last, int64_t busy) {
+  row *r = row_begin(w, w->ins_tlane, "trace lanes");
+  if (!r) return oom(w);
+  row_int(r, 1, w->run);
+  row_int(r, 2, lane);
+  row_opt(r, 3, profile, profile > 0);
+  int64_t f[6] = {id->node, id->rank, id->thread, id->core, id->gpucontext, id->gpustream};
+  for (int i = 0; i < 6; i++) row_opt(r, 4 + i, f[i], f[i] >= 0);
+  row_text(r, 10, id->source ? id->source : "");
+  row_int(r, 11, records);
+  row_int(r, 12, strays);
+  row_int(r, 13, first);
+  row_int(r, 14, last);
+  row_int(r, 15, busy);
+  return row_end(w);
+}
+
+int cct_writer_trace_run(cct_writer *w, int64_t t0, int64_t span, long long records, long long strays, long long lanes) {
+  row *r = row_begin(w, w->ins_trun, "trace span");
+  if (!r) return oom(w);
+  row_int(r, 1, w->run);
+  row_int(r, 2, t0);
+  row_int(r, 3, span);
+  row_int(r, 4, records);
+  row_int(r, 5, strays);
+  row_int(r, 6, lanes);
   return row_end(w);
 }
 
@@ -1187,6 +1268,7 @@ int cct_writer_commit(cct_writer *w, cct_ingest_stats *stats, cct_err *err) {
   int rc = w->err.code;
   if (!rc && (!w->root_done || w->depth)) rc = cct_err_set(&w->err, CCT_ECORRUPT, "the context tree is incomplete");
   if (!rc) rc = queue_finish_tree(w);
+  if (!rc && w->traces) rc = cct_traces_store(w->traces, w, &w->err);
   rc = sql_thread_stop(w);
   trace(w, "profiles");
   double seconds = elapsed(w);
@@ -1295,6 +1377,7 @@ void cct_writer_abort(cct_writer *w) {
   cct_idmap_release(&w->identities);
   cct_idset_release(&w->contexts);
   cct_idmap_release(&w->scopes);
+  cct_traces_free(w->traces);
   free(w->gather);
   free(w->tmp_path);
   free(w->src_root);

@@ -95,8 +95,22 @@ SELECT a1, a2, a3, a4, a5, a6, a7, a8, a9 FROM cct_rows;
 -- @insert_profile_value  (run, profile, metric, data)
 INSERT INTO profile_value(run, profile, metric, data) SELECT a1, a2, a3, a4 FROM cct_rows;
 
+-- @insert_trace_chunk  (run, lane, seq, first, end, n, data): see trace.sql
+INSERT INTO trace_chunk(run, lane, seq, first, end, n, data) SELECT a1, a2, a3, a4, a5, a6, a7 FROM cct_rows;
+
+-- @insert_trace_lane  (run, lane, profile, node, rank, thread, core, gpucontext, gpustream, source, records, strays, first, last, busy)
+INSERT INTO trace_lane(run, lane, profile, node, rank, thread, core, gpucontext, gpustream, source, records, strays, first,
+                       last, busy)
+SELECT a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15 FROM cct_rows;
+
+-- @insert_trace_run  (run, t0, span, records, strays, lanes)
+INSERT INTO trace_run(run, t0, span, records, strays, lanes) SELECT a1, a2, a3, a4, a5, a6 FROM cct_rows;
+
 -- @delete_run  (run): every row of a run, for --replace and --remove
 DELETE FROM tree_image WHERE run = ?1;
+DELETE FROM trace_chunk WHERE run = ?1;
+DELETE FROM trace_lane WHERE run = ?1;
+DELETE FROM trace_run WHERE run = ?1;
 DELETE FROM profile_value WHERE run = ?1;
 DELETE FROM profile WHERE run = ?1;
 DELETE FROM scope_total WHERE run = ?1;

@@ -148,8 +148,10 @@ int cct_schema_open(const char *path, int flags, sqlite3 **pdb, cct_err *err) {
     rc = cct_schema_exec(db, init, err);
     if (!rc) rc = cct_schema_exec(db, cct_sql_base, err);
     if (!rc) rc = cct_schema_exec(db, cct_sql_views, err);
+    if (!rc) rc = cct_schema_exec(db, cct_sql_trace, err);
   } else {
     rc = check_ids(path, app, (flags & CCT_OPEN_REINDEX) && ver == 4 ? CCT_SCHEMA_VERSION : ver, err);
+    if (!rc && (flags & CCT_OPEN_WRITE)) rc = cct_schema_exec(db, cct_sql_trace, err); /* archives made before traces */
   }
   if (rc) {
     sqlite3_close(db);

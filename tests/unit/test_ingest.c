@@ -175,7 +175,7 @@ static void test_schema_checks(void **state) {
 
 /* enter a context through the writer */
 static void enter(cct_writer *w, int64_t id, int kind, int rel, int64_t fn, int64_t line, double incl, double excl) {
-  cct_context c = {id, kind, rel, fn, CCT_NONE, line, CCT_NONE, 0, 0};
+  cct_context c = {id, kind, rel, fn, CCT_NONE, line, CCT_NONE, 0, 0, 0};
   assert_int_equal(cct_writer_enter(w, &c), CCT_OK);
   if (incl) assert_int_equal(cct_writer_value(w, 0, CCT_INCLUSIVE, incl), CCT_OK);
   if (excl) assert_int_equal(cct_writer_value(w, 0, CCT_EXCLUSIVE, excl), CCT_OK);
@@ -199,7 +199,7 @@ static cct_writer *write_tree(const char *path) {
   enter(w, 13, CCT_KIND_FUNCTION, CCT_REL_CALL, 2, CCT_NONE, 6, 3);
   enter(w, 14, CCT_KIND_FUNCTION, CCT_REL_CALL, 2, CCT_NONE, 3, 3);
   for (int i = 0; i < 3; i++) assert_int_equal(cct_writer_exit(w), CCT_OK);
-  cct_context cs = {15, CCT_KIND_LINE, CCT_REL_LEXICAL, CCT_NONE, CCT_NONE, 12, CCT_NONE, 0, 1};
+  cct_context cs = {15, CCT_KIND_LINE, CCT_REL_LEXICAL, CCT_NONE, CCT_NONE, 12, CCT_NONE, 0, 1, 0};
   assert_int_equal(cct_writer_enter(w, &cs), CCT_OK);
   enter(w, 16, CCT_KIND_FUNCTION, CCT_REL_CALL, 1, CCT_NONE, 0, 0);
   for (int i = 0; i < 4; i++) assert_int_equal(cct_writer_exit(w), CCT_OK);
@@ -216,7 +216,7 @@ static void test_writer_numbering(void **state) {
   cct_ingest_stats st;
   /* a context after the root is closed is refused, the error sticks and nothing is written */
   cct_writer *w = write_tree(path);
-  cct_context late = {99, CCT_KIND_LINE, CCT_REL_LEXICAL, CCT_NONE, CCT_NONE, 1, CCT_NONE, 0, 0};
+  cct_context late = {99, CCT_KIND_LINE, CCT_REL_LEXICAL, CCT_NONE, CCT_NONE, 1, CCT_NONE, 0, 0, 0};
   assert_int_equal(cct_writer_enter(w, &late), CCT_ECORRUPT);
   assert_int_equal(cct_writer_commit(w, &st, &err), CCT_ECORRUPT);
   assert_int_equal(access(path, F_OK), -1);
