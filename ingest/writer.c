@@ -51,7 +51,7 @@ typedef struct open_ctx {
   int64_t function;          /* dense function id, 0 = none */
   int64_t file, line;        /* dense file id (0 = none), line (-1 = none) */
   int64_t module, offset;    /* dense module id (0 = none), offset */
-  int callsite;              /* line whose children are calls */
+  int callsite;              /* line that may have calls below: 1, 2 once a call child came */
   int64_t call_file, call_line; /* frames: location of the call-site line above, 0/-1 = none */
   int64_t pre;               /* pre-order number within the run (the archive's is pre_base + pre) */
   int64_t frame, fparent;    /* archive pre of the nearest frame (self for frames), of the parent row at function level */
@@ -911,6 +911,7 @@ int cct_writer_enter(cct_writer *w, const cct_context *c) {
     o->ldepth = 0;
     o->lparent = -1;
   } else if (p->callsite && c->relation != CCT_REL_LEXICAL) {
+    p->callsite = 2;
     o->ldepth = p->ldepth;
     o->lparent = p->lparent;
   } else {
@@ -988,7 +989,7 @@ int cct_writer_exit(cct_writer *w) {
   row_opt(r, 9, o->line, o->line >= 0);
   row_opt(r, 10, o->module, o->module > 0);
   row_opt(r, 11, o->offset, o->kind == CCT_KIND_INSTRUCTION);
-  row_int(r, 12, o->callsite);
+  row_int(r, 12, o->callsite == 2); /* a <C> whose callee frame is missing (FLASH) is a plain line */
   row_opt(r, 13, o->call_file, o->call_file > 0);
   row_opt(r, 14, o->call_line, o->call_line >= 0);
   row_int(r, 15, w->pre_base + o->pre);
