@@ -259,10 +259,29 @@ sqlite3 *cct_query_db(cct_query *q);
 int cct_query_run(const cct_query *q);
 int cct_query_set_run(cct_query *q, int run, cct_err *err);
 
-/* Display metric by base name (case-insensitive, unique prefix accepted).
- * Returns CCT_OK or CCT_ENOTFOUND (message lists the metrics). */
+/* Display metric by name (case-insensitive, unique prefix accepted): a stored
+ * metric, a statistic ('CPUTIME (usec):Mean', ':StdDev', ':CfVar', ':Min',
+ * ':Max': hpcprof's, finalized as hpcviewer does) or a derived metric
+ * (cct_query_define).  Returns CCT_OK or CCT_ENOTFOUND (message lists the metrics). */
 int cct_query_set_metric(cct_query *q, const char *name, cct_err *err);
 const char *cct_query_metric(const cct_query *q);
+
+/* Defines (or redefines) the derived metric name = expr for the session
+ * (SPEC section 5): expr is metric names (the longest name of the run the text
+ * starts with, so 'CPUTIME (usec) / 1e6' needs no quotes; 'quoted' names;
+ * else a word resolved as cct_query_set_metric does), numbers, + - * /,
+ * parentheses, min(a, b), max(a, b).  A row's inclusive and exclusive are each
+ * computed from its operands' inclusive and exclusive; division by zero gives
+ * an empty value (NaN), not inf.  Every name must resolve in the current run.
+ * Returns CCT_OK, CCT_EUSAGE (syntax: the message gives the character) or
+ * CCT_ENOTFOUND (an unknown metric). */
+int cct_query_define(cct_query *q, const char *name, const char *expr, cct_err *err);
+/* The number of derived metrics; with i below it, their i-th name and expression text. */
+size_t cct_query_defines(const cct_query *q, size_t i, const char **name, const char **expr);
+/* The metric name resolves to in the current run, as views label it (a
+ * stored, statistic or derived metric; unique prefixes of stored ones):
+ * *canon malloc'd.  Returns CCT_OK or CCT_ENOTFOUND. */
+int cct_query_find_metric(cct_query *q, const char *name, char **canon, cct_err *err);
 
 /* Granularity CCT_GRAN_FUNCTION or CCT_GRAN_LINE. */
 void cct_query_set_granularity(cct_query *q, int gran);

@@ -425,6 +425,13 @@ int q_metric_column(const qrun *q, const char *name, size_t *disp, cct_err *err)
     *disp = q->defdisp;
     return CCT_OK;
   }
+  const char *sep = strchr(name, '\x1f'); /* 'BASE\x1fSTAT': that statistic's column (vmetric.c) */
+  for (size_t i = 0; sep && i < q->ncols; i++)
+    if (q->cols[i].name && q->cols[i].stat && !strncmp(q->cols[i].name, name, (size_t)(sep - name)) &&
+        !q->cols[i].name[sep - name] && !strcmp(q->cols[i].stat, sep + 1)) {
+      *disp = i;
+      return CCT_OK;
+    }
   size_t n = strlen(name), hit = (size_t)-1, nhits = 0;
   for (size_t i = 0; i < q->nsum; i++) {
     const char *c = q->cols[i].name ? q->cols[i].name : "";

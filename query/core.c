@@ -56,11 +56,14 @@ int q_spec_bind(cct_query *s, const cct_view_spec *spec, qv *q, cct_err *err) {
   return CCT_OK;
 }
 
-int cct_view_compute(cct_query *s, const cct_view_spec *spec, cct_view **out, cct_err *err) {
+int cct_view_compute(cct_query *s, const cct_view_spec *user, cct_view **out, cct_err *err) {
   *out = NULL;
   qv q;
+  qvm *plan = NULL; /* statistics and derived metrics: the engine computes their operands */
   q_begin(&s->a);
-  int rc = q_spec_bind(s, spec, &q, err);
+  int rc = q_vm_plan(s, user, &plan, err);
+  const cct_view_spec *spec = rc ? user : q_vm_spec(plan);
+  if (!rc) rc = q_spec_bind(s, spec, &q, err);
   if (!rc) switch (spec->view) {
     case CCT_VIEW_TOPDOWN: rc = q_topdown(&q, spec->depth, out, err); break;
     case CCT_VIEW_BOTTOMUP: rc = q_bottomup(&q, spec->depth, out, err); break;
@@ -68,7 +71,13 @@ int cct_view_compute(cct_query *s, const cct_view_spec *spec, cct_view **out, cc
     case CCT_VIEW_SOURCE: rc = q_source(&q, spec->file, spec->last, out, err); break;
     default: rc = cct_err_set(err, CCT_EUSAGE, "no view %d", spec->view);
     }
+  if (!rc) rc = q_vm_finish(plan, &q, *out, err);
   q_end(&s->a);
+  q_vm_free(plan);
+  if (rc) {
+    cct_view_free(*out);
+    *out = NULL;
+  }
   cct_view *v = *out;
   if (!rc && v && !v->note && v->nmetrics && v->total[0] == 0 && spec->view != CCT_VIEW_SOURCE) {
     /* Rows of zeros, or none, would otherwise look like a bug of the view. */
@@ -89,6 +98,9 @@ int cct_stats_compute(cct_query *s, const cct_view_spec *spec, size_t bins, int 
                       cct_err *err) {
   *out = NULL;
   qv q;
+  if (q_vm_is_virtual(s, spec->run, spec->metric))
+    return cct_err_set(err, CCT_EUSAGE, "'%s' is a statistic or derived metric, which has no per-profile values; "
+                       "stats shows a stored metric ('metric' picks one)", spec->metric);
   q_begin(&s->a);
   int rc = q_spec_bind(s, spec, &q, err);
   if (!rc) rc = q_stats(&q, bins, order, out, err);

@@ -16,9 +16,10 @@
 
 /* Context kinds and relations of base.sql: CCT_KIND_*, CCT_REL_* of common/cct_kinds.h. */
 
-/* At most this many metric columns in a view: the display metric, then the
- * run's other 'sum' metrics by id. */
-#define CCT_VIEW_MAX_METRICS 4
+/* At most this many stored metric columns in a view: the display metric, the
+ * spec's columns and the operands of its statistics and derived metrics
+ * (vmetric.c; csv and json add the run's other 'sum' metrics up to four columns). */
+#define CCT_VIEW_MAX_METRICS 16
 
 /* ---- hash map: 5 x int64 key -> int64 value: the shared cct_hmap (common/) ---- */
 typedef cct_hmap qmap; /* a zeroed qmap is an empty one */
@@ -198,6 +199,9 @@ struct cct_query {
   size_t nlast;
   cct_filter *filters;   /* current filters (items owned) */
   size_t nfilters;
+  struct qdef *defs;     /* derived metrics ('metric define', vmetric.c) */
+  size_t ndefs;
+  char *vmetric;         /* the display metric when it is a statistic or derived metric (owned), else NULL */
 };
 
 /* ---- archive.c ---- */
@@ -318,6 +322,26 @@ const lastrow *q_view_facts(const cct_view *v);
 int q_filtered(qarch *a, int run, const cct_filter *f, size_t n, qarch **out, int *serial, cct_err *err);
 /* Frees the filtered runs of a. */
 void q_filtered_close(qarch *a);
+
+/* ---- vmetric.c: statistics and derived metrics ---- */
+
+/* What a spec's statistics and derived metrics need from the engine. */
+typedef struct qvm qvm;
+/* The plan of spec (session s: its derived metrics; spec's run): the stored
+ * columns to compute, the columns to show (display, spec columns, then unless
+ * only_display the other 'sum' metrics with data, four in all).  Returns
+ * CCT_OK with *out (free with q_vm_free), or CCT_ENOTFOUND (an unknown metric). */
+int q_vm_plan(cct_query *s, const cct_view_spec *spec, qvm **out, cct_err *err);
+/* The spec the engine computes for plan p (valid while p lives). */
+const cct_view_spec *q_vm_spec(const qvm *p);
+/* Turns the engine's view v (computed with q_vm_spec in q) into the plan's
+ * columns, order, threshold and row count.  Returns CCT_OK or an error. */
+int q_vm_finish(const qvm *p, const qv *q, cct_view *v, cct_err *err);
+void q_vm_free(qvm *p);
+/* Whether name is a statistic or a derived metric in run (0: s's run). */
+int q_vm_is_virtual(cct_query *s, int run, const char *name);
+/* Frees the session's derived metrics. */
+void q_vm_defs_free(cct_query *s);
 
 /* Builds the computation q for spec on archive a (the session s supplies run 0's meaning). */
 int q_spec_bind(cct_query *s, const cct_view_spec *spec, qv *q, cct_err *err);

@@ -131,6 +131,8 @@ void cct_query_close(cct_query *q) {
   cct_center_free(q->center);
   free_last(q);
   filters_free(q->filters, q->nfilters);
+  q_vm_defs_free(q);
+  free(q->vmetric);
   q_filtered_close(&q->a); /* the filtered copies of the archive, then the archive */
   q_arch_close(&q->a);
   free(q);
@@ -177,15 +179,28 @@ int cct_query_set_run(cct_query *q, int run, cct_err *err) {
   q->center = c;
   q->r = r;
   q->disp = disp;
+  if (q->vmetric && !q_vm_is_virtual(q, run, q->vmetric)) free(q->vmetric), q->vmetric = NULL; /* not in that run */
   free_last(q);
   return CCT_OK;
 }
 
 int cct_query_set_metric(cct_query *q, const char *name, cct_err *err) {
-  return q_metric_column(q->r, name ? name : "", &q->disp, err);
+  if (q_vm_is_virtual(q, 0, name)) { /* a statistic or derived metric: kept by name */
+    char *canon = NULL;
+    int rc = cct_query_find_metric(q, name, &canon, err);
+    if (rc) return rc;
+    free(q->vmetric);
+    q->vmetric = canon;
+    return CCT_OK;
+  }
+  int rc = q_metric_column(q->r, name ? name : "", &q->disp, err);
+  if (!rc) free(q->vmetric), q->vmetric = NULL;
+  return rc;
 }
 
-const char *cct_query_metric(const cct_query *q) { return q->r->ncols ? q->r->cols[q->disp].name : NULL; }
+const char *cct_query_metric(const cct_query *q) {
+  return q->vmetric ? q->vmetric : q->r->ncols ? q->r->cols[q->disp].name : NULL;
+}
 
 void cct_query_set_granularity(cct_query *q, int gran) { q->gran = gran == CCT_GRAN_LINE ? CCT_GRAN_LINE : CCT_GRAN_FUNCTION; }
 

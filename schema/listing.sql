@@ -13,13 +13,30 @@ FROM runs r JOIN run b ON b.run = r.run ORDER BY r.run;
 
 -- @metrics  (?1 run, ?2 display metric name) -> the 'metrics' listing: each metric with its
 -- program total (the root context's inclusive value; a rowid look-up in the table value,
--- by run.root) and unit, the display metric marked current = 1; metrics with data first, each
--- group in file order
-SELECT m.metric, m.name = ?2 AS current, m.name, coalesce(v.inclusive, 0) AS total, m.unit, m.description
-FROM metrics m
-LEFT JOIN value v ON v.key = m.metric * 1099511627776 + (SELECT root FROM run WHERE run = ?1)
-WHERE m.run = ?1
-ORDER BY coalesce(v.inclusive, 0) = 0, m.metric;
+-- by run.root; an integer when whole) and unit, the display metric marked current = 1, and
+-- the statistics of it that hpcprof stored ('NAME:Mean' ... as 'metric' takes them: the
+-- accumulators each is finalized from, vmetric.c); the display metric first, then metrics
+-- with data, each group in file order
+SELECT metric, current, name,
+       CASE WHEN total = round(total) AND abs(total) < 1e15 THEN CAST(total AS INTEGER) ELSE total END AS total,
+       unit, statistics, description
+FROM (SELECT m.metric, m.name = ?2 AS current, m.name, coalesce(v.inclusive, 0) AS total, m.unit, m.description,
+             (SELECT group_concat(st, ' ') FROM (
+                SELECT 1 AS k, 'Mean' AS st WHERE EXISTS (SELECT 1 FROM metric x WHERE x.run = ?1 AND x.name = m.name
+                                                           AND x.stat IN ('mean:num-src', 'count'))
+                UNION ALL SELECT 2, 'StdDev' WHERE EXISTS (SELECT 1 FROM metric x WHERE x.run = ?1 AND x.name = m.name
+                                                           AND x.stat IN ('stddev:accum2', 'sumsq'))
+                UNION ALL SELECT 3, 'CfVar' WHERE EXISTS (SELECT 1 FROM metric x WHERE x.run = ?1 AND x.name = m.name
+                                                          AND x.stat IN ('cfvar:accum2', 'sumsq'))
+                UNION ALL SELECT 4, 'Min' WHERE EXISTS (SELECT 1 FROM metric x WHERE x.run = ?1 AND x.name = m.name
+                                                        AND x.stat = 'min')
+                UNION ALL SELECT 5, 'Max' WHERE EXISTS (SELECT 1 FROM metric x WHERE x.run = ?1 AND x.name = m.name
+                                                        AND x.stat = 'max')
+                ORDER BY k)) AS statistics
+      FROM metrics m
+      LEFT JOIN value v ON v.key = m.metric * 1099511627776 + (SELECT root FROM run WHERE run = ?1)
+      WHERE m.run = ?1)
+ORDER BY current DESC, total = 0, metric;
 
 -- @run_count  -> how many runs the archive holds
 SELECT count(*) FROM runs;

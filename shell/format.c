@@ -364,7 +364,7 @@ static char *cell_text(const cct_result *r, size_t c, const cct_cell *x, int tre
   case CCT_ROLE_VALUE:
   case CCT_ROLE_CHANGE: {
     double d = x->t == CCT_T_REAL ? x->d : (double)x->i;
-    cct_out_value(b, sizeof b, k->role == CCT_ROLE_CHANGE ? fabs(d) : d, integral);
+    cct_out_value(b, sizeof b, k->role == CCT_ROLE_CHANGE ? fabs(d) : d, integral || x->t == CCT_T_INT);
     char *v =
         k->role == CCT_ROLE_CHANGE && isfinite(d) && d != 0 ? cct_xprintf("%c%s", d > 0 ? '+' : '-', b) : strdup(b);
     if (!(k->base > 0) || !v) return v;

@@ -33,6 +33,8 @@ static const char usage[] =
     "reads commands from the terminal (line editing, history, Tab completion) or stdin.\n"
     "  -c CMDS      run CMDS (';' or newline separated), then exit; may be repeated\n"
     "  -f FILE      run the commands in FILE ('-' for stdin), then exit; may be repeated\n"
+    "  --define 'NAME = EXPR'\n"
+    "               a derived metric, as 'metric define NAME = EXPR' (may be repeated)\n"
     "  --keep-going a script runs on after a failing command (it stops at the first)\n"
     "  --tui        full-screen panes around the center (after the -c / -f commands)\n"
     "  -h, --help   this text; 'cctq -c help' lists the commands\n"
@@ -333,16 +335,20 @@ typedef struct source {
 
 int main(int argc, char **argv) {
   source *src = calloc((size_t)argc, sizeof *src);
+  const char **defs = calloc((size_t)argc, sizeof *defs); /* --define NAME = EXPR, run first */
+  int ndefs = 0;
   int nsrc = 0, status = 0;
   const char *archive = NULL;
   int tui = 0;
-  if (!src) return fputs("cctq: error: out of memory\n", stderr), 1;
+  if (!src || !defs) return free(src), free(defs), fputs("cctq: error: out of memory\n", stderr), 1;
   cct_shell_init(&shell, stdout, stderr);
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     if ((!strcmp(a, "-c") || !strcmp(a, "-f")) && i + 1 < argc) {
       src[nsrc].is_file = a[1] == 'f';
       src[nsrc++].text = argv[++i];
+    } else if (!strcmp(a, "--define") && i + 1 < argc) {
+      defs[ndefs++] = argv[++i];
     } else if (!strcmp(a, "--keep-going")) {
       shell.keep_going = 1;
     } else if (!strcmp(a, "--bail")) {
@@ -357,7 +363,8 @@ int main(int argc, char **argv) {
       goto done;
     } else if (a[0] == '-' && a[1]) {
       fprintf(stderr, "cctq: error: %s option '%s'\n%s",
-              !strcmp(a, "-c") || !strcmp(a, "-f") ? "missing argument for" : "unknown", a, usage);
+              !strcmp(a, "-c") || !strcmp(a, "-f") || !strcmp(a, "--define") ? "missing argument for" : "unknown", a,
+              usage);
       status = 2;
       goto done;
     } else if (!archive) {
@@ -384,6 +391,26 @@ int main(int argc, char **argv) {
     int rc = cct_shell_open(&shell, archive, &err);
     if (rc) {
       cct_shell_error(&shell, "%s", err.msg[0] ? err.msg : cct_errstr(rc)); /* escaped: a damaged schema's text */
+      status = 2;
+      goto done;
+    }
+  }
+  if (ndefs && !archive) {
+    fprintf(stderr, "cctq: error: --define needs an ARCHIVE\n%s", usage);
+    status = 2;
+    goto done;
+  }
+  for (int i = 0; i < ndefs; i++) {
+    cct_words w = {0};
+    size_t len = strlen(defs[i]);
+    char *cmd = malloc(len + 15);
+    if (!cmd) break;
+    memcpy(cmd, "metric define ", 14);
+    memcpy(cmd + 14, defs[i], len + 1);
+    int rc = cct_shell_words(cmd, strlen(cmd), &w) ? CCT_CMD_ERROR : cct_shell_command(&shell, &w);
+    cct_words_release(&w);
+    free(cmd);
+    if (rc != CCT_CMD_OK) {
       status = 2;
       goto done;
     }
@@ -428,6 +455,7 @@ int main(int argc, char **argv) {
 done:
   cct_shell_release(&shell);
   free(src);
+  free(defs);
   int e = fflush(stdout) ? errno : 0;
   if (e || ferror(stdout)) {
     fprintf(stderr, "cctq: error: writing the output failed%s%s\n", e ? ": " : "", e ? strerror(e) : "");

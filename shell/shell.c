@@ -115,8 +115,19 @@ static const cct_cmd commands[] = {
     {"stats", cmd_stats, CMD_NEEDS_DB, "stats [by rank|by thread] [BINS]",
      "distribution of the center's inclusive value over profiles, per kind (CPU threads, GPU streams); "
      "'by rank' / 'by thread' lists every profile in that order", NULL},
-    {"metric", cmd_metric, CMD_NEEDS_DB, "metric [NAME]",
-     "show or set the display metric (case-insensitive, unique prefix accepted)", NULL},
+    {"metric", cmd_metric, CMD_NEEDS_DB, "metric [NAME | define [NAME = EXPR]]",
+     "show or set the display metric (case-insensitive, unique prefix accepted), or define a derived metric",
+     "NAME is a stored metric, one of hpcprof's statistics as hpcviewer names them\n"
+     "('CPUTIME (usec):Mean', ':StdDev', ':CfVar', ':Min', ':Max'; 'metrics' lists\n"
+     "which a run has), or a derived metric.  'metric define NAME = EXPR' defines one\n"
+     "for the session (also 'cctq --define \"NAME = EXPR\"'): EXPR is metric names,\n"
+     "numbers, + - * /, parentheses, min(A, B), max(A, B), e.g.\n"
+     "  metric define ipc = instructions / cycles\n"
+     "  metric define 'cpu s' = CPUTIME (usec) / 1e6\n"
+     "A row's inclusive and exclusive are each computed from its operands' (a merged\n"
+     "row's are their sums); a division by zero is an empty value.  'metric define'\n"
+     "alone lists the definitions.  Statistic and derived metrics work as display\n"
+     "metric and in 'columns add' in every mode; 'stats' needs a stored metric."},
     {"metrics", cmd_metrics, CMD_NEEDS_DB, "metrics",
      "list the metrics of the current run with their program totals, non-zero first", NULL},
     {"granularity", cmd_granularity, CMD_NEEDS_DB, "granularity [function|line]",
@@ -140,7 +151,8 @@ static const cct_cmd commands[] = {
      "NAME is a metric name or a unique prefix (case-insensitive), any metric of the run.\n"
      "The choice is kept for the session.  Tree, table and folded views compute only the\n"
      "display metric and these; csv and json carry them, then the run's other 'sum'\n"
-     "metrics, four metrics in all."},
+     "metrics with data, four metrics in all.  Statistics ('CPUTIME (usec):Mean') and\n"
+     "derived metrics ('metric define') are columns too."},
     {"pager", cmd_pager, 0, "pager [on|off]",
      "show or set paging of output on a terminal through $PAGER (default on, less -FRX)", NULL},
     {"timer", cmd_timer, 0, "timer [on|off]", "show or set timing: after each command, its elapsed and CPU time",
@@ -800,12 +812,39 @@ static char *join_words(cct_words *w, int first) {
   return s;
 }
 
+/* 'metric define NAME = EXPR' (the expression as typed, quotes and all), or
+ * 'metric define' alone: the derived metrics of the session. */
+static int metric_define(cct_shell *p, cct_words *w) {
+  if (w->argc == 2) {
+    const char *name, *expr;
+    size_t n = cct_query_defines(p->q, 0, NULL, NULL);
+    if (!n) fputs("(no derived metrics; metric define NAME = EXPR adds one)\n", p->out);
+    for (size_t i = 0; i < n; i++) {
+      cct_query_defines(p->q, i, &name, &expr);
+      fprintf(p->out, "%s = %s\n", name, expr);
+    }
+    return CCT_CMD_OK;
+  }
+  size_t s = w->offset[2];
+  const char *eq = memchr(w->text + s, '=', w->len - s);
+  if (!eq) return usage_error(p, cmd_of(w), "need NAME = EXPR after", "define");
+  char *name = strndup(w->text + s, (size_t)(eq - (w->text + s)));
+  char *expr = strndup(eq + 1, w->len - (size_t)(eq + 1 - w->text));
+  if (!name || !expr) return free(name), free(expr), cct_shell_error(p, "out of memory");
+  cct_err err = CCT_ERR_INIT;
+  int rc = cct_query_define(p->q, name, expr, &err);
+  free(name);
+  free(expr);
+  return rc ? lib_error(p, &err, rc) : CCT_CMD_OK;
+}
+
 static int cmd_metric(cct_shell *p, cct_words *w) {
   if (w->argc == 1) {
     const char *m = cct_query_metric(p->q);
     fprintf(p->out, "%s\n", m ? m : "(none)");
     return CCT_CMD_OK;
   }
+  if (!strcmp(w->argv[1], "define") && w->text[w->offset[1]] == 'd') return metric_define(p, w);
   char *name = join_words(w, 1);
   if (!name) return cct_shell_error(p, "out of memory");
   cct_err err = CCT_ERR_INIT;
@@ -880,29 +919,11 @@ static int cmd_width(cct_shell *p, cct_words *w) {
 /* The run's metric named name, or by unique case-insensitive prefix: a new
  * string, or NULL after reporting the error. */
 static char *metric_named(cct_shell *p, const char *name) {
-  sqlite3_stmt *st = NULL;
+  char *m = NULL;
   cct_err err = CCT_ERR_INIT;
-  if (cct_query_listing(p->q, CCT_LIST_METRICS, &st, &err)) return lib_error(p, &err, err.code), NULL;
-  int col = -1;
-  for (int c = 0; c < sqlite3_column_count(st); c++)
-    if (!strcmp(sqlite3_column_name(st, c), "name")) col = c;
-  char *exact = NULL, *pre = NULL;
-  int npre = 0;
-  while (col >= 0 && sqlite3_step(st) == SQLITE_ROW) {
-    const char *m = (const char *)sqlite3_column_text(st, col);
-    if (!m) continue;
-    if (!strcasecmp(m, name) && !exact) exact = strdup(m);
-    else if (!strncasecmp(m, name, strlen(name)) && npre++ == 0) pre = strdup(m);
-  }
-  sqlite3_finalize(st);
-  if (exact || npre == 1) {
-    free(exact ? pre : NULL);
-    return exact ? exact : pre;
-  }
-  free(pre);
-  if (npre > 1) cct_shell_error(p, "ambiguous metric '%s'; 'metrics' lists them", name);
-  else cct_shell_error(p, "no metric '%s' in run %d; 'metrics' lists them", name, cct_query_run(p->q));
-  return NULL;
+  int rc = cct_query_find_metric(p->q, name, &m, &err);
+  if (rc) lib_error(p, &err, rc);
+  return m;
 }
 
 static int cmd_columns(cct_shell *p, cct_words *w) {

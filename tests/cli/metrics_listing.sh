@@ -2,8 +2,9 @@
 # 'metrics' (issue 12 item 11) on real GPU and CPU samples: every metric of the
 # run once, with its program total (the root context's inclusive value, worked
 # out here with plain SQL on the public views) and unit, the display metric
-# marked current = 1, metrics with a non-zero total before the others, each
-# group in file order.
+# marked current = 1 and listed first, then metrics with a non-zero total
+# before the others, each group in file order (issue 27 item 8); whole totals
+# print as integers in the text modes ('3200', not '3200.000').
 set -eu
 t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
 for d in v4-hpctoolkit-tests-dbase/loops-cuda-nvidia-t.d v4-hpctoolkit-tests-dbase/loops-hip-amd-t.d classic-hatchet-cpi; do
@@ -23,7 +24,8 @@ current, name = sys.argv[3], sys.argv[4]
 def fail(msg):
     print("FAIL", name + ":", msg); sys.exit(1)
 if len(got) != len(exp): fail("%d rows, want %d" % (len(got), len(exp)))
-want = [e for e in exp if e[3] != 0] + [e for e in exp if e[3] == 0]  # non-zero first, file order
+want = [e for e in exp if e[1] == current] + [e for e in exp if e[3] != 0 and e[1] != current] + \
+       [e for e in exp if e[3] == 0 and e[1] != current]  # the current one, then non-zero first, file order
 for g, e in zip(got, want):
     if int(g["metric"]) != e[0] or g["name"] != e[1] or g["unit"] != e[2]:
         fail("row %s, want %s" % (g, e))
@@ -33,5 +35,18 @@ for g, e in zip(got, want):
         fail("current mark of %s" % e[1])
 if sum(int(g["current"]) for g in got) != 1: fail("not exactly one current metric")
 print("ok", name, len(got), "metrics,", sum(1 for e in exp if e[3] != 0), "with data")
+PY
+  # text mode: a whole total is an integer, a fractional one keeps its digits
+  "$CCTQ" "$a" -c "mode table; metrics" >"$t/table"
+  python3 - "$t/table" "$t/expected" "$d" <<'PY'
+import csv, sys
+lines = open(sys.argv[1]).read().splitlines()
+exp = {r[1]: float(r[3]) for r in csv.reader(open(sys.argv[2], newline=""))}
+for name, total in exp.items():
+    row = [l for l in lines if (" " + name + " ") in l]
+    if not row: print("FAIL", sys.argv[3], "no row for", name); sys.exit(1)
+    if total == int(total) and (" %d " % total) not in row[0] + " ":
+        print("FAIL", sys.argv[3], name, "total", total, "not printed as an integer:", row[0]); sys.exit(1)
+print("ok", sys.argv[3], "whole totals print as integers")
 PY
 done
