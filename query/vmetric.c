@@ -280,7 +280,7 @@ void q_vm_free(qvm *p) {
   if (!p) return;
   for (size_t i = 0; i < p->nops; i++) free(p->ops[i]);
   for (size_t i = 0; i < p->nout; i++) free(p->out[i].name);
-  free((void *)p->spec.columns);
+  free(cct_unconst(p->spec.columns));
   free(p->n);
   free(p);
 }
@@ -474,8 +474,8 @@ static int resort(const qvm *p, cct_view *v) {
     }
     for (size_t i = 0; i < n; i++) { /* rows cut: freed */
       cct_row *r = &v->rows[i];
-      free((char *)r->name), free((char *)r->file), free((char *)r->module), free((char *)r->callsite);
-      free((char *)r->text), free(r->inclusive), free(r->exclusive), free(r->share);
+      free(cct_unconst(r->name)), free(cct_unconst(r->file)), free(cct_unconst(r->module)), free(cct_unconst(r->callsite));
+      free(cct_unconst(r->text)), free(r->inclusive), free(r->exclusive), free(r->share);
     }
     free(v->rows);
     v->rows = o.rows;
@@ -523,8 +523,8 @@ int q_vm_finish(const qvm *p, const qv *q, cct_view *v, cct_err *err) {
   const char **names = calloc(p->nout + 1, sizeof *names);
   if (!names) lost = 1;
   for (size_t j = 0; names && j < p->nout; j++) lost |= !(names[j] = strdup(p->out[j].name));
-  for (size_t i = 0; i < v->nmetrics; i++) free((char *)v->metrics[i]);
-  free((char *)v->metrics);
+  for (size_t i = 0; i < v->nmetrics; i++) free(cct_unconst(v->metrics[i]));
+  free(cct_unconst(v->metrics));
   v->metrics = names;
   v->nmetrics = names ? p->nout : 0;
   if (!lost && p->disp_virtual && v->nrows) lost = resort(p, v) != 0;
@@ -544,7 +544,7 @@ typedef struct parser {
   const char *s, *p;
   qdef *d;
   size_t cap;
-  const char **names; /* known names, for the longest match */
+  char **names;       /* known names, for the longest match */
   size_t nnames;
   cct_err *err;
 } parser;
@@ -714,7 +714,7 @@ int cct_query_define(cct_query *s, const char *name, const char *text, cct_err *
   }
   if (!rc) {
     ps.s = ps.p = d.text;
-    ps.names = (const char **)names, ps.nnames = nnames;
+    ps.names = names, ps.nnames = nnames;
     d.root = expr(&ps);
     blank(&ps);
     if (d.root >= 0 && *ps.p) perr(&ps, "unexpected text");
