@@ -1130,13 +1130,8 @@ static int export_picture(cct_shell *p, FILE *f, const char *ext) {
 #if CCT_HAVE_PICTURE
   cct_err err = CCT_ERR_INIT;
   int depth = p->last.view == CCT_LAST_TOPDOWN || p->last.view == CCT_LAST_BOTTOMUP ? p->last.depth : 3, rc;
-  if (p->last.diff_run) return cct_shell_error(p, "export to .%s of a diff is not available; use .csv or .json", ext);
-  if (p->last.view == CCT_LAST_STATS) {
-    if (strcmp(ext, "svg")) return cct_shell_error(p, "export of 'stats' to .%s is not available; use .svg", ext);
-    rc = cct_picture_stats_svg(p->q, f, &err);
-  } else {
-    rc = strcmp(ext, "svg") ? cct_picture_html(p->q, depth, f, &err) : cct_picture_svg(p->q, depth, f, &err);
-  }
+  if (p->last.view == CCT_LAST_STATS) rc = cct_picture_stats_svg(p->q, f, &err);
+  else rc = strcmp(ext, "svg") ? cct_picture_html(p->q, depth, f, &err) : cct_picture_svg(p->q, depth, f, &err);
   return rc ? lib_error(p, &err, rc) : CCT_CMD_OK;
 #else
   (void)f;
@@ -1144,6 +1139,19 @@ static int export_picture(cct_shell *p, FILE *f, const char *ext) {
 #endif
 }
 
+/* What an export writes, for cct_file_replace. */
+typedef struct export_job {
+  cct_shell *p;
+  int mode;        /* CCT_MODE_* of a text export, -1 for a picture */
+  const char *ext; /* the picture's extension */
+} export_job;
+
+static int export_fill(FILE *f, void *arg) {
+  export_job *j = arg;
+  return j->mode < 0 ? export_picture(j->p, f, j->ext) : export_text(j->p, f, j->mode);
+}
+
+/* Every refusal comes before the file is touched (issue 26 item 1). */
 static int cmd_export(cct_shell *p, cct_words *w) {
   static const char *const exts[] = {"csv", "json", "folded", "txt", "svg", "html", NULL};
   static const int modes[] = {CCT_MODE_CSV, CCT_MODE_JSON, CCT_MODE_FOLDED, CCT_MODE_TREE, -1, -1};
@@ -1161,20 +1169,18 @@ static int cmd_export(cct_shell *p, cct_words *w) {
     return cct_shell_error(p, "nothing to export: run a view first (topdown, bottomup, flat, source, stats, diff)");
   if (modes[e] < 0 && !CCT_HAVE_PICTURE)
     return cct_shell_error(p, "export to .%s is not available in this build", exts[e]);
+  if (modes[e] < 0 && p->last.diff_run)
+    return cct_shell_error(p, "export to .%s of a diff is not available; use .csv or .json", exts[e]);
+  if (modes[e] < 0 && p->last.view == CCT_LAST_STATS && strcmp(exts[e], "svg"))
+    return cct_shell_error(p, "export of 'stats' to .%s is not available; use .svg", exts[e]);
   if (modes[e] == CCT_MODE_FOLDED && (p->last.view == CCT_LAST_SOURCE || p->last.view == CCT_LAST_STATS))
     return cct_shell_error(p, "export of '%s' to .folded is not available: it has no call paths",
                            p->last.view == CCT_LAST_SOURCE ? "source" : "stats");
-  FILE *f = fopen(path, "w");
-  if (!f) return cct_shell_error(p, "cannot write '%s': %s", path, strerror(errno));
-  int rc = modes[e] < 0 ? export_picture(p, f, exts[e]) : export_text(p, f, modes[e]);
-  int bad = ferror(f);
-  if (fclose(f) || bad) {
-    if (rc == CCT_CMD_OK) rc = cct_shell_error(p, "cannot write '%s': %s", path, strerror(errno ? errno : EIO));
-  }
-  if (rc != CCT_CMD_OK) {
-    remove(path);
-    return rc;
-  }
+  export_job job = {p, modes[e], exts[e]};
+  char msg[512];
+  int rc = cct_file_replace(path, export_fill, &job, msg, sizeof msg);
+  if (rc < 0) return cct_shell_error(p, "%s", msg);
+  if (rc) return CCT_CMD_ERROR;
   if (p->interactive) fprintf(p->out, "wrote %s\n", path);
   return CCT_CMD_OK;
 }

@@ -114,6 +114,23 @@ int cct_shell_words(const char *text, size_t len, cct_words *w);
 /* Frees the contents of w and empties it.  An empty w is a no-op. */
 void cct_words_release(cct_words *w);
 
+/* ---- Files the user names (shell_file.c) ---- */
+
+/* Checks that path may be written by cct_file_replace: absent, or a regular
+ * file this process may write (a symbolic link, a directory, a device, a
+ * read-only file are refused).  Returns 0, or -1
+ * with the message ("cannot write 'PATH': ...") in msg[0..n). */
+int cct_file_check(const char *path, char *msg, size_t n);
+
+/* Writes path with fill(f, arg), never leaving it partial or destroyed: fill
+ * writes to a temporary file beside path ('.NAME.cctq-XXXXXX', the mode of the
+ * file it replaces, else 0666 less the umask), which is flushed to disk and
+ * renamed over path only when fill returned 0 and every write succeeded;
+ * otherwise the temporary is removed and path is as it was.  Refuses what
+ * cct_file_check refuses, before writing.  Returns 0; 1 when fill returned
+ * nonzero (it reported its own error; msg empty); -1 with the message in msg. */
+int cct_file_replace(const char *path, int (*fill)(FILE *f, void *arg), void *arg, char *msg, size_t n);
+
 /* ---- Commands (shell.c) ---- */
 
 /* Initializes p for output on out/err (mode tree, width from the terminal or

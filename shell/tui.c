@@ -997,7 +997,23 @@ static void choose_metric(tui *t) {
   free(m.v);
 }
 
-/* Writes the picture of the current center (cct_picture_svg / _html) to a file named by the user. */
+/* A picture the TUI writes, for cct_file_replace. */
+typedef struct tui_picture {
+  tui *t;
+  int svg;     /* 1: .svg, 0: .html */
+  cct_err err; /* the library's error */
+  int rc;      /* its code */
+} tui_picture;
+
+static int tui_picture_fill(FILE *f, void *arg) {
+  tui_picture *j = arg;
+  int depth = j->t->pn[P_TREE].spec.arg > 3 ? j->t->pn[P_TREE].spec.arg : 3;
+  j->rc = j->svg ? cct_picture_svg(j->t->q, depth, f, &j->err) : cct_picture_html(j->t->q, depth, f, &j->err);
+  return j->rc;
+}
+
+/* Writes the picture of the current center (cct_picture_svg / _html) to a
+ * file named by the user, replacing it only once complete (shell_file.c). */
 static void export_picture(tui *t) {
   char *path = prompt(t, "export the picture to (FILE.svg or FILE.html): ");
   if (!path || !*path) {
@@ -1011,25 +1027,12 @@ static void export_picture(tui *t) {
     free(path);
     return;
   }
-  FILE *f = fopen(path, "w");
-  if (!f) {
-    say(t, 1, "cannot write '%s': %s", path, strerror(errno));
-    free(path);
-    return;
-  }
-  cct_err err = CCT_ERR_INIT;
-  int depth = t->pn[P_TREE].spec.arg > 3 ? t->pn[P_TREE].spec.arg : 3;
-  int rc = svg ? cct_picture_svg(t->q, depth, f, &err) : cct_picture_html(t->q, depth, f, &err);
-  int bad = ferror(f);
-  if (fclose(f) || bad) {
-    if (!rc) rc = CCT_EIO, snprintf(err.msg, sizeof err.msg, "cannot write '%s'", path);
-  }
-  if (rc) {
-    remove(path);
-    say(t, 1, "%s", err.msg[0] ? err.msg : cct_errstr(rc));
-  } else {
-    say(t, 0, "wrote %s", path);
-  }
+  tui_picture job = {t, svg, CCT_ERR_INIT, 0};
+  char msg[512];
+  int rc = cct_file_replace(path, tui_picture_fill, &job, msg, sizeof msg);
+  if (rc > 0) say(t, 1, "%s", job.err.msg[0] ? job.err.msg : cct_errstr(job.rc));
+  else if (rc < 0) say(t, 1, "%s", msg);
+  else say(t, 0, "wrote %s", path);
   free(path);
 }
 
