@@ -745,13 +745,87 @@ static void axes(FILE *out, double x, double y, double w, double h, double ymax,
   fputs("</text>\n", out);
 }
 
-/* The distribution of the center over profiles (see cct_picture.h): CCT_OK or an error. */
+/* One kind's panels of the distribution SVG at height y: its figures, its
+ * profiles as sorted bars (s->profiles is in descending order of value) and
+ * its histogram. */
+static void stats_panels(FILE *out, const cct_stats *s, int kind, double y) {
+  const cct_stats_dist *d = &s->kinds[kind];
+  const double ax = 80, ay = y + 50, aw = 470, ah = 270, bx = 660, bw = 310;
+  const char *what = kind == CCT_PROFILE_GPU ? "GPU streams" : "CPU threads";
+  char v1[64], v2[64], v3[64], v4[64], v5[64];
+  fmt_val(d->min, v1, sizeof v1);
+  fmt_val(d->max, v2, sizeof v2);
+  fmt_val(d->mean, v3, sizeof v3);
+  fmt_val(d->stddev, v4, sizeof v4);
+  fmt_val(d->sum, v5, sizeof v5);
+  fprintf(out, "<text class=\"sub\" data-kind=\"%s\" x=\"10\" y=\"%.1f\">%s (%zu): sum %s, min %s, max %s, mean %s, "
+               "stddev %s, imbalance %.3f (max / mean)</text>\n",
+          kind == CCT_PROFILE_GPU ? "gpu" : "cpu", y + 12, what, d->count, v5, v1, v2, v3, v4, d->imbalance);
+  /* sorted bars */
+  double top = d->max > 0 ? d->max : 1, step = nice_step(top, 5), ymax = ceil(top / step) * step;
+  char xl[128];
+  snprintf(xl, sizeof xl, "%s, sorted by value (%zu)", what, d->count);
+  axes(out, ax, ay, aw, ah, ymax, step, xl, s->metric);
+  fprintf(out, "<text class=\"axis\" x=\"%.1f\" y=\"%.1f\" font-weight=\"bold\">per profile, sorted</text>\n", ax, ay - 10);
+  double bwid = d->count ? aw / (double)d->count : 0;
+  for (size_t i = 0, j = 0; i < s->count; i++) {
+    const struct cct_stats_profile *p = &s->profiles[i];
+    if (p->kind != kind) continue;
+    double v = p->value > 0 ? p->value : 0, h = v / ymax * ah;
+    char id[160], val[64];
+    profile_label(p, id, sizeof id);
+    fmt_val(p->value, val, sizeof val);
+    fprintf(out, "<rect class=\"bar\" data-profile=\"%d\" data-value=\"", p->profile);
+    put_num(out, p->value);
+    fprintf(out, "\" x=\"%.3f\" y=\"%.3f\" width=\"%.3f\" height=\"%.3f\" fill=\"#f4a261\"><title>%s: %s</title></rect>\n",
+            ax + (double)j * bwid + (bwid > 3 ? 0.5 : 0), ay + ah - h, bwid > 3 ? bwid - 1 : bwid, h, id, val);
+    j++;
+  }
+  double my = ay + ah - d->mean / ymax * ah;
+  fprintf(out, "<path d=\"M%.1f %.3fH%.1f\" stroke=\"#6a4c93\" stroke-dasharray=\"5 3\"/>"
+               "<text x=\"%.1f\" y=\"%.3f\" text-anchor=\"end\" fill=\"#6a4c93\">mean %s</text>\n",
+          ax, my, ax + aw, ax + aw, my - 4, v3);
+  /* histogram */
+  size_t hmax = 1;
+  for (size_t b = 0; b < s->bins; b++)
+    if (d->histogram[b] > hmax) hmax = d->histogram[b];
+  double hstep = nice_step((double)hmax, 5);
+  if (hstep < 1) hstep = 1;
+  double hy = ceil((double)hmax / hstep) * hstep;
+  char yl[160];
+  snprintf(yl, sizeof yl, "%s (%zu bins)", s->metric, s->bins);
+  axes(out, bx, ay, bw, ah, hy, hstep, yl, "profiles");
+  fprintf(out, "<text class=\"axis\" x=\"%.1f\" y=\"%.1f\" font-weight=\"bold\">histogram</text>\n", bx, ay - 10);
+  double binw = s->bins ? bw / (double)s->bins : 0;
+  for (size_t b = 0; b < s->bins; b++) {
+    double lo = d->min + (d->max - d->min) * (double)b / (double)s->bins;
+    double hi = d->min + (d->max - d->min) * (double)(b + 1) / (double)s->bins;
+    double h = (double)d->histogram[b] / hy * ah;
+    fmt_val(lo, v1, sizeof v1);
+    fmt_val(hi, v2, sizeof v2);
+    fprintf(out, "<rect class=\"bin\" data-count=\"%zu\" x=\"%.3f\" y=\"%.3f\" width=\"%.3f\" height=\"%.3f\" "
+                 "fill=\"#e76f51\" fill-opacity=\"0.8\"><title>%s .. %s: %zu profiles</title></rect>\n",
+            d->histogram[b], bx + (double)b * binw + 1, ay + ah - h, binw > 2 ? binw - 2 : binw, h, v1, v2,
+            d->histogram[b]);
+  }
+  for (int k = 0; k <= 2 && s->bins; k++) {
+    double xv = d->min + (d->max - d->min) * k / 2.0;
+    fmt_val(xv, v1, sizeof v1);
+    fprintf(out, "<text class=\"tick\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%s</text>\n", bx + bw * k / 2.0,
+            ay + ah + 16, v1);
+  }
+}
+
+/* The distribution of the center over profiles (see cct_picture.h): one set
+ * of panels per kind of profile (CPU threads, GPU streams), never figures
+ * pooled over both, as stats prints them; a run without per-profile data says
+ * so.  CCT_OK or an error. */
 static int stats_svg(cct_query *q, FILE *out, cct_err *err) {
   cct_stats *s = NULL;
   int rc = cct_view_stats(q, 10, &s, err);
   if (rc) return rc;
-  const int W = 1000, H = 410;
-  const double ax = 80, ay = 80, aw = 470, ah = 270, bx = 660, bw = 310;
+  int nk = (s->kinds[0].count > 0) + (s->kinds[1].count > 0);
+  const int W = 1000, H = 40 + (nk ? nk : 1) * 380;
   size_t nc = cct_center_count(q);
   const char *label = nc == 0 ? "<program>" : nc == 1 ? cct_center_item(q, 0) : "<multiple contexts>";
   fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
@@ -763,67 +837,17 @@ static int stats_svg(cct_query *q, FILE *out, cct_err *err) {
   put_xml(out, s->metric, SIZE_MAX);
   fputs(" inclusive of ", out);
   put_xml(out, label, 100);
-  fprintf(out, " over %zu profiles</text>\n", s->count);
-  char v1[64], v2[64], v3[64], v4[64], v5[64];
-  fmt_val(s->min, v1, sizeof v1);
-  fmt_val(s->max, v2, sizeof v2);
-  fmt_val(s->mean, v3, sizeof v3);
-  fmt_val(s->stddev, v4, sizeof v4);
-  fmt_val(s->sum, v5, sizeof v5);
-  fprintf(out, "<text class=\"sub\" x=\"10\" y=\"42\">sum %s, min %s, max %s, mean %s, stddev %s, imbalance %.3f (max / mean)</text>\n",
-          v5, v1, v2, v3, v4, s->imbalance);
-  /* sorted bars */
-  double top = s->max > 0 ? s->max : 1, step = nice_step(top, 5), ymax = ceil(top / step) * step;
-  char xl[128];
-  snprintf(xl, sizeof xl, "profiles, sorted by value (%zu)", s->count);
-  axes(out, ax, ay, aw, ah, ymax, step, xl, s->metric);
-  fprintf(out, "<text class=\"axis\" x=\"%.1f\" y=\"%.1f\" font-weight=\"bold\">per profile, sorted</text>\n", ax, ay - 10);
-  double bwid = s->count ? aw / (double)s->count : 0;
-  for (size_t i = 0; i < s->count; i++) {
-    const struct cct_stats_profile *p = &s->profiles[i];
-    double v = p->value > 0 ? p->value : 0, h = v / ymax * ah;
-    char id[160], val[64];
-    profile_label(p, id, sizeof id);
-    fmt_val(p->value, val, sizeof val);
-    fprintf(out, "<rect class=\"bar\" data-profile=\"%d\" data-value=\"", p->profile);
-    put_num(out, p->value);
-    fprintf(out, "\" x=\"%.3f\" y=\"%.3f\" width=\"%.3f\" height=\"%.3f\" fill=\"#f4a261\"><title>%s: %s</title></rect>\n",
-            ax + i * bwid + (bwid > 3 ? 0.5 : 0), ay + ah - h, bwid > 3 ? bwid - 1 : bwid, h, id, val);
+  if (s->count)
+    fprintf(out, " over %zu profile%s</text>\n", s->count, s->count == 1 ? "" : "s");
+  else
+    fputs(": no per-profile data</text>\n", out);
+  if (s->note) {
+    fputs("<text class=\"sub\" x=\"10\" y=\"42\">", out);
+    put_xml(out, s->note, SIZE_MAX);
+    fputs("</text>\n", out);
   }
-  if (s->count) {
-    double my = ay + ah - s->mean / ymax * ah;
-    fprintf(out, "<path d=\"M%.1f %.3fH%.1f\" stroke=\"#6a4c93\" stroke-dasharray=\"5 3\"/>"
-                 "<text x=\"%.1f\" y=\"%.3f\" text-anchor=\"end\" fill=\"#6a4c93\">mean %s</text>\n",
-            ax, my, ax + aw, ax + aw, my - 4, v3);
-  }
-  /* histogram */
-  size_t hmax = 1;
-  for (size_t b = 0; b < s->bins; b++)
-    if (s->histogram[b] > hmax) hmax = s->histogram[b];
-  double hstep = nice_step((double)hmax, 5);
-  if (hstep < 1) hstep = 1;
-  double hy = ceil((double)hmax / hstep) * hstep;
-  char yl[160];
-  snprintf(yl, sizeof yl, "%s (%zu bins)", s->metric, s->bins);
-  axes(out, bx, ay, bw, ah, hy, hstep, yl, "profiles");
-  fprintf(out, "<text class=\"axis\" x=\"%.1f\" y=\"%.1f\" font-weight=\"bold\">histogram</text>\n", bx, ay - 10);
-  double binw = s->bins ? bw / (double)s->bins : 0;
-  for (size_t b = 0; b < s->bins; b++) {
-    double lo = s->min + (s->max - s->min) * (double)b / (double)s->bins;
-    double hi = s->min + (s->max - s->min) * (double)(b + 1) / (double)s->bins;
-    double h = (double)s->histogram[b] / hy * ah;
-    fmt_val(lo, v1, sizeof v1);
-    fmt_val(hi, v2, sizeof v2);
-    fprintf(out, "<rect class=\"bin\" data-count=\"%zu\" x=\"%.3f\" y=\"%.3f\" width=\"%.3f\" height=\"%.3f\" "
-                 "fill=\"#e76f51\" fill-opacity=\"0.8\"><title>%s .. %s: %zu profiles</title></rect>\n",
-            s->histogram[b], bx + b * binw + 1, ay + ah - h, binw > 2 ? binw - 2 : binw, h, v1, v2, s->histogram[b]);
-  }
-  for (int k = 0; k <= 2 && s->bins; k++) {
-    double xv = s->min + (s->max - s->min) * k / 2.0;
-    fmt_val(xv, v1, sizeof v1);
-    fprintf(out, "<text class=\"tick\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%s</text>\n", bx + bw * k / 2.0,
-            ay + ah + 16, v1);
-  }
+  for (int k = 0, i = 0; k < 2; k++)
+    if (s->kinds[k].count) stats_panels(out, s, k, 50.0 + 380.0 * i++);
   fputs("</svg>\n", out);
   cct_stats_free(s);
   if (ferror(out)) return cct_err_set(err, CCT_EIO, "cannot write the picture");

@@ -501,8 +501,11 @@ static void stats_summary(FILE *o, const cct_stats *s, const cct_stats_dist *onl
     cct_out_text(o, center[i]);
     if (!quoted) fputc('\'', o);
   }
+  if (!s->count) { /* the note below says why */
+    fputs(": no per-profile data\n", o);
+    return;
+  }
   fprintf(o, " over %zu profile%s\n", s->count, s->count == 1 ? "" : "s");
-  if (!s->count) return;
   if (only) {
     stats_figures(o, only, "");
   } else { /* CPU threads and GPU streams apart: one imbalance over both would mean nothing */

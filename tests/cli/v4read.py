@@ -24,7 +24,10 @@ loop header (file, line), the rows' exclusive values are the contexts' values
 (as sorted lists when there are as many rows as contexts, else as sums, rows
 merging contexts); exits 1 on any difference.  v4read.py DIR lexmetrics
 prints the names of up to 3 metrics with a lex_aware scope, those with a
-value on some loop first."""
+value on some loop first.  v4read.py DIR imbalance METRIC prints, per kind of
+profile present ('cpu', 'gpu': a GPUCONTEXT or GPUSTREAM in its id tuple),
+'KIND COUNT IMBALANCE' of the program's inclusive METRIC (max / mean over the
+profiles of that kind, 0 when the mean is 0), with 3 decimals."""
 import csv
 import os
 import sqlite3
@@ -98,6 +101,17 @@ class Db:
         _, pp = sec(p, 0)
         ppi, npi, szpi = u64(p, pp), u32(p, pp + 8), u8(p, pp + 0x0c)
         self.profiles = npi - 1
+        self.root = []  # per non-summary profile: (id-tuple kinds, {propMetricId: value at context 0})
+        for i in range(1, npi):
+            pi = ppi + i * szpi
+            pt = u64(p, pi + 0x20)
+            kinds = [p[pt + 8 + 16 * k] for k in range(u16(p, pt))] if pt else []
+            nv, pv, nc, px = u64(p, pi), u64(p, pi + 8), u32(p, pi + 0x10), u64(p, pi + 0x18)
+            vals = {}
+            if nc and struct.unpack_from("<I", p, px)[0] == 0:
+                stop = struct.unpack_from("<IQ", p, px + 12)[1] if nc > 1 else nv
+                vals = {u16(p, pv + 10 * j): struct.unpack_from("<d", p, pv + 10 * j + 2)[0] for j in range(stop)}
+            self.root.append((kinds, vals))
         nvals, pvals, nctxs, pidx = u64(p, ppi), u64(p, ppi + 8), u32(p, ppi + 0x10), u64(p, ppi + 0x18)
         self.summary = {}
         for i in range(nctxs):
@@ -179,3 +193,13 @@ if __name__ == "__main__":
         names = [n for _, _, n in names]
         for n in names[:3]:
             print(n)
+    elif sys.argv[2] == "imbalance":
+        md = [x for x in db.metrics if x["name"] == sys.argv[3]][0]
+        prop = md["scopes"]["execution"][0]
+        per = {}
+        for kinds, vals in db.root:
+            per.setdefault("gpu" if 5 in kinds or 6 in kinds else "cpu", []).append(vals.get(prop, 0.0))
+        for k in ("cpu", "gpu"):
+            if k in per:
+                mean = sum(per[k]) / len(per[k])
+                print(k, len(per[k]), "%.3f" % (max(per[k]) / mean if mean else 0))

@@ -343,7 +343,8 @@ static void test_stats_svg(void **state) {
   cct_stats *s = NULL;
   cct_err e = CCT_ERR_INIT;
   assert_int_equal(cct_view_stats(q, 10, &s, &e), CCT_OK);
-  /* one bar per profile, sorted; one bin per histogram bin with its count */
+  /* one bar per profile, sorted; one bin per histogram bin with its count
+   * (all 20 profiles are CPU threads: one set of panels) */
   size_t bars = 0, bins = 0, binsum = 0;
   double last = INFINITY, lasth = INFINITY;
   xmlNode *root = xmlDocGetRootElement(doc);
@@ -356,14 +357,15 @@ static void test_stats_svg(void **state) {
       last = v, lasth = h;
       bars++;
     } else if (has_class(n, "bin")) {
-      assert_int_equal((size_t)attr_num(n, "data-count"), s->histogram[bins]);
-      binsum += s->histogram[bins++];
+      assert_int_equal((size_t)attr_num(n, "data-count"), s->kinds[CCT_PROFILE_CPU].histogram[bins]);
+      binsum += s->kinds[CCT_PROFILE_CPU].histogram[bins++];
     }
   }
   assert_int_equal(bars, s->count);
   assert_int_equal(bins, s->bins);
   assert_int_equal(binsum, s->count);
-  assert_non_null(strstr(svg, "profiles, sorted by value"));
+  assert_non_null(strstr(svg, "CPU threads, sorted by value (20)"));
+  assert_null(strstr(svg, "GPU streams"));
   assert_non_null(strstr(svg, ">profiles</text>"));
   cct_stats_free(s);
   xmlFreeDoc(doc);
