@@ -79,7 +79,7 @@ void cct_tree_free(cct_tree *t) {
   memset(t, 0, sizeof *t);
 }
 
-static int fail(char *why, size_t size, const char *fmt, ...) {
+__attribute__((format(printf, 3, 4))) static int fail(char *why, size_t size, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   if (why && size) vsnprintf(why, size, fmt, ap);
