@@ -313,12 +313,12 @@ static int f_recursion(dtree *t, const int32_t *o, size_t n, int every) {
     int64_t f = x->function;
     if (x->frame && x->kind != CCT_KIND_ROOT && f > 0 && (every || fold[f])) {
       if (open[f]) {
-        int32_t a = outer[f], nx = x->next, p = x->parent;
+        int32_t a = outer[f], nx = x->next, p = x->parent, c = x->first;
         rc = op_chain(t, OP_SUB, i, C_INCL, C_INCL, CH_ANCESTORS, p, a);
         if (!rc) rc = op_chain(t, OP_ADD, i, C_EXCL, C_EXCL, CH_SELF, a, -1);
         if (!rc) rc = op_chain(t, OP_ADD, i, C_LEX, C_LEX, CH_SELF, a, -1);
         move_children(t, i, a);
-        i = nx >= 0 ? nx : after(t, p, open);
+        i = p == a && c >= 0 ? c : nx >= 0 ? nx : after(t, p, open); /* spliced children: walked next */
         continue;
       }
       if (!open[f]++) outer[f] = i;

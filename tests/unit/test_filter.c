@@ -240,6 +240,24 @@ static void invariants(cct_query *q, const char *what) {
   cct_center_reset(q);
 }
 
+/* After 'filter recursion', no function row of topdown 60 has a row of the same function
+ * (name, file and line: two functions may share a name) above it (a direct self-call,
+ * f > f > f, is merged too). */
+static void under_itself(cct_query *q, const char *sample) {
+  cct_view *v = view(q, CCT_VIEW_TOPDOWN, 60);
+  const cct_row *path[64] = {0};
+  for (size_t i = 0; i < v->nrows; i++) {
+    const cct_row *r = &v->rows[i];
+    if (r->depth < 0 || r->depth >= 64) continue;
+    path[r->depth] = r->kind == CCT_ROW_FUNCTION && r->name[0] != '<' ? r : NULL; /* not "<inline>" */
+    for (int d = 0; path[r->depth] && d < r->depth; d++)
+      if (path[d] && !strcmp(path[d]->name, r->name) && path[d]->line == r->line &&
+          !strcmp(path[d]->file ? path[d]->file : "", r->file ? r->file : ""))
+        fail_msg("%s: recursion: %s (row %zu) under itself", sample, r->name, i + 1);
+  }
+  cct_view_free(v);
+}
+
 static void relations_on(const char *sample) {
   cct_query *q = open_sample(sample);
   if (!q) return;
@@ -296,6 +314,7 @@ static void relations_on(const char *sample) {
   filter(q, CCT_FILTER_RECURSION, NULL);
   if (!close_to(program(q), total)) fail_msg("%s: recursion: program %g, expected %g", sample, program(q), total);
   invariants(q, "recursion");
+  under_itself(q, sample);
   for (int i = 0; i < n; i++) {
     double cx = centered(q, names[i]);
     unfilter(q);
