@@ -370,11 +370,18 @@ static int write_out(work *w, cct_tree *t) {
       t->lparent[i] = p;
     }
   }
+  uint8_t *calls = calloc((size_t)n, 1);
+  if (!calls) return oom(w);
   for (int32_t i = n - 1; i > 0; i--) { /* subtree ends and frame counts, children before parents */
     int32_t p = t->parent[i];
     if (t->last[i] > t->last[p]) t->last[p] = t->last[i];
     t->nframes[p] += t->nframes[i] + is_frame(t, i);
+    calls[p] |= t->relation[i] != CCT_REL_LEXICAL;
   }
+  /* a call-site line whose callees are all gone is a plain line, as the writer stores one
+   * whose callee frame is missing (its children are all lexical: levels do not change) */
+  for (int32_t i = 0; i < n; i++) t->callsite[i] = t->callsite[i] && calls[i];
+  free(calls);
   return CCT_OK;
 }
 

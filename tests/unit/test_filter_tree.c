@@ -201,6 +201,11 @@ static void compare(cct_query *s, const char *sample, const cct_filter *f, size_
                a->file[i] == b->file[i] && a->line[i] == b->line[i] && a->call_file[i] == b->call_file[i] &&
                a->call_line[i] == b->call_line[i] && a->offset[i] == b->offset[i] &&
                (a->kind[i] != CCT_KIND_INSTRUCTION || a->module[i] == b->module[i]);
+    if (!same)
+      print_message("parent %d/%d last %d/%d frame %d/%d fparent %d/%d ld %d/%d lp %d/%d nf %d/%d file %d/%d line %d/%d cf %d/%d cl %d/%d\n",
+                    a->parent[i], b->parent[i], a->last[i], b->last[i], a->frame[i], b->frame[i], a->fparent[i], b->fparent[i],
+                    a->ldepth[i], b->ldepth[i], a->lparent[i], b->lparent[i], a->nframes[i], b->nframes[i], a->file[i], b->file[i],
+                    a->line[i], b->line[i], a->call_file[i], b->call_file[i], a->call_line[i], b->call_line[i]);
     if (!same) fail_msg("%s: %s %s: node %d (id %lld) differs from derive.c's (id %lld)", sample, cct_filter_name(f[0].kind),
                         f[0].item ? f[0].item : "", i, (long long)a->id[i], (long long)b->id[i]);
     if (!close_to(a->incl[i], b->incl[i]) || !close_to(a->excl[i], b->excl[i]) || (lex && !close_to(a->lex[i], b->lex[i])))
