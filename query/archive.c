@@ -294,6 +294,7 @@ static void run_free(qrun *r) {
   free(r->cols);
   free(r->root_incl);
   cct_tree_free(&r->tree);
+  q_index_free(r->idx);
   free(r);
 }
 
@@ -506,8 +507,6 @@ void q_arch_close(qarch *a) {
   for (size_t i = 0; i < a->npaths; i++) free(a->paths[i]);
   free(a->paths);
   qmap_free(&a->pathmap);
-  free(a->bframes);
-  qmap_free(&a->bumap);
   for (size_t i = 0; i < a->nruns; i++) run_free(a->runs[i]);
   free(a->runs);
   for (int i = 0; i < ST_COUNT; i++) sqlite3_finalize(a->st[i]);

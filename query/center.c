@@ -77,12 +77,19 @@ static int collect(const qv *q, sqlite3_stmt *st, occlist *l, cct_err *err) {
   return rc;
 }
 
-/* Appends the frames of function fn. */
+/* Appends the nodes[0..n) of the run's tree. */
+static int push_nodes(const qv *q, const int32_t *nodes, size_t n, occlist *l, cct_err *err) {
+  if (CCT_GROW(l->v, l->n + n, l->cap)) return cct_err_set(err, CCT_ENOMEM, "out of memory");
+  for (size_t i = 0; i < n; i++) q_tree_ctx(&q->r->tree, nodes[i], &l->v[l->n++]);
+  return CCT_OK;
+}
+
+/* Appends the frames of function fn (from the tree image's index). */
 static int frames_of(const qv *q, int64_t fn, occlist *l, cct_err *err) {
-  sqlite3_stmt *st = q_stmt(q, ST_FUNCTION_FRAMES, err);
-  if (!st) return CCT_ESQL;
-  sqlite3_bind_int64(st, 2, fn);
-  return collect(q, st, l, err);
+  const int32_t *nodes;
+  size_t n;
+  int rc = q_frames_of(q, fn, 0, &nodes, &n, err);
+  return rc ? rc : push_nodes(q, nodes, n, l, err);
 }
 
 /* Collects the ids of st's first column, then appends the frames of each. */
@@ -381,12 +388,10 @@ static void item_free(citem *it) {
 static int contexts_at(const qv *q, const int64_t *files, size_t nfiles, long long line, int kind, occlist *l,
                        cct_err *err) {
   for (size_t i = 0; i < nfiles; i++) {
-    sqlite3_stmt *st = q_stmt(q, ST_CONTEXTS_AT, err);
-    if (!st) return CCT_ESQL;
-    sqlite3_bind_int64(st, 2, files[i]);
-    sqlite3_bind_int64(st, 3, line);
-    sqlite3_bind_int(st, 4, kind);
-    int rc = collect(q, st, l, err);
+    const int32_t *nodes;
+    size_t n;
+    int rc = line < 0 ? CCT_OK : q_nodes_at(q, files[i], line, kind, &nodes, &n, err);
+    if (!rc && line >= 0) rc = push_nodes(q, nodes, n, l, err);
     if (rc) return rc;
   }
   return CCT_OK;

@@ -110,17 +110,11 @@ typedef struct qrun {
   qctx root;
   double *root_incl;     /* per column: program total */
   cct_tree tree;         /* the run's tree image (tree_image), read and checked when the run loads */
+  struct qindex *idx;    /* look-ups over the tree (occur.c), built on first use; NULL until then */
 } qrun;
 
-/* A caller frame as bottom-up reads it (@bu_frames). */
-typedef struct bframe {
-  int64_t function, fparent, call_file, call_line;
-  int kind, relation;
-} bframe;
-
 /* The archive layer (archive.c): the connection, the statement cache, the
- * loaded runs, look-up caches keyed by (id, run) (functions, paths, bottom-up's caller
- * frames), the read transaction. */
+ * loaded runs, look-up caches keyed by (id, run) (functions, paths), the read transaction. */
 typedef struct qfiltered qfiltered;
 typedef struct qarch {
   sqlite3 *db;
@@ -135,9 +129,6 @@ typedef struct qarch {
   qmap pathmap;          /* (0 file | 1 module, id, run) -> index in paths */
   char **paths;
   size_t npaths, pathcap;
-  qmap bumap;            /* (context pre, run) -> index in bframes: caller frames read by bottom-up views */
-  bframe *bframes;
-  size_t nbframes, bfcap;
   qfiltered **filtered;  /* filtered runs of this archive (filter.c), most recent last */
   size_t nfiltered;
   int serial;            /* the last filtered run's serial number */
@@ -273,6 +264,23 @@ int q_suffix_match(const char *path, const char *suffix);
 const char *q_basename(const char *path);
 /* strdup that returns NULL on NULL. */
 char *q_strdup(const char *s);
+
+/* ---- occur.c: look-ups over the run's tree image ---- */
+
+typedef struct qindex qindex;
+/* Frees a run's look-up index (NULL: no-op). */
+void q_index_free(qindex *x);
+/* Node i of tree t as a qctx (pointers as pre numbers, as the SQL statements read them). */
+void q_tree_ctx(const cct_tree *t, int32_t i, qctx *c);
+/* The node of q's run numbered pre into *i.  Returns 0, or -1 when pre is not in the run. */
+int q_tree_node(const qv *q, int64_t pre, int32_t *i);
+/* The frames of function fn (scopes = 0: function contexts and instruction frames; 1: the
+ * loops and lines inside its frames) in q's run: nodes[0..n), ascending.  Returns CCT_OK
+ * (n = 0 for an unknown function) or CCT_ENOMEM. */
+int q_frames_of(const qv *q, int64_t fn, int scopes, const int32_t **nodes, size_t *n, cct_err *err);
+/* The loops (kind CCT_KIND_LOOP) or lines at (file id, line) in q's run: nodes[0..n),
+ * ascending.  Returns CCT_OK or CCT_ENOMEM. */
+int q_nodes_at(const qv *q, int64_t file, long long line, int kind, const int32_t **nodes, size_t *n, cct_err *err);
 
 /* ---- center.c ---- */
 

@@ -436,22 +436,15 @@ static qctx *outer_list(const qv *q, size_t *n) {
  *
  * Level k (1..depth) holds the contexts at function level fdepth(o) + k (line
  * level: ldepth(o) + k, one less for a call-site line, whose callees take its
- * place) inside the subtree of each o in O*.  Occurrences with nothing below
- * them (no frame inside at function granularity, no context at all at line
- * granularity) are skipped.  A small subtree is read in one range of the table
- * (pre is its key), all levels at once, and neighbouring small subtrees share
- * one range when the gap between them is small (rows in gaps are dropped in C);
- * a large subtree is read level by level with the level indexes
- * (context_frame_level, context_line_level) until a level is empty.  The rows of
- * a level are then merged in pre order, as if read occurrence by occurrence, and
- * their values fetched in one statement per metric. */
+ * place) inside the subtree of each o in O*.  They are found in memory by one
+ * walk of each subtree in pre order over the run's tree image, which skips every
+ * subtree below the last level (and, at function granularity, every subtree
+ * without a frame): work bounded by the rows and the contexts between them, not
+ * by the size of the run.  The rows of a level come out in pre order, as
+ * occurrence after occurrence; values of metrics other than the primary one
+ * are then read in one statement per metric and level (q_values_many). */
 
-/* Subtrees of at most this many contexts are read whole (per level of depth). */
-#define TD_SMALL 96
-/* Neighbouring small subtrees share a range when at most this many contexts separate them. */
-#define TD_GAP 48
-
-/* One context of a level, as read by @td_frames / @td_lines (and their _range forms). */
+/* One context of a level. */
 typedef struct lrow {
   int64_t parent, function, file, line, module, offset, call_file, call_line, pre; /* parent: fparent or lparent */
   int kind, relation, callsite, level;
@@ -470,138 +463,62 @@ static lrow *lrows_push(lrows *l) {
   return r;
 }
 
-static int by_row_pre(const void *a, const void *b) {
-  const lrow *x = a, *y = b;
-  return x->pre < y->pre ? -1 : x->pre > y->pre;
-}
-
-/* Reads the columns of a level statement from column off on into r (level: the
- * absolute level column of the _range forms, -1 for none). */
-static void read_lrow(sqlite3_stmt *st, int line, int off, int level, lrow *r) {
-  if (!line) {
-    r->function = sqlite3_column_int64(st, off);
-    r->parent = sqlite3_column_int64(st, off + 1);
-    r->relation = sqlite3_column_int(st, off + 2);
-    r->pre = sqlite3_column_int64(st, off + 3);
-    for (int k = 0; k < 3; k++) r->pv[k] = sqlite3_column_double(st, off + 4 + k);
-    r->kind = CCT_KIND_FUNCTION;
-  } else {
-    r->parent = sqlite3_column_int64(st, off);
-    r->kind = sqlite3_column_int(st, off + 1);
-    r->relation = sqlite3_column_int(st, off + 2);
-    r->function = sqlite3_column_int64(st, off + 3);
-    r->file = sqlite3_column_int64(st, off + 4);
-    r->line = sqlite3_column_type(st, off + 5) == SQLITE_NULL ? -1 : sqlite3_column_int64(st, off + 5);
-    r->module = sqlite3_column_int64(st, off + 6);
-    r->offset = sqlite3_column_int64(st, off + 7);
-    r->callsite = sqlite3_column_int(st, off + 8);
-    r->call_file = sqlite3_column_int64(st, off + 9);
-    r->call_line = sqlite3_column_type(st, off + 10) == SQLITE_NULL ? -1 : sqlite3_column_int64(st, off + 10);
-    r->pre = sqlite3_column_int64(st, off + 11);
-    for (int k = 0; k < 3; k++) r->pv[k] = sqlite3_column_double(st, off + 12 + k);
-  }
-  r->level = level >= 0 ? sqlite3_column_int(st, level) : 0;
-}
-
 /* The level of o that its level-1 rows are one below. */
 static int td_base(const qv *q, const qctx *o) {
   if (q->gran != CCT_GRAN_LINE) return o->fdepth;
   return o->ldepth - (o->kind == CCT_KIND_LINE && o->callsite ? 1 : 0);
 }
 
-/* Whether o has anything below it at the session's granularity. */
-static int td_has_below(const qv *q, const qctx *o) {
-  return q->gran == CCT_GRAN_LINE ? o->last > o->pre : o->nframes > 0;
-}
-
-/* Reads the small subtrees os[g[0..ng)] (sorted by pre) in one range and files
- * their rows at levels 1..depth into lv[1..depth]. */
-static int td_range(const qv *q, const qctx *os, const size_t *g, size_t ng, int depth, lrows *lv, cct_err *err) {
-  int line = q->gran == CCT_GRAN_LINE;
-  sqlite3_stmt *st = q_stmt(q, line ? ST_TD_LINES_RANGE : ST_TD_FRAMES_RANGE, err);
-  if (!st) return CCT_ESQL;
-  int lo = td_base(q, &os[g[0]]), hi = lo;
-  for (size_t i = 1; i < ng; i++) {
-    int b = td_base(q, &os[g[i]]);
-    if (b < lo) lo = b;
-    if (b > hi) hi = b;
-  }
-  sqlite3_bind_int64(st, 2, lo + 1);
-  sqlite3_bind_int64(st, 3, (int64_t)hi + depth);
-  sqlite3_bind_int64(st, 4, os[g[0]].pre);
-  sqlite3_bind_int64(st, 5, os[g[ng - 1]].last);
-  size_t p = 0;
-  int rc;
-  lrow r;
-  while ((rc = cct_step(st, err)) == CCT_STEP_ROW) {
-    read_lrow(st, line, 0, line ? 15 : 7, &r);
-    while (p < ng && os[g[p]].last < r.pre) p++;
-    if (p == ng) {
-      rc = CCT_STEP_DONE; /* past the last subtree: the rest of the range is not needed */
-      break;
-    }
-    const qctx *o = &os[g[p]];
-    if (r.pre <= o->pre) continue; /* in a gap, or the occurrence itself */
-    int k = r.level - td_base(q, o);
-    if (k < 1 || k > depth) continue;
-    lrow *x = lrows_push(&lv[k]);
-    if (!x) {
-      sqlite3_reset(st);
-      return cct_err_set(err, CCT_ENOMEM, "out of memory");
-    }
-    *x = r;
-    x->level = k;
-  }
-  sqlite3_reset(st);
-  return rc;
-}
-
-/* Reads level k of the large subtrees os[i] with how[i] == 2 into l, in one statement run
- * over the level index (a range per subtree); a subtree without a row at level k has
- * nothing deeper: its how becomes 0. */
-static int td_levels(const qv *q, const qctx *os, unsigned char *how, size_t no, int k, lrows *l, cct_err *err) {
-  int line = q->gran == CCT_GRAN_LINE;
-  size_t n = 0;
-  for (size_t i = 0; i < no; i++) n += how[i] == 2;
-  if (!n) return CCT_OK;
-  int64_t *v = malloc(n * 3 * sizeof *v);
-  size_t *of = malloc(n * sizeof *of);
-  unsigned char *found = calloc(n, 1);
-  int rc = v && of && found ? CCT_OK : cct_err_set(err, CCT_ENOMEM, "out of memory");
-  sqlite3_stmt *st = rc ? NULL : q_stmt(q, line ? ST_TD_LINES : ST_TD_FRAMES, err);
-  if (!rc && !st) rc = CCT_ESQL;
-  for (size_t i = 0, j = 0; !rc && i < no; i++)
-    if (how[i] == 2) {
-      v[3 * j] = td_base(q, &os[i]) + k, v[3 * j + 1] = os[i].pre, v[3 * j + 2] = os[i].last;
-      of[j++] = i;
-    }
-  qkeys keys = {v, n, 3};
-  if (!rc) {
-    q_keys_bind(st, 2, &keys);
-    while ((rc = cct_step(st, err)) == CCT_STEP_ROW) {
-      int64_t j = sqlite3_column_int64(st, 0);
-      if (j < 0 || (size_t)j >= n) continue;
-      lrow r;
-      read_lrow(st, line, 1, -1, &r);
-      if (r.pre == os[of[j]].pre) continue; /* the occurrence itself */
-      lrow *x = lrows_push(l);
-      if (!x) {
-        rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
-        break;
+/* Files the rows of levels 1..depth below occurrence o into lv[1..], growing lv (*nlv
+ * levels allocated, *maxk set to the deepest level filled). */
+static int td_walk(const qv *q, const qctx *o, int depth, lrows **lv, int *nlv, int *maxk, cct_err *err) {
+  const cct_tree *t = &q->r->tree;
+  int32_t x;
+  if (q_tree_node(q, o->pre, &x)) return cct_err_set(err, CCT_ECORRUPT, "context %lld is not in run %d", (long long)o->pre, q->shown_run);
+  int line = q->gran == CCT_GRAN_LINE, base = td_base(q, o);
+  int64_t b = t->base;
+  for (int32_t i = x + 1; i <= t->last[x];) {
+    int k = (line ? t->ldepth[i] : t->fdepth[i]) - base;
+    int frame = t->frame[i] == i;
+    int emit = k >= 1 && k <= depth && (line || frame);
+    int down = t->last[i] > i && (k < depth || (line && t->callsite[i])) && (line || t->nframes[i] > 0);
+    if (emit) {
+      if (k > *nlv) {
+        int n = *nlv ? *nlv : 4;
+        while (n < k) n *= 2;
+        lrows *v = cct_reallocarray(*lv, (size_t)n + 1, sizeof *v);
+        if (!v) return cct_err_set(err, CCT_ENOMEM, "out of memory");
+        size_t from = *lv ? (size_t)*nlv + 1 : 0; /* entries 0..nlv are in use once allocated */
+        memset(v + from, 0, ((size_t)n + 1 - from) * sizeof *v);
+        *lv = v;
+        *nlv = n;
       }
-      *x = r;
-      x->level = k;
-      found[j] = 1;
+      lrow *r = lrows_push(&(*lv)[k]);
+      if (!r) return cct_err_set(err, CCT_ENOMEM, "out of memory");
+      int32_t p = line ? t->lparent[i] : t->fparent[i];
+      r->parent = p < 0 ? -1 : b + p;
+      r->function = t->function[i];
+      r->relation = t->relation[i];
+      r->pre = b + i;
+      r->pv[0] = t->incl[i], r->pv[1] = t->excl[i], r->pv[2] = t->lex[i];
+      r->level = k;
+      if (!line) {
+        r->kind = CCT_KIND_FUNCTION; /* every frame is a function row at function granularity */
+      } else {
+        r->kind = t->kind[i];
+        r->file = t->file[i];
+        r->line = t->line[i];
+        r->module = t->module[i];
+        r->offset = t->offset[i];
+        r->callsite = t->callsite[i];
+        r->call_file = t->call_file[i];
+        r->call_line = t->call_line[i];
+      }
+      if (k > *maxk) *maxk = k;
     }
-    sqlite3_reset(st);
-    sqlite3_bind_null(st, 2);
+    i = down ? i + 1 : t->last[i] + 1;
   }
-  for (size_t j = 0; !rc && j < n; j++)
-    if (!found[j]) how[of[j]] = 0;
-  free(v);
-  free(of);
-  free(found);
-  return rc;
+  return CCT_OK;
 }
 
 /* Adds the rows of one level (sorted by pre) to t.  prev maps the contexts of
@@ -710,45 +627,13 @@ int q_topdown(const qv *q, int depth, cct_view **out, cct_err *err) {
   t.nm = nm;
   size_t no = 0;
   qctx *os = outer_list(q, &no);
-  /* per occurrence: 0 nothing below / done, 1 small (read by ranges), 2 large (level by level) */
-  unsigned char *how = calloc(no + 1, 1);
-  size_t *g = malloc((no + 1) * sizeof *g);
-  /* lv[k], k = 1..min(depth, levels read): the rows of level k */
-  int nlv = depth < 64 ? depth : 64;
-  lrows *lv = calloc((size_t)nlv + 1, sizeof *lv);
+  lrows *lv = NULL; /* lv[k], k = 1..nlv: the rows of level k */
+  int nlv = 0, maxk = 0;
   qmap prev = {0}, cur = {0};
-  int rc = os && how && g && lv ? top_row(q, &t, vcols, nm, 0, flatrow ? &fn : NULL, err) : cct_err_set(err, CCT_ENOMEM, "out of memory");
-  int64_t small = (int64_t)TD_SMALL * (depth < 8 ? depth : 8);
-  for (size_t i = 0; !rc && i < no && depth > 0; i++)
-    if (td_has_below(q, &os[i])) how[i] = os[i].last - os[i].pre <= small && depth <= nlv ? 1 : 2;
-  /* small subtrees: ranges of neighbours */
-  for (size_t i = 0; !rc && i < no;) {
-    if (how[i] != 1) {
-      i++;
-      continue;
-    }
-    size_t ng = 0;
-    g[ng++] = i;
-    size_t j = i + 1;
-    for (; j < no; j++) {
-      if (how[j] == 2) break;
-      if (how[j] == 0) continue;
-      if (os[j].pre - os[g[ng - 1]].last > TD_GAP || os[j].last - os[i].pre > 64 * small) break;
-      g[ng++] = j;
-    }
-    rc = td_range(q, os, g, ng, depth, lv, err);
-    i = j;
-  }
-  for (int k = 1; !rc && k <= depth; k++) {
-    lrows extra = {0}, *l = k <= nlv ? &lv[k] : &extra;
-    rc = td_levels(q, os, how, no, k, l, err);
-    if (!rc && !l->n) {
-      free(extra.v);
-      break;
-    }
-    if (!rc) qsort(l->v, l->n, sizeof *l->v, by_row_pre);
-    if (!rc) rc = td_add(q, &t, l, k, &prev, &cur, vcols, nm, err);
-    free(extra.v);
+  int rc = os ? top_row(q, &t, vcols, nm, 0, flatrow ? &fn : NULL, err) : cct_err_set(err, CCT_ENOMEM, "out of memory");
+  for (size_t i = 0; !rc && i < no && depth > 0; i++) rc = td_walk(q, &os[i], depth, &lv, &nlv, &maxk, err);
+  for (int k = 1; !rc && k <= maxk; k++) {
+    rc = td_add(q, &t, &lv[k], k, &prev, &cur, vcols, nm, err);
     qmap_free(&prev);
     prev = cur;
     memset(&cur, 0, sizeof cur);
@@ -758,52 +643,7 @@ int q_topdown(const qv *q, int depth, cct_view **out, cct_err *err) {
   for (int k = 0; lv && k <= nlv; k++) free(lv[k].v);
   free(lv);
   free(os);
-  free(how);
-  free(g);
   return vt_finish(q, &t, rc, v, out, err);
-}
-
-static int by_int64(const void *a, const void *b) {
-  int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-  return x < y ? -1 : x > y;
-}
-
-/* Reads the caller frames pres[0..n) (sorted, distinct, none read yet) with one statement
- * run into the archive's memo of caller frames (qarch.bframes, kept for the next bottom-up
- * view of the run). */
-static int bu_fetch(const qv *q, const int64_t *pres, size_t n, cct_err *err) {
-  qarch *a = q->a;
-  if (!n) return CCT_OK;
-  if (CCT_GROW(a->bframes, a->nbframes + n, a->bfcap)) return cct_err_set(err, CCT_ENOMEM, "out of memory");
-  sqlite3_stmt *st = q_stmt(q, ST_BU_FRAMES, err);
-  if (!st) return CCT_ESQL;
-  qkeys k = {pres, n, 1};
-  q_keys_bind(st, 2, &k);
-  size_t got = 0;
-  int rc;
-  while ((rc = cct_step(st, err)) == CCT_STEP_ROW) {
-    int64_t i = sqlite3_column_int64(st, 0);
-    if (i < 0 || (size_t)i >= n) continue;
-    bframe *f = &a->bframes[a->nbframes];
-    f->kind = sqlite3_column_int(st, 1);
-    f->function = sqlite3_column_int64(st, 2);
-    f->fparent = sqlite3_column_type(st, 3) == SQLITE_NULL ? -1 : sqlite3_column_int64(st, 3);
-    f->call_file = sqlite3_column_int64(st, 4);
-    f->call_line = sqlite3_column_type(st, 5) == SQLITE_NULL ? -1 : sqlite3_column_int64(st, 5);
-    f->relation = sqlite3_column_int(st, 6);
-    int added;
-    if (!qmap_put(&a->bumap, pres[i], q->r->run, 0, 0, 0, (int64_t)a->nbframes, &added)) {
-      rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
-      break;
-    }
-    a->nbframes++;
-    got++;
-  }
-  sqlite3_reset(st);
-  sqlite3_bind_null(st, 2);
-  if (rc == CCT_STEP_DONE && got < n)
-    rc = cct_err_set(err, CCT_ECORRUPT, "%zu caller contexts of run %d are missing", n - got, q->shown_run);
-  return rc == CCT_STEP_DONE ? CCT_OK : rc;
 }
 
 /* Bottom-up: the caller chains of O*, walked one level at a time for all
@@ -831,9 +671,8 @@ int q_bottomup(const qv *q, int depth, cct_view **out, cct_err *err) {
     int64_t cur, cfile, cline;
   } walk;
   walk *w = malloc((q->c->nO + 1) * sizeof *w);
-  int64_t *want = malloc((q->c->nO + 1) * sizeof *want);
   size_t nw = 0;
-  if (!rc && (!w || !want)) rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
+  if (!rc && !w) rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
   for (size_t i = 0; !rc && i < q->c->nO && depth > 0; i++) {
     if (!q->c->outer[i]) continue;
     const qctx *o = &q->c->O[i];
@@ -841,17 +680,8 @@ int q_bottomup(const qv *q, int depth, cct_view **out, cct_err *err) {
     w[nw++] = (walk){i, 0, is_frame ? o->fparent : o->frame, is_frame ? o->call_file : 0, is_frame ? o->call_line : -1};
     if (o->kind == CCT_KIND_ROOT) w[nw - 1].cur = -1;
   }
+  const cct_tree *tr = &q->r->tree;
   for (int k = 1; !rc && k <= depth && nw; k++) {
-    /* the callers of this level not read yet */
-    size_t nwant = 0;
-    for (size_t j = 0; j < nw; j++)
-      if (w[j].cur >= 0 && w[j].cur != q->r->root.pre && !qmap_get(&q->a->bumap, w[j].cur, q->r->run, 0, 0, 0))
-        want[nwant++] = w[j].cur;
-    qsort(want, nwant, sizeof *want, by_int64);
-    size_t u = 0;
-    for (size_t j = 0; j < nwant; j++)
-      if (!u || want[j] != want[u - 1]) want[u++] = want[j];
-    rc = bu_fetch(q, want, u, err);
     size_t keep = 0;
     for (size_t j = 0; !rc && j < nw; j++) {
       walk *x = &w[j];
@@ -860,13 +690,13 @@ int q_bottomup(const qv *q, int depth, cct_view **out, cct_err *err) {
         incl[m] = q->c->cv[vcols[m]][3 * x->i];
         excl[m] = q->c->cv[vcols[m]][3 * x->i + 1];
       }
-      const bframe *f = NULL;
-      if (x->cur >= 0 && x->cur != q->r->root.pre) {
-        int64_t *slot = qmap_get(&q->a->bumap, x->cur, q->r->run, 0, 0, 0);
-        f = slot ? &q->a->bframes[*slot] : NULL;
-        if (f && f->kind == CCT_KIND_ROOT) f = NULL; /* defensive: the root is never a caller row */
+      int32_t f = -1; /* the caller frame (a node of the tree image) */
+      if (x->cur >= 0 && x->cur != q->r->root.pre && q_tree_node(q, x->cur, &f)) {
+        rc = cct_err_set(err, CCT_ECORRUPT, "caller context %lld is not in run %d", (long long)x->cur, q->shown_run);
+        break;
       }
-      if (!f) { /* the chain ends: an occurrence without a caller sits under '<program root>' */
+      if (f >= 0 && tr->kind[f] == CCT_KIND_ROOT) f = -1; /* defensive: the root is never a caller row */
+      if (f < 0) { /* the chain ends: an occurrence without a caller sits under '<program root>' */
         if (k == 1) {
           int added;
           int node = vt_child(&t, 0, CCT_ROW_ROOT, 0, 0, 0, &added);
@@ -879,29 +709,29 @@ int q_bottomup(const qv *q, int depth, cct_view **out, cct_err *err) {
         continue;
       }
       int added;
-      int child = vt_child(&t, x->node, CCT_ROW_FUNCTION, f->function, line ? x->cfile : 0, line ? x->cline : 0, &added);
+      int64_t ffn = tr->function[f];
+      int child = vt_child(&t, x->node, CCT_ROW_FUNCTION, ffn, line ? x->cfile : 0, line ? x->cline : 0, &added);
       if (child < 0) {
         rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
         break;
       }
       if (added) {
-        rc = set_function(q, &t.n[child], f->function, err);
-        t.n[child].inlined = f->relation == CCT_REL_INLINED;
-        t.n[child].center = q_center_has_function(q->c, f->function);
+        rc = set_function(q, &t.n[child], ffn, err);
+        t.n[child].inlined = tr->relation[f] == CCT_REL_INLINED;
+        t.n[child].center = q_center_has_function(q->c, ffn);
         if (!rc && line && x->cline >= 0) rc = loc_label(q, "", x->cfile, x->cline, &t.n[child].callsite, err);
       }
       vt_addval(&t, child, incl, excl);
       x->node = child;
-      x->cfile = f->call_file;
-      x->cline = f->call_line;
-      x->cur = f->fparent;
+      x->cfile = tr->call_file[f];
+      x->cline = tr->call_line[f];
+      x->cur = tr->fparent[f] < 0 ? -1 : tr->base + tr->fparent[f];
       if (x->cur < 0 || x->cur == q->r->root.pre) continue; /* chain ends: no '<program root>' below level 1 */
       w[keep++] = *x;
     }
     nw = keep;
   }
   free(w);
-  free(want);
   return vt_finish(q, &t, rc, v, out, err);
 }
 

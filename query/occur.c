@@ -1,0 +1,176 @@
+/* occur.c: look-ups over a run's tree image (common/cct_tree.h) for centers and
+ * views: a context as a qctx, the frames of a function, the loops and lines of
+ * a function's frames, the loops or lines at a file:line.  The indexes are
+ * built on first use, in one pass over the arrays (counting sort), and kept
+ * with the run (qrun.idx): a cache behind the const run. */
+#include "query_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct qindex {
+  int built_fn, built_loc;
+  int32_t nfn;           /* largest function id + 1 */
+  int32_t *fr_start;     /* per function id: start of its frames in fr (nfn + 1 entries) */
+  int32_t *fr;           /* frames (kind 1, and instruction frames) by function, in node order */
+  int32_t *sc_start;     /* per function id: start of its loops and lines in sc */
+  int32_t *sc;           /* loops and lines by their frame's function, in node order */
+  int32_t *loc;          /* loops and lines with a file, by (file, line, kind, node) */
+  size_t nloc;
+};
+
+void q_index_free(qindex *x) {
+  if (!x) return;
+  free(x->fr_start);
+  free(x->fr);
+  free(x->sc_start);
+  free(x->sc);
+  free(x->loc);
+  free(x);
+}
+
+void q_tree_ctx(const cct_tree *t, int32_t i, qctx *c) {
+  int64_t b = t->base;
+  c->id = t->id[i];
+  c->pre = b + i;
+  c->last = b + t->last[i];
+  c->frame = b + t->frame[i];
+  c->fdepth = t->fdepth[i];
+  c->ldepth = t->ldepth[i];
+  c->kind = t->kind[i];
+  c->relation = t->relation[i];
+  c->callsite = t->callsite[i];
+  c->function = t->function[i];
+  c->fparent = t->fparent[i] < 0 ? -1 : b + t->fparent[i];
+  c->file = t->file[i];
+  c->line = t->line[i];
+  c->call_file = t->call_file[i];
+  c->call_line = t->call_line[i];
+  c->module = t->module[i];
+  c->offset = t->offset[i];
+  c->nframes = t->nframes[i];
+  c->pv[0] = t->incl[i];
+  c->pv[1] = t->excl[i];
+  c->pv[2] = t->lex[i];
+}
+
+int q_tree_node(const qv *q, int64_t pre, int32_t *i) {
+  const cct_tree *t = &q->r->tree;
+  if (pre < t->base || pre - t->base >= t->n) return -1;
+  *i = (int32_t)(pre - t->base);
+  return 0;
+}
+
+static qindex *index_of(const qrun *r, cct_err *err) {
+  qrun *w = (qrun *)r; /* the index is a cache: filled once, never changed after */
+  if (!w->idx && !(w->idx = calloc(1, sizeof *w->idx))) cct_err_set(err, CCT_ENOMEM, "out of memory");
+  return w->idx;
+}
+
+/* Builds the per-function frame and scope lists. */
+static int build_fn(const cct_tree *t, qindex *x, cct_err *err) {
+  int32_t nfn = 0;
+  for (int32_t i = 0; i < t->n; i++)
+    if (t->function[i] >= nfn) nfn = t->function[i] + 1;
+  x->nfn = nfn;
+  x->fr_start = calloc((size_t)nfn + 2, sizeof *x->fr_start);
+  x->sc_start = calloc((size_t)nfn + 2, sizeof *x->sc_start);
+  if (!x->fr_start || !x->sc_start) return cct_err_set(err, CCT_ENOMEM, "out of memory");
+  size_t nfr = 0, nsc = 0;
+  for (int32_t i = 1; i < t->n; i++) {
+    int32_t f = t->function[i];
+    if (f <= 0) continue;
+    if (t->frame[i] == i) x->fr_start[f + 1]++, nfr++;
+    else if (t->kind[i] == CCT_KIND_LOOP || t->kind[i] == CCT_KIND_LINE) x->sc_start[f + 1]++, nsc++;
+  }
+  for (int32_t f = 0; f < nfn; f++) x->fr_start[f + 1] += x->fr_start[f], x->sc_start[f + 1] += x->sc_start[f];
+  x->fr = malloc((nfr ? nfr : 1) * sizeof *x->fr);
+  x->sc = malloc((nsc ? nsc : 1) * sizeof *x->sc);
+  int32_t *fpos = malloc(((size_t)nfn + 1) * sizeof *fpos), *spos = malloc(((size_t)nfn + 1) * sizeof *spos);
+  if (!x->fr || !x->sc || !fpos || !spos) {
+    free(fpos);
+    free(spos);
+    return cct_err_set(err, CCT_ENOMEM, "out of memory");
+  }
+  memcpy(fpos, x->fr_start, ((size_t)nfn + 1) * sizeof *fpos);
+  memcpy(spos, x->sc_start, ((size_t)nfn + 1) * sizeof *spos);
+  for (int32_t i = 1; i < t->n; i++) {
+    int32_t f = t->function[i];
+    if (f <= 0) continue;
+    if (t->frame[i] == i) x->fr[fpos[f]++] = i;
+    else if (t->kind[i] == CCT_KIND_LOOP || t->kind[i] == CCT_KIND_LINE) x->sc[spos[f]++] = i;
+  }
+  free(fpos);
+  free(spos);
+  x->built_fn = 1;
+  return CCT_OK;
+}
+
+static const cct_tree *sort_tree; /* qsort has no context argument; set only around the sort below */
+
+static int by_loc(const void *a, const void *b) {
+  const cct_tree *t = sort_tree;
+  int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+  if (t->file[x] != t->file[y]) return t->file[x] < t->file[y] ? -1 : 1;
+  if (t->line[x] != t->line[y]) return t->line[x] < t->line[y] ? -1 : 1;
+  if (t->kind[x] != t->kind[y]) return t->kind[x] < t->kind[y] ? -1 : 1;
+  return (x > y) - (x < y);
+}
+
+/* Builds the list of loops and lines by location. */
+static int build_loc(const cct_tree *t, qindex *x, cct_err *err) {
+  size_t n = 0;
+  for (int32_t i = 0; i < t->n; i++) n += (t->kind[i] == CCT_KIND_LOOP || t->kind[i] == CCT_KIND_LINE) && t->file[i] > 0;
+  x->loc = malloc((n ? n : 1) * sizeof *x->loc);
+  if (!x->loc) return cct_err_set(err, CCT_ENOMEM, "out of memory");
+  n = 0;
+  for (int32_t i = 0; i < t->n; i++)
+    if ((t->kind[i] == CCT_KIND_LOOP || t->kind[i] == CCT_KIND_LINE) && t->file[i] > 0) x->loc[n++] = i;
+  sort_tree = t;
+  qsort(x->loc, n, sizeof *x->loc, by_loc);
+  sort_tree = NULL;
+  x->nloc = n;
+  x->built_loc = 1;
+  return CCT_OK;
+}
+
+int q_frames_of(const qv *q, int64_t fn, int scopes, const int32_t **nodes, size_t *n, cct_err *err) {
+  *nodes = NULL;
+  *n = 0;
+  qindex *x = index_of(q->r, err);
+  if (!x) return CCT_ENOMEM;
+  if (!x->built_fn) {
+    int rc = build_fn(&q->r->tree, x, err);
+    if (rc) return rc;
+  }
+  if (fn <= 0 || fn >= x->nfn) return CCT_OK;
+  const int32_t *start = scopes ? x->sc_start : x->fr_start;
+  *nodes = (scopes ? x->sc : x->fr) + start[fn];
+  *n = (size_t)(start[fn + 1] - start[fn]);
+  return CCT_OK;
+}
+
+int q_nodes_at(const qv *q, int64_t file, long long line, int kind, const int32_t **nodes, size_t *n, cct_err *err) {
+  *nodes = NULL;
+  *n = 0;
+  qindex *x = index_of(q->r, err);
+  if (!x) return CCT_ENOMEM;
+  if (!x->built_loc) {
+    int rc = build_loc(&q->r->tree, x, err);
+    if (rc) return rc;
+  }
+  const cct_tree *t = &q->r->tree;
+  size_t lo = 0, hi = x->nloc; /* the first node at or after (file, line, kind) */
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    int32_t m = x->loc[mid];
+    int before = t->file[m] != file ? t->file[m] < file : t->line[m] != line ? t->line[m] < line : t->kind[m] < kind;
+    if (before) lo = mid + 1;
+    else hi = mid;
+  }
+  size_t e = lo;
+  while (e < x->nloc && t->file[x->loc[e]] == file && t->line[x->loc[e]] == line && t->kind[x->loc[e]] == kind) e++;
+  *nodes = x->loc + lo;
+  *n = e - lo;
+  return CCT_OK;
+}
