@@ -374,6 +374,7 @@ static int load_run(qarch *a, int run, qrun **out, cct_err *err) {
   }
   if (!rc) q->defdisp = default_metric(q);
   if (!rc) rc = load_tree(a, run, &q->tree, err);
+  if (!rc && !(q->idx = q_index_new())) rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
   if (!rc && (q->tree.base != q->root.pre || q->tree.id[0] != q->root.id))
     rc = cct_err_set(err, CCT_ECORRUPT, "'%s': the tree image of run %d is not of its contexts",
                      sqlite3_db_filename(a->db, "main"), run);

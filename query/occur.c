@@ -61,11 +61,7 @@ int q_tree_node(const qv *q, int64_t pre, int32_t *i) {
   return 0;
 }
 
-static qindex *index_of(const qrun *r, cct_err *err) {
-  qrun *w = (qrun *)r; /* the index is a cache: filled once, never changed after */
-  if (!w->idx && !(w->idx = calloc(1, sizeof *w->idx))) cct_err_set(err, CCT_ENOMEM, "out of memory");
-  return w->idx;
-}
+qindex *q_index_new(void) { return calloc(1, sizeof(qindex)); }
 
 /* Builds the per-function frame and scope lists. */
 static int build_fn(const cct_tree *t, qindex *x, cct_err *err) {
@@ -137,8 +133,7 @@ static int build_loc(const cct_tree *t, qindex *x, cct_err *err) {
 int q_frames_of(const qv *q, int64_t fn, int scopes, const int32_t **nodes, size_t *n, cct_err *err) {
   *nodes = NULL;
   *n = 0;
-  qindex *x = index_of(q->r, err);
-  if (!x) return CCT_ENOMEM;
+  qindex *x = q->r->idx; /* a cache behind the const run: filled once, never changed after */
   if (!x->built_fn) {
     int rc = build_fn(&q->r->tree, x, err);
     if (rc) return rc;
@@ -153,8 +148,7 @@ int q_frames_of(const qv *q, int64_t fn, int scopes, const int32_t **nodes, size
 int q_nodes_at(const qv *q, int64_t file, long long line, int kind, const int32_t **nodes, size_t *n, cct_err *err) {
   *nodes = NULL;
   *n = 0;
-  qindex *x = index_of(q->r, err);
-  if (!x) return CCT_ENOMEM;
+  qindex *x = q->r->idx; /* a cache behind the const run: filled once, never changed after */
   if (!x->built_loc) {
     int rc = build_loc(&q->r->tree, x, err);
     if (rc) return rc;

@@ -110,7 +110,7 @@ typedef struct qrun {
   qctx root;
   double *root_incl;     /* per column: program total */
   cct_tree tree;         /* the run's tree image (tree_image), read and checked when the run loads */
-  struct qindex *idx;    /* look-ups over the tree (occur.c), built on first use; NULL until then */
+  struct qindex *idx;    /* look-ups over the tree (occur.c), each built on first use */
 } qrun;
 
 /* The archive layer (archive.c): the connection, the statement cache, the
@@ -268,6 +268,8 @@ char *q_strdup(const char *s);
 /* ---- occur.c: look-ups over the run's tree image ---- */
 
 typedef struct qindex qindex;
+/* A run's empty look-up index (its parts are built on first use); NULL when out of memory. */
+qindex *q_index_new(void);
 /* Frees a run's look-up index (NULL: no-op). */
 void q_index_free(qindex *x);
 /* Node i of tree t as a qctx (pointers as pre numbers, as the SQL statements read them). */
