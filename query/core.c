@@ -72,6 +72,7 @@ int cct_view_compute(cct_query *s, const cct_view_spec *user, cct_view **out, cc
     default: rc = cct_err_set(err, CCT_EUSAGE, "no view %d", spec->view);
     }
   if (!rc) rc = q_vm_finish(plan, &q, *out, err);
+  int view = spec->view; /* spec may live in plan */
   q_end(&s->a);
   q_vm_free(plan);
   if (rc) {
@@ -79,7 +80,7 @@ int cct_view_compute(cct_query *s, const cct_view_spec *user, cct_view **out, cc
     *out = NULL;
   }
   cct_view *v = *out;
-  if (!rc && v && !v->note && v->nmetrics && v->total[0] == 0 && spec->view != CCT_VIEW_SOURCE) {
+  if (!rc && v && !v->note && v->nmetrics && v->total[0] == 0 && view != CCT_VIEW_SOURCE) {
     /* Rows of zeros, or none, would otherwise look like a bug of the view. */
     char b[512];
     snprintf(b, sizeof b, "every value of '%s' is zero in run %d: 'metrics' lists the metrics with their totals",

@@ -461,8 +461,9 @@ static int resort(const qvm *p, cct_view *v) {
   }
   if (!rc) {
     g_sort = (vsort){v, p->sort};
-    for (size_t i = 0; i < n; i++) qsort(o.kids[i], o.nkids[i], sizeof(size_t), cmp_rows);
-    qsort(roots, nroots, sizeof *roots, cmp_rows);
+    for (size_t i = 0; i < n; i++)
+      if (o.nkids[i]) qsort(o.kids[i], o.nkids[i], sizeof(size_t), cmp_rows);
+    if (nroots) qsort(roots, nroots, sizeof *roots, cmp_rows);
     size_t shown = 0;
     for (size_t i = 0; i < nroots; i++) {
       cct_row *r = &v->rows[roots[i]];
@@ -603,9 +604,10 @@ static int primary(parser *ps) {
   }
   for (int f = 0; f < 2; f++) { /* min( max( */
     const char *fn = f ? "max" : "min";
+    if (strncasecmp(p, fn, 3)) continue; /* first: p may hold fewer than 3 characters */
     const char *q = p + 3;
     while (*q == ' ') q++;
-    if (!strncasecmp(p, fn, 3) && *q == '(') {
+    if (*q == '(') {
       ps->p = q + 1;
       int a = expr(ps);
       blank(ps);
