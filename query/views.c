@@ -915,37 +915,28 @@ static const int flat_row_kind[] = {CCT_ROW_FUNCTION, CCT_ROW_LOOP, CCT_ROW_LINE
 static int flat_scopes(const qv *q, vtree *t, int node, int64_t fn, const size_t *vcols, size_t nm, double cut,
                        cct_err *err) {
   typedef struct sc {
-    int64_t id, pre, last, frame, file, line;
+    int64_t pre, last, frame, file, line;
     int kind;
+    double pv[3]; /* the primary metric's values */
   } sc;
-  sc *v = NULL;
-  size_t n = 0, cap = 0;
-  int rc = CCT_OK;
-  for (int kind = CCT_KIND_LOOP; kind <= CCT_KIND_LINE && !rc; kind++) {
-    sqlite3_stmt *st = q_stmt(q, ST_FUNCTION_SCOPES, err);
-    if (!st) return CCT_ESQL;
-    sqlite3_bind_int64(st, 2, fn);
-    sqlite3_bind_int(st, 3, kind);
-    int step;
-    while ((step = cct_step(st, err)) == CCT_STEP_ROW) {
-      if (CCT_GROW(v, n + 1, cap)) {
-        rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
-        break;
-      }
-      v[n++] = (sc){sqlite3_column_int64(st, 0), sqlite3_column_int64(st, 1), sqlite3_column_int64(st, 2),
-                    sqlite3_column_int64(st, 3), sqlite3_column_int64(st, 4),
-                    sqlite3_column_type(st, 5) == SQLITE_NULL ? -1 : sqlite3_column_int64(st, 5), kind};
-    }
-    if (!rc && step != CCT_STEP_ROW) rc = step;
-    sqlite3_reset(st);
+  const cct_tree *tr = &q->r->tree;
+  const int32_t *nodes;
+  size_t n = 0;
+  int rc = q_frames_of(q, fn, 1, &nodes, &n, err); /* the loops and lines of fn's frames, in pre order */
+  if (rc) return rc;
+  sc *v = malloc((n ? n : 1) * sizeof *v);
+  int64_t *pres = malloc((n ? n : 1) * sizeof *pres);
+  double *vals = malloc((n ? n : 1) * 3 * (nm ? nm : 1) * sizeof *vals);
+  if (!v || !pres || !vals) rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
+  for (size_t i = 0; !rc && i < n; i++) {
+    int32_t x = nodes[i];
+    v[i] = (sc){tr->base + x, tr->base + tr->last[x], tr->base + tr->frame[x], tr->file[x], tr->line[x],
+                tr->kind[x], {tr->incl[x], tr->excl[x], tr->lex[x]}};
+    pres[i] = v[i].pre;
   }
-  /* sort by pre (insertion into a sorted order via qsort on pre) */
-  for (size_t i = 1; i < n; i++) { /* n is small per function; simple insertion sort */
-    sc x = v[i];
-    size_t j = i;
-    while (j > 0 && v[j - 1].pre > x.pre) v[j] = v[j - 1], j--;
-    v[j] = x;
-  }
+  /* every value in one statement run per metric other than the primary one */
+  if (!rc) rc = q_values_many(q, pres, n, vcols, nm, n ? v[0].pv : NULL, sizeof *v, vals, 3 * nm, err);
+  free(pres);
   int *stack = malloc((n + 1) * sizeof *stack);
   int *rowof = malloc((n + 1) * sizeof *rowof);
   qmap maxlast = {0};
@@ -972,8 +963,8 @@ static int flat_scopes(const qv *q, vtree *t, int node, int64_t fn, const size_t
       if (rc) break;
     }
     rowof[i] = r;
-    double vals[3 * CCT_VIEW_MAX_METRICS], incl[CCT_VIEW_MAX_METRICS], excl[CCT_VIEW_MAX_METRICS];
-    if ((rc = q_values(q, x->pre, vcols, nm, vals, err))) break;
+    const double *xv = vals + 3 * nm * i;
+    double incl[CCT_VIEW_MAX_METRICS], excl[CCT_VIEW_MAX_METRICS];
     int64_t *ml = qmap_put(&maxlast, r, 0, 0, 0, 0, -1, &added);
     if (!ml) {
       rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
@@ -982,8 +973,8 @@ static int flat_scopes(const qv *q, vtree *t, int node, int64_t fn, const size_t
     int outer = x->pre > *ml;
     if (outer) *ml = x->last;
     for (size_t m = 0; m < nm; m++) {
-      incl[m] = outer ? vals[3 * m] : 0;
-      excl[m] = vals[3 * m + 1];
+      incl[m] = outer ? xv[3 * m] : 0;
+      excl[m] = xv[3 * m + 1];
     }
     vt_addval(t, r, incl, excl);
     if (x->kind == CCT_KIND_LOOP) stack[top++] = (int)i;
@@ -993,6 +984,7 @@ static int flat_scopes(const qv *q, vtree *t, int node, int64_t fn, const size_t
   free(stack);
   free(rowof);
   free(v);
+  free(vals);
   return rc;
 }
 
