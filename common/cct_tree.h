@@ -48,7 +48,7 @@
 #include <stdint.h>
 
 /* Version of the image layout (tree_image.version); a reader refuses others. */
-#define CCT_TREE_VERSION 1
+#define CCT_TREE_VERSION 2 /* 2: a checksum in the header */
 
 typedef struct cct_tree {
   int32_t n;          /* nodes (>= 1) */
@@ -80,7 +80,7 @@ int cct_tree_encode(const cct_tree *t, void **buf, size_t *size);
 
 /* Decodes the image buf[0..size) into t (arrays copied out of buf, which stays
  * the caller's) and checks it with cct_tree_check.  Returns 0, or -1 with the
- * reason in why (bad magic or version, sizes, a broken invariant, out of memory);
+ * reason in why (bad magic or version, sizes, checksum, a broken invariant, out of memory);
  * t is then zeroed. */
 int cct_tree_decode(const void *buf, size_t size, cct_tree *t, char *why, size_t whysize);
 

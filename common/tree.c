@@ -1,9 +1,10 @@
 /* tree.c: the packed tree image (cct_tree.h): allocation in the image's own
  * layout, the invariant check, encoding and decoding.
  *
- * Layout (little-endian): a 32-byte header (magic "CCTTREE\0", u32 version,
- * u32 n, i64 base, u64 total size), then the arrays in the order of the table
- * below, each starting at a multiple of 8 bytes.  A decoded image is used in
+ * Layout (little-endian): a 40-byte header (magic "CCTTREE\0", u32 version,
+ * u32 n, i64 base, u64 total size, u64 checksum of the bytes after the header),
+ * then the arrays in the order of the table below, each starting at a multiple
+ * of 8 bytes.  The checksum catches damage the invariants cannot see (a value).  A decoded image is used in
  * place: the arrays point into the block read from the archive. */
 #include "cct_tree.h"
 #include "cct_kinds.h"
@@ -13,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define HEADER 32
+#define HEADER 40
 static const char magic[8] = "CCTTREE";
 
 /* The arrays of the layout, in order: offset of the pointer in cct_tree and element size. */
@@ -47,6 +48,26 @@ static void point(cct_tree *t, char *mem, int32_t n) {
   }
   t->n = n;
   t->mem = mem;
+}
+
+/* Checksum of the 64-bit words w[0..n): four multiply-xor lanes (memory speed). */
+static uint64_t checksum(const char *p, size_t nbytes) {
+  uint64_t h[4] = {1, 2, 3, 4};
+  const uint64_t k = 0x9E3779B97F4A7C15u;
+  size_t n = nbytes / 8, i = 0;
+  for (; i + 4 <= n; i += 4)
+    for (int l = 0; l < 4; l++) {
+      uint64_t w;
+      memcpy(&w, p + 8 * (i + (size_t)l), 8);
+      h[l] = (h[l] ^ w) * k;
+      h[l] ^= h[l] >> 29;
+    }
+  for (; i < n; i++) {
+    uint64_t w;
+    memcpy(&w, p + 8 * i, 8);
+    h[0] = (h[0] ^ w) * k;
+  }
+  return (h[0] ^ (h[1] * 3) ^ (h[2] * 5) ^ (h[3] * 7)) * k;
 }
 
 static void put_header(char *mem, int32_t n, int64_t base) {
@@ -172,6 +193,8 @@ int cct_tree_encode(const cct_tree *t, void **buf, size_t *size) {
     memcpy(&src, (const char *)t + arrays[k].field, sizeof src);
     memcpy(dst, src, (size_t)t->n * arrays[k].elem);
   }
+  uint64_t sum = checksum(mem + HEADER, (size_t)s - HEADER);
+  memcpy(mem + 32, &sum, 8);
   *buf = mem;
   *size = (size_t)s;
   return 0;
@@ -192,6 +215,9 @@ int cct_tree_adopt(void *buf, size_t size, cct_tree *t, char *why, size_t whysiz
   if (v != CCT_TREE_VERSION) return fail(why, whysize, "tree image: version %lu, this build reads %d", (unsigned long)v, CCT_TREE_VERSION);
   if (un < 1 || un > INT32_MAX || total != image_size((int32_t)un) || total != size)
     return fail(why, whysize, "tree image: %lu bytes for %lu nodes", (unsigned long)size, (unsigned long)un);
+  uint64_t sum;
+  memcpy(&sum, b + 32, 8);
+  if (sum != checksum(b + HEADER, size - HEADER)) return fail(why, whysize, "tree image: checksum mismatch");
   point(t, buf, (int32_t)un);
   t->base = base;
   char w[200];

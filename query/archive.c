@@ -31,15 +31,13 @@ static const char *const stmt_names[ST_COUNT] = {
     [ST_FUNCTIONS_BY_GLOB] = "functions_by_glob", [ST_FUNCTION_NAMES] = "function_names",
     [ST_FUNCTIONS_BY_FILE] = "functions_by_file", [ST_FUNCTIONS_BY_MODULE] = "functions_by_module",
     [ST_FUNCTIONS_BY_CLASS] = "functions_by_class", [ST_FUNCTIONS_BY_NAMESPACE] = "functions_by_namespace",
-    [ST_FILES] = "files", [ST_MODULES] = "modules", [ST_FUNCTION_FRAMES] = "function_frames",
+    [ST_FILES] = "files", [ST_MODULES] = "modules",
     [ST_CONTEXTS_AT] = "contexts_at", [ST_INSTRUCTIONS_AT] = "instructions_at",
-    [ST_FUNCTION_SCOPES] = "function_scopes", [ST_LINE_COSTS] = "line_costs", [ST_TD_FRAMES] = "td_frames",
-    [ST_TD_LINES] = "td_lines", [ST_FLAT] = "flat", [ST_FLAT_ONE] = "flat_one",
+    [ST_LINE_COSTS] = "line_costs", [ST_FLAT] = "flat", [ST_FLAT_ONE] = "flat_one",
     [ST_SOURCE] = "source", [ST_PROFILES] = "profiles", [ST_PROFILE_VALUES] = "profile_values",
     [ST_COMPLETE_FUNCTIONS] = "complete_functions", [ST_COMPLETE_METRICS] = "complete_metrics",
     [ST_RUN_EXISTS] = "run_exists", [ST_COLUMNS] = "columns", [ST_RUNS] = "runs", [ST_BEGIN] = "begin", [ST_COMMIT] = "commit",
-    [ST_VALUES] = "values", [ST_TD_FRAMES_RANGE] = "td_frames_range", [ST_TD_LINES_RANGE] = "td_lines_range",
-    [ST_BU_FRAMES] = "bu_frames", [ST_LOOP_COSTS] = "loop_costs", [ST_FUNCTIONS_AT] = "functions_at",
+    [ST_VALUES] = "values", [ST_LOOP_COSTS] = "loop_costs", [ST_FUNCTIONS_AT] = "functions_at",
     [ST_FILE_CONTEXTS] = "file_contexts", [ST_OCC_FUNCTION] = "occ_function"};
 
 sqlite3_stmt *q_arch_stmt(qarch *a, int i, int run, cct_err *err) {

@@ -6,12 +6,7 @@
 -- pointers are pre numbers (base.sql), so no walk needs it.
 CREATE INDEX IF NOT EXISTS context_by_id ON context(run, id);
 
--- Top-down at function granularity: the frames of a subtree at one level,
--- a range scan on (fdepth, pre) bounded by the level and the pre..last interval.
-CREATE INDEX IF NOT EXISTS context_frame_level ON context(run, fdepth, pre, function, fparent) WHERE frame = pre;
-
--- Top-down at line granularity: every context of a subtree at one line level.
-CREATE INDEX IF NOT EXISTS context_line_level ON context(run, ldepth, pre, lparent);
+-- Top-down and bottom-up walk the tree image (tree_image) in memory: no level index.
 
 -- Centers by function and by source location read the tables context_by_function
 -- and context_by_line (base.sql), which the writer fills in key order.

@@ -1,8 +1,9 @@
 -- query.sql: the statements the query library (query/) runs.
 -- Each statement follows a line '-- @NAME' and is prepared once per session by
 -- that name (cct_schema_prepare_named, cached in the session).  Parameters are
--- positional, as listed; ?1 is always the run.  The statements used by views
--- are range scans or point look-ups on the indexes of indexes.sql; the plans are
+-- positional, as listed; ?1 is always the run.  The views walk the run's tree
+-- image in memory (common/cct_tree.h); what they still read here (names, paths,
+-- other metrics' values, static-scope totals) are range scans or point look-ups,
 -- pinned by tests/unit/test_query.c (no full scan of context in a view).
 
 -- @begin  one read transaction around a whole view or center resolution, so that the
@@ -99,14 +100,6 @@ SELECT id, path FROM file WHERE run = ?1;
 -- @modules  (?1 run) -> every module (id, path), for suffix matching in C
 SELECT id, path FROM module WHERE run = ?1;
 
--- @function_frames  (?1 run, ?2 function) -> the frames of a function (columns of @root):
--- the function's kind 1 and 4 rows of context_by_function, which are frames
-SELECT c.id, c.pre, c.last, c.frame, c.fdepth, c.ldepth, c.kind, c.relation, c.callsite, c.function,
-       ifnull(c.fparent, -1), c.file, ifnull(c.line, -1), c.call_file, ifnull(c.call_line, -1), c.module, c.offset,
-       c.nframes, c.inclusive, c.exclusive, c.exclusive_lex
-FROM context_by_function CROSS JOIN context c ON c.pre = context_by_function.pre
-WHERE context_by_function.run = ?1 AND context_by_function.function = ?2 AND context_by_function.kind IN (1, 4);
-
 -- @contexts_at  (?1 run, ?2 file, ?3 line, ?4 kind) -> contexts of a kind at file:line (columns of @root)
 SELECT c.id, c.pre, c.last, c.frame, c.fdepth, c.ldepth, c.kind, c.relation, c.callsite, c.function,
        ifnull(c.fparent, -1), c.file, ifnull(c.line, -1), c.call_file, ifnull(c.call_line, -1), c.module, c.offset,
@@ -120,12 +113,6 @@ WHERE context_by_line.run = ?1 AND context_by_line.file = ?2 AND context_by_line
 SELECT id, pre, last, frame, fdepth, ldepth, kind, relation, callsite, function, ifnull(fparent, -1), file,
        ifnull(line, -1), call_file, ifnull(call_line, -1), module, offset, nframes, inclusive, exclusive, exclusive_lex
 FROM context WHERE run = ?1 AND module = ?2 AND offset = ?3 AND kind = 4;
-
--- @function_scopes  (?1 run, ?2 function, ?3 kind) -> loop or line contexts whose enclosing
--- frame is of this function (flat tree), with pre, last, frame for the outermost rule
-SELECT c.id, c.pre, c.last, c.frame, c.file, c.line
-FROM context_by_function CROSS JOIN context c ON c.pre = context_by_function.pre
-WHERE context_by_function.run = ?1 AND context_by_function.function = ?2 AND context_by_function.kind = ?3;
 
 -- @line_costs  (?1 run, ?2 file, ?3 metric) -> lines of a file with cost (suggestions, source view)
 SELECT line, inclusive, exclusive FROM scope_total
@@ -142,43 +129,6 @@ SELECT DISTINCT name FROM function WHERE run = ?1 AND file = ?2 AND line = ?3 OR
 -- @occ_function  (?1 run, ?2 function) -> the function's occurrences: its frames, as @function_frames
 -- lists them (function contexts; instruction contexts entered by a call), counted on context_by_function
 SELECT count(*) FROM context_by_function WHERE run = ?1 AND function = ?2 AND kind IN (1, 4);
-
--- @td_frames  (?1 run, ?2 keys: level, pre lo, pre hi) -> i (the key's index), then function,
--- fparent, relation, pre, the primary metric's inclusive, exclusive, exclusive_lex of the frames
--- at function level 'level' between lo and hi: one level of several large subtrees, a range of
--- the level index per key, in one statement run
--- (INDEXED BY: on a small run the planner may prefer the table's own pre range,
--- which reads the whole subtree instead of one level of it)
-SELECT k.i, c.function, c.fparent, c.relation, c.pre, c.inclusive, c.exclusive, c.exclusive_lex
-FROM cct_keys(?2) k CROSS JOIN context c INDEXED BY context_frame_level
-WHERE c.run = ?1 AND c.fdepth = k.key AND c.pre BETWEEN k.lo AND k.hi AND c.frame = c.pre;
-
--- @td_lines  (?1 run, ?2 keys: level, pre lo, pre hi) -> i, then the contexts at line level
--- 'level' between lo and hi: lparent, kind, relation, function, file, line, module, offset,
--- callsite, call_file, call_line, pre, inclusive, exclusive, exclusive_lex
-SELECT k.i, c.lparent, c.kind, c.relation, c.function, c.file, c.line, c.module, c.offset, c.callsite,
-       c.call_file, c.call_line, c.pre, c.inclusive, c.exclusive, c.exclusive_lex
-FROM cct_keys(?2) k CROSS JOIN context c INDEXED BY context_line_level
-WHERE c.run = ?1 AND c.ldepth = k.key AND c.pre BETWEEN k.lo AND k.hi;
-
--- @td_frames_range  (?1 run, ?2 fdepth lo, ?3 fdepth hi, ?4 pre lo, ?5 pre hi) -> frames of small
--- subtrees at several function levels in one range of the table (pre is its key): the columns
--- of td_frames, then fdepth
-SELECT function, fparent, relation, pre, inclusive, exclusive, exclusive_lex, fdepth FROM context NOT INDEXED
-WHERE pre BETWEEN ?4 AND ?5 AND run = ?1 AND fdepth BETWEEN ?2 AND ?3 AND frame = pre;
-
--- @td_lines_range  (?1 run, ?2 ldepth lo, ?3 ldepth hi, ?4 pre lo, ?5 pre hi) -> contexts of small
--- subtrees at several line levels in one range of the table: columns of @td_lines, then ldepth
-SELECT lparent, kind, relation, function, file, line, module, offset, callsite, call_file, call_line, pre,
-       inclusive, exclusive, exclusive_lex, ldepth
-FROM context NOT INDEXED
-WHERE pre BETWEEN ?4 AND ?5 AND run = ?1 AND ldepth BETWEEN ?2 AND ?3;
-
--- @bu_frames  (?1 run, ?2 keys) -> i, kind, function, fparent, call_file, call_line, relation
--- of the caller frames whose pre numbers are the keys bound to ?2 (cct_keys; no row for a
--- missing one): a bottom-up level's callers, a rowid look-up each, in one statement run
-SELECT k.i, c.kind, c.function, c.fparent, c.call_file, c.call_line, c.relation
-FROM cct_keys(?2) k CROSS JOIN context c ON c.pre = k.key WHERE c.run = ?1;
 
 -- @flat  (?1 run, ?2 kind, ?3 metric) -> static scopes of a kind (CCT_TOTAL_*): key, line,
 -- inclusive, exclusive, contexts

@@ -27,9 +27,10 @@ st=0; "$CCTQ" "$t/old.sqlite" -c 'flat 1' >"$t/out" 2>"$t/err" || st=$?
 2" ] || { echo "FAIL reindex: no images"; exit 1; }
 "$CCTQ" "$t/old.sqlite" -c "run 1; $views; run 2; center main; topdown 9" >"$t/got" 2>&1
 cmp -s "$t/want" "$t/got" || { echo "FAIL reindexed archive answers differently"; diff "$t/want" "$t/got" | head; exit 1; }
-# damaged images of run 1 (osu-allgather): header, size, and the parent, last, kind arrays
-n=$(sqlite3 "$a" "SELECT nodes FROM tree_image WHERE run = 1")
-par=$((32 + 40 * n))           # the parent array (after id, offset, incl, excl, lex)
+# damaged images of run 1 (osu-allgather): header, size, the parent, last, kind arrays and a
+# value (each caught by the checksum; tests/unit/test_tree.c breaks each invariant itself)
+n=$(sqlite3 "$a" "SELECT nodes FROM tree_image WHERE run = 1")   # 40-byte header, then the arrays
+par=$((40 + 40 * n))           # the parent array (after id, offset, incl, excl, lex)
 pad4=$(( (4 * n + 7) / 8 * 8 ))
 last=$((par + pad4))
 kind=$((par + 15 * pad4))      # after the 15 int32 arrays
@@ -54,6 +55,7 @@ damage "$(patch $((par + 4 * (n - 1))) 00000000)" "the last node moved under the
 damage "$(patch $((last + 4)) 00000000)" "a subtree ending before its node"
 damage "$(patch $((last)) 00000100)" "the root's subtree past the end"
 damage "$(patch $((kind + 3)) 09)" "a kind out of range"
+damage "$(patch $((40 + 16 * n + 8)) 0000000000002440)" "a value (the checksum)"
 sqlite3 "$t/d.sqlite" "DELETE FROM tree_image WHERE run = 1"
 st=0; "$CCTQ" "$t/d.sqlite" -c 'run 1; flat 1' >"$t/out" 2>"$t/err" || st=$?
 [ "$st" != 0 ] && grep -q "'$t/d.sqlite': no tree image of run 1" "$t/err" || { echo "FAIL missing image"; cat "$t/err"; exit 1; }

@@ -406,18 +406,11 @@ static void test_plans(void **state) {
   cct_query *q = open_sample("classic-hatchet-cpi");
   static const struct {
     const char *name, *want;
-  } plans[] = {{"td_frames", "USING INDEX context_frame_level"},
-               {"td_lines", "USING INDEX context_line_level"},
-               {"td_frames_range", "USING INTEGER PRIMARY KEY"},
-               {"td_lines_range", "USING INTEGER PRIMARY KEY"},
-               {"values", "SEARCH v USING INTEGER PRIMARY KEY (rowid=?)"},
-               {"bu_frames", "SEARCH c USING INTEGER PRIMARY KEY (rowid=?)"},
+  } plans[] = {{"values", "SEARCH v USING INTEGER PRIMARY KEY (rowid=?)"},
                {"ctx", "USING INDEX context_by_id (run=? AND id=?)"},
                {"root", "USING INTEGER PRIMARY KEY"},
                {"value", "SEARCH value USING INTEGER PRIMARY KEY (rowid=?)"},
-               {"function_frames", "context_by_function"},
                {"contexts_at", "context_by_line"},
-               {"function_scopes", "context_by_function"},
                {"flat", "USING PRIMARY KEY"},
                {"flat_one", "USING PRIMARY KEY"},
                {"line_costs", "USING PRIMARY KEY"},
