@@ -1,8 +1,8 @@
-#!/bin/sh
+#!/bin/bash
 # Archives of several runs: appending, --list, --remove, and the public SQL
 # views answering the README's example questions (checked against values
 # computed here from the runs' own tables).
-set -eu
+set -euo pipefail
 t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
 a="$t/a.sqlite"
 "$CCTINGEST" --quiet --title cpi "$CCT_DATA/classic-hatchet-cpi" "$a"

@@ -1,9 +1,9 @@
-#!/bin/sh
+#!/bin/bash
 # Read-only archives (issue 13 item 11): an archive in a read-only directory,
 # or a read-only file there, opens for reading in cctq and gives the same view
 # as a writable copy; an unreadable archive is reported as unreadable, not as
 # "not a cctq archive".  As root (who ignores permissions) cctq runs as nobody.
-set -eu
+set -euo pipefail
 t=$(mktemp -d); trap 'chmod -R u+w "$t"; rm -rf "$t"' EXIT
 chmod 755 "$t"
 as_user() { if [ "$(id -u)" = 0 ]; then setpriv --reuid=nobody --regid=nogroup --clear-groups "$@"; else "$@"; fi; }

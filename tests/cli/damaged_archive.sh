@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/bash
 # Damaged archives (issue 13 item 6): one page of a real archive overwritten
 # with garbage, page by page over the tables and indexes the views read.  Each
 # view either reads around the page and prints exactly what it prints on the
@@ -6,7 +6,7 @@
 # SQLite's "database disk image is malformed" and prints nothing (exit 1, or 2
 # when the page is one that opening the archive reads): never a partial view,
 # never "(no rows)".  Every command must meet the damage at least once.
-set -eu
+set -euo pipefail
 t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
 a="$t/a.sqlite"
 "$CCTINGEST" --quiet "$CCT_DATA/classic-hatchet-osu-allgather" "$a"

@@ -1,12 +1,12 @@
-#!/bin/sh
+#!/bin/bash
 # Deep recursion in bounded memory (issue 13 item 15): a chain of N nested
 # calls main -> f -> f -> ... (a generated experiment.xml, inclusive N - k at
 # level k, exclusive 1 everywhere), shown whole with 'topdown 30000' and
 # exported as a picture, under a 60 MB address-space limit.  Rows used to carry
 # a copy of their whole path (depth + 1 pointers each: N^2 / 2 in all, 256 MB
 # for N = 8000); now a row names its parent and paths are built when printed.
-set -eu
-command -v python3 >/dev/null || { echo "deep_tree: SKIP: python3 not found"; exit 0; }
+set -euo pipefail
+command -v python3 >/dev/null || { echo "deep_tree: SKIP: python3 not found"; exit 77; }
 t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
 n=8000
 python3 - "$n" "$t/chain" <<'PY'

@@ -1,9 +1,9 @@
-#!/bin/sh
+#!/bin/bash
 # The default display metric (issue 12 item 1) on every real v4 sample, GPU ones
 # included: its program total is non-zero (worked out with plain SQL on the
 # public views), it is a time metric where the run has a non-zero one, `flat`
 # prints rows, and the extension's cct_flat/cct_topdown take a metric argument.
-set -eu
+set -euo pipefail
 t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 # program_total ARCHIVE METRIC: the root context's inclusive value of METRIC, by SQL

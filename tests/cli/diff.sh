@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/bash
 # cctq 'diff': one view of two runs merged by path of names.
 #
 # 1. Two generated v4 runs of one tree (scripts/gen-db, same seed, 1 and 2
@@ -13,9 +13,9 @@
 #    converted to usec), rows only in one run are 'added' / 'removed' (checked
 #    against the functions of each run), '<program root>' matches 'main thread'.
 # Also: runs, diff by title, 'sort', json validity, tree signs, errors.
-set -eu
+set -euo pipefail
 t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
-command -v python3 >/dev/null || { echo "diff: SKIP: python3 not found"; exit 0; }
+command -v python3 >/dev/null || { echo "diff: SKIP: python3 not found"; exit 77; }
 fail() { echo "FAIL: $*"; exit 1; }
 
 # ---------------------------------------------------------------- generated

@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/bash
 # cctq 'export FILE': the last view (or diff, or stats) written in the format
 # of FILE's extension.  .csv/.json/.folded/.txt must be byte for byte what the
 # same view prints in mode csv/json/folded/tree (tree at a width that
@@ -6,7 +6,7 @@
 # 'flat' view (sqlite3); .svg/.html are pictures (valid XML, from
 # query/picture.c when the build has it).  Errors: unknown extension, nothing
 # to export, unwritable file (and no file left behind).
-set -eu
+set -euo pipefail
 t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 a="$t/cpi.sqlite"

@@ -1,9 +1,9 @@
-#!/bin/sh
+#!/bin/bash
 # The SQLite extension (cctq.so) loads into the stock sqlite3 program and its
 # table-valued functions return the same rows as the shell for the same
 # center and depth (handles, paths, inclusive and exclusive values).
-set -eu
-if [ -z "${CCT_EXT:-}" ]; then echo "skip: extension not built (sanitizer build)"; exit 0; fi
+set -euo pipefail
+if [ -z "${CCT_EXT:-}" ]; then echo "skip: extension not built (sanitizer build)"; exit 77; fi
 t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
 compare() { # compare ARCHIVE SQL_CALL SHELL_COMMANDS
   sqlite3 -csv "$1" ".load $CCT_EXT" "SELECT handle, path, inclusive, exclusive FROM $2" >"$t/ext"

@@ -1,11 +1,11 @@
-#!/bin/sh
+#!/bin/bash
 # The shell's 'filter' command on tests/data/handmade-recursion, whose tree is
 #   main (I 100) -> f (60, E 10) -> f (50, 20) -> f (30, 30); main -> a (40, 5) -> b (35, 15) -> a (20, 20)
 # (worked by hand from its experiment.xml).  Each block: commands, the expected
 # output worked out from that tree, and failure cases with their error line and
 # exit status.  Also: every output names the filters, and the SQLite extension
 # gives the shell's rows under the same filters.
-set -eu
+set -euo pipefail
 t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
 # the filtered copies go to $TMPDIR: this test's own, so that other programs' copies in /tmp
 # (a benchmark running beside the tests) do not count as left behind by these

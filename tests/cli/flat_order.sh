@@ -1,10 +1,10 @@
-#!/bin/sh
+#!/bin/bash
 # The flat view's 'contexts' column and the orders 'by inclusive|exclusive|
 # occurrences|name' of flat rows and of topdown/bottomup siblings (issue 12
 # item 5), on the real osu-allgather run (classic, no instruction contexts).
 # Counts are checked against plain SQL on the public views; orders against the
 # rows of 'flat 0' (mode csv).
-set -eu
+set -euo pipefail
 t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
 a="$t/osu.sqlite"
 "$CCTINGEST" --quiet "$CCT_DATA/classic-hatchet-osu-allgather" "$a"

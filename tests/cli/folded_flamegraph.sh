@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/bash
 # 'mode folded' read by a real flame-graph tool: Brendan Gregg's flamegraph.pl
 # as Debian ships it in libdevel-nytprof-perl (scripts/setup installs it).
 # For real samples, the SVG it draws must be valid XML and its 'all' frame
@@ -7,7 +7,7 @@
 # program total (v4 cpi, sec: --factor 1000000 prints usec, as flamegraph.pl
 # prints whole counts) and, for 'diff' (two columns: a differential flame
 # graph), the other run's total.  No line may be ignored as invalid.
-set -eu
+set -euo pipefail
 t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 fg=$(command -v flamegraph.pl || true)
@@ -15,7 +15,7 @@ fg=$(command -v flamegraph.pl || true)
 if [ ! -f "$fg" ]; then
   [ -n "${CI:-}" ] && fail "flamegraph.pl not found (scripts/setup installs libdevel-nytprof-perl)"
   echo "folded_flamegraph: SKIP: flamegraph.pl not found (apt-get install libdevel-nytprof-perl)"
-  exit 0
+  exit 77
 fi
 a="$t/cpi.sqlite"
 "$CCTINGEST" --quiet --title classic "$CCT_DATA/classic-hatchet-cpi" "$a"

@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/bash
 # Disk full (issue 13, item 9): on a small tmpfs, an append is tried with less
 # and less free space left.  Whatever the space, the error contract holds:
 # exit 0 and the run is in the archive, or exit 1 with one 'cctingest: error:'
@@ -6,7 +6,7 @@
 # a retry once space is freed succeeds (not "already run 2").  A new archive
 # likewise: exit 0, or exit 1 with no output and no temporary left.  Needs
 # root (mount); skips otherwise (exit 77, ctest's SKIP_RETURN_CODE).
-set -eu
+set -euo pipefail
 skip() { echo "ingest_disk_full: SKIP: $1"; exit 77; }
 [ "$(id -u)" = 0 ] || skip "not root (needs mount -t tmpfs)"
 t=$(mktemp -d); m="$t/fs"; mkdir "$m"

@@ -1,8 +1,8 @@
-#!/bin/sh
+#!/bin/bash
 # Bad input (SPEC section 8): each damaged database made here from a good
 # sample gives one 'cctingest: error:' line naming the file and the problem,
 # a non-zero exit status, no output file, and leaves an existing archive as it was.
-set -eu
+set -euo pipefail
 t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
 good="$CCT_DATA/classic-hatchet-cpi"
 fails=0

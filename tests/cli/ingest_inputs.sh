@@ -1,10 +1,10 @@
-#!/bin/sh
+#!/bin/bash
 # What ingest reads and writes (issue 13 items 1, 3, 7, 10, 16): source copies
 # only from regular files inside DB_DIR/src (no '..', no symlink leaving the
 # tree, both formats); an OUT that is not a regular file is refused; non-finite
 # values are refused naming file and line; FIFOs and devices as inputs give an
 # error instead of a hang; each error is one line naming the file.
-set -eu
+set -euo pipefail
 t=$(mktemp -d); trap 'chmod -R u+rwx "$t" 2>/dev/null; rm -rf "$t"' EXIT
 chmod 755 "$t"
 fails=0

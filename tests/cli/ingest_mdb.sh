@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/bash
 # hpcviewer's merged metric file beyond the real sample: the metric-db files
 # of classic-hatchet-cpi (4 MPI ranks) and classic-hatchet-osu-allgather (20
 # ranks/threads) are merged here the way hpcviewer does (formats doc 1.5,
@@ -6,7 +6,7 @@
 # removed, and the archive checked by check_classic.py (ranks and threads from
 # the merged header, every value).  With the originals still beside the
 # merged file, they are read instead (format 'classic').
-set -eu
+set -euo pipefail
 t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
 merge() { # merge DIR: DIR/*.metric-db -> DIR/experiment-1.mdb, originals removed
   python3 - "$1" <<'PY'

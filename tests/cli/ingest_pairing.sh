@@ -1,9 +1,9 @@
-#!/bin/sh
+#!/bin/bash
 # Files of one database only (issue 13 item 12): a profile.db beside another
 # database's meta.db, or a metric-db file of another database beside an
 # experiment.xml, is refused with one line naming the file, instead of
 # ingesting values of the wrong run.  The real databases themselves still load.
-set -eu
+set -euo pipefail
 t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
 fails=0
 fail() { echo "FAIL $*"; fails=$((fails + 1)); }

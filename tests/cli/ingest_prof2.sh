@@ -1,8 +1,8 @@
-#!/bin/sh
+#!/bin/bash
 # Ingests every prof2 sample of tests/data (experiment.xml 4.0 + big-endian
 # profile.db) and checks the archive against the files with an independent
 # Python reader (check_prof2.py).
-set -eu
+set -euo pipefail
 t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
 for d in "$CCT_DATA"/prof2-*; do
   "$CCTINGEST" --quiet "$d" "$t/one.sqlite"

@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/bash
 # Every real database ingests (issue 25 item 1): each database directory under
 # tests/data (or under $CCT_SAMPLES, e.g. ../shared/samples, when set) loads,
 # the pre-release v4 layout excepted (refused by design), and for each v4 one
@@ -11,7 +11,7 @@
 # exclusive, the cost of the loops nested in it).  hpcviewer's derived-metrics database, whose
 # profile.db has values for 40 of meta.db's 226 contexts, was refused as "does
 # not belong to meta.db" before.
-set -eu
+set -euo pipefail
 t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
 top=${CCT_SAMPLES:-$CCT_DATA}
 fails=0 n=0

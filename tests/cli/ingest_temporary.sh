@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/bash
 # The temporary file of a new archive (issue 13, item 13).
 # * Durability: the temporary is fsync'ed after its last write and before its
 #   rename to OUT, and OUT's directory after it (strace; skipped without it).
@@ -9,7 +9,7 @@
 #   while the temporary of an ingest still running is kept, and so is one
 #   whose process is gone but whose lock someone holds (a live ingest in
 #   another PID namespace).
-set -eu
+set -euo pipefail
 t=$(mktemp -d)
 pids=""
 trap 'for p in $pids; do kill -9 $p 2>/dev/null || true; done; rm -rf "$t"' EXIT

@@ -1,10 +1,10 @@
-#!/bin/sh
+#!/bin/bash
 # The layout of the README's Design section, checked on the built library
 # (issue 14): the query library's archive holds no shell object, its files call
 # each other one way only (no cycle in the graph of which object file uses a
 # function another defines, from nm), and no C file carries the pictures'
 # JavaScript or CSS (they are real files under query/picture/, embedded at build).
-set -eu
+set -euo pipefail
 [ -n "${CCT_QUERY_LIB:-}" ] && [ -f "$CCT_QUERY_LIB" ] || { echo "skip: no query library"; exit 77; }
 command -v nm >/dev/null 2>&1 || { echo "skip: no nm"; exit 77; }
 nm "$CCT_QUERY_LIB" | python3 -c '

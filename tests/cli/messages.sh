@@ -1,8 +1,8 @@
-#!/bin/sh
+#!/bin/bash
 # Messages that used to mislead (issue 12 item 9), on real samples: an
 # HPCToolkit database given to cctq, a FILE:LINE center naming the wrong kind of
 # line, the quotes of the stats header, and the elided-context-ids note.
-set -eu
+set -euo pipefail
 t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 

@@ -1,11 +1,11 @@
-#!/bin/sh
+#!/bin/bash
 # 'metrics' (issue 12 item 11) on real GPU and CPU samples: every metric of the
 # run once, with its program total (the root context's inclusive value, worked
 # out here with plain SQL on the public views) and unit, the display metric
 # marked current = 1 and listed first, then metrics with a non-zero total
 # before the others, each group in file order (issue 27 item 8); whole totals
 # print as integers in the text modes ('3200', not '3200.000').
-set -eu
+set -euo pipefail
 t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
 for d in v4-hpctoolkit-tests-dbase/loops-cuda-nvidia-t.d v4-hpctoolkit-tests-dbase/loops-hip-amd-t.d classic-hatchet-cpi; do
   a="$t/a.sqlite"; rm -f "$a"

@@ -1,11 +1,11 @@
-#!/bin/sh
+#!/bin/bash
 # 'percent program|center' and 'threshold' (issue 12 item 6) on the real
 # osu-allgather run (20 MPI profiles): with 'percent center' every percentage is
 # the row's share of the center's inclusive value (the top row), and the
 # threshold cuts at that base; a bare threshold number is a percentage.  The
 # expected shares and cuts are computed here from the raw values of mode csv and
 # from the program total read with plain SQL.
-set -eu
+set -euo pipefail
 t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 a="$t/osu.sqlite"

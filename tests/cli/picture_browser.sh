@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/bash
 # Pictures in a real browser: renders the SVG sandwich, the stats SVG and the
 # interactive HTML page with tests/picture_render.c, screenshots them in
 # headless Chromium (a picture must not be blank), then drives the HTML page
@@ -8,7 +8,7 @@
 # re-center on its function and draw what cct_view_topdown / cct_view_bottomup
 # give for that center (names, values, widths within 0.5px), the search box
 # must highlight matching frames and Reset must bring the first picture back.
-set -eu
+set -euo pipefail
 : "${CCTINGEST:?} ${CCT_DATA:?}"
 if [ -z "${CCT_PICTURE_RENDER:-}" ] || [ ! -x "$CCT_PICTURE_RENDER" ]; then
   echo "FAIL: CCT_PICTURE_RENDER (tests/picture_render) is not built"; exit 1
@@ -18,7 +18,7 @@ for c in chromium chromium-browser google-chrome; do
   if command -v "$c" >/dev/null 2>&1; then chrome=$(command -v "$c"); break; fi
 done
 if [ -z "$chrome" ]; then
-  echo "skip: no chromium on PATH (scripts/setup installs the 'chromium' package)"; exit 0
+  echo "skip: no chromium on PATH (scripts/setup installs the 'chromium' package)"; exit 77
 fi
 t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
 "$CCTINGEST" --quiet "$CCT_DATA/classic-hatchet-osu-allgather" "$t/osu.sqlite"

@@ -1,8 +1,8 @@
-#!/bin/sh
+#!/bin/bash
 # The README's command reference is exactly what `cctq -c help` prints, and
 # the README's demo script names a bundled database that exists, and the
 # README's SQL examples give the right answers (below).
-set -eu
+set -euo pipefail
 t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
 "$CCTINGEST" --quiet "$CCT_DATA/classic-hatchet-cpi" "$t/a.sqlite"
 "$CCTQ" "$t/a.sqlite" -c help >"$t/help"

@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/bash
 # A failed 'run N' or 'open FILE' leaves the session as it was (issue 13 item
 # 4): run 1 of the archive has lost its root context (run.root points nowhere),
 # so switching to it fails; the views after it must be those of the session
@@ -6,7 +6,7 @@
 # never tried, and nothing may crash.  The views run after the failure with
 # --keep-going (a script stops at its first error otherwise).  Before the fix the switch left the
 # session half-switched and 'flat' dereferenced NULL.
-set -eu
+set -euo pipefail
 t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
 a="$t/a.sqlite"
 "$CCTINGEST" --quiet "$CCT_DATA/classic-hatchet-cpi" "$a"

@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/bash
 # cctq shell: names from the archive never reach the output raw (issue 13
 # items 2, 5, 8).  An archive of the classic cpi sample gets hostile names
 # written into it with sqlite3: a function name with a screen-clearing CSI
@@ -8,7 +8,7 @@
 # rules (cct_escape.h): ESC -> '\x1b', BEL -> '\x07', U+009B -> '\u009b',
 # line feed -> '\n', 0xFF -> U+FFFD (bytes EF BF BD); JSON: '\u001b',
 # '\u0007', '\u009b', '\n', U+FFFD.
-set -eu
+set -euo pipefail
 t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 cd "$t"

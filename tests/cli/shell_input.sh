@@ -1,9 +1,9 @@
-#!/bin/sh
+#!/bin/bash
 # Shell input (issue 13 item 14): after an unterminated quote, input read line
 # by line is scanned once, not re-split at every line (200,000 lines took
 # minutes when each line re-split the whole buffer; now well under the 30 s
 # allowed); '-f DIR' is refused with a message instead of running nothing.
-set -eu
+set -euo pipefail
 t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
 "$CCTINGEST" --quiet "$CCT_DATA/classic-hatchet-cpi" "$t/a.sqlite"
 { echo "center 'unterminated"; awk 'BEGIN { for (i = 0; i < 200000; i++) print "flat 1" }'; } >"$t/long"

@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/bash
 # cctq shell, json and csv modes on real samples (classic and v4): every
 # command's json output is one valid JSON object with exactly the keys of SPEC
 # section 6 (views: view, run, center, granularity, rows [+ note]; rows: handle,
@@ -7,7 +7,7 @@
 # path has depth + 1 names and ends with the row's name); csv parses with
 # Python's csv module into as many records as the json has rows, every record
 # as wide as the header.
-set -eu
+set -euo pipefail
 t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
 cat >"$t/check.py" <<'PY'
 import csv, io, json, sys

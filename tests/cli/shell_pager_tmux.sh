@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/bash
 # cctq on a real terminal (tmux, as shell_tmux.sh), issue 12 items 3, 7, 8:
 # - the pager: on a terminal a command's output goes through $PAGER (here a
 #   shell command appending to a file, so the test can read what it got);
@@ -9,8 +9,8 @@
 #   200-column terminal: no line wider than the terminal (but where deep
 #   connectors leave a name its minimum), every connector kept, at 200
 #   columns every name whole (as csv gives it), at 80 long ones cut with '...'.
-set -eu
-if ! command -v tmux >/dev/null 2>&1; then echo "skip: tmux is not installed"; exit 0; fi
+set -euo pipefail
+if ! command -v tmux >/dev/null 2>&1; then echo "skip: tmux is not installed"; exit 77; fi
 t=$(mktemp -d)
 sock="cctq-pager-$$"
 cleanup() { tmux -L "$sock" kill-server 2>/dev/null || true; [ -n "${KEEP:-}" ] || rm -rf "$t"; }

@@ -1,11 +1,11 @@
-#!/bin/sh
+#!/bin/bash
 # cctq shell: one input loop for -c, -f and stdin (same output, byte for byte),
 # command splitting on ';' and newlines with quotes, exit statuses (0 ok, 1 a
 # command failed, 2 usage error), a script stopping at its first failure
 # (--keep-going), runs named by title, write failures, and the error
 # messages: the checked blocks of tests/cli/blocks/errors.blocks (command,
 # expected error lines, exit status; tests/cli/blocks.py runs them).
-set -eu
+set -euo pipefail
 t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
 "$CCTINGEST" --quiet "$CCT_DATA/classic-hatchet-cpi" "$t/cpi.sqlite"
 cd "$t"

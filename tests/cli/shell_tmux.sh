@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/bash
 # cctq shell on a real terminal: a detached tmux session (private server,
 # fixed 120x40 size) runs cctq; keys are sent and the screen is read back with
 # capture-pane (which trims trailing blanks, hence ' ?' in the patterns).  Checked: Tab completes a command ('topd' -> 'topdown'), a
@@ -6,8 +6,8 @@
 # './src/cpi.c') and a metric; Up recalls the previous line; Ctrl-C on a
 # half-typed line prints ^C, gives a fresh prompt and the shell keeps working;
 # the center row is bold on a terminal; history lands in $CCTQ_HISTORY.
-set -eu
-if ! command -v tmux >/dev/null 2>&1; then echo "skip: tmux is not installed"; exit 0; fi
+set -euo pipefail
+if ! command -v tmux >/dev/null 2>&1; then echo "skip: tmux is not installed"; exit 77; fi
 t=$(mktemp -d)
 sock="cctq-test-$$"
 cleanup() { tmux -L "$sock" kill-server 2>/dev/null || true; rm -rf "$t"; }

@@ -1,10 +1,10 @@
-#!/bin/sh
+#!/bin/bash
 # cctq shell: every view command on the classic cpi sample in every output
 # mode, as the checked blocks of tests/cli/blocks/views.blocks (each a command
 # and its expected output or the expected lines of it, worked out from the
 # sample's experiment.xml by hand or from the public SQL views with sqlite3:
 # the file says how at each block; tests/cli/blocks.py runs them).
-set -eu
+set -euo pipefail
 t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
 "$CCTINGEST" --quiet "$CCT_DATA/classic-hatchet-cpi" "$t/cpi.sqlite"
 python3 "$CCT_SRC/tests/cli/blocks.py" "$CCTQ" "$t/cpi.sqlite" "$CCT_SRC/tests/cli/blocks/views.blocks"

@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/bash
 # What a person reads (issue 12 items 2, 3, 4): widths, columns and numbers.
 # - Off a terminal nothing is cut and the tree keeps its connectors: every row
 #   of a piped deep top-down view on v4-hpcviewer-lmp-openmp (long C++ names)
@@ -12,7 +12,7 @@
 #   interp.c's 35980 usec becomes 3.598e-05: tree and table print '3.60e-05'
 #   (3 significant digits) and 0.9 %, csv and json 3.598e-05 (shortest
 #   round trip), zero prints '0'; before, tree and table printed '0.000'.
-set -eu
+set -euo pipefail
 t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 "$CCTINGEST" --quiet "$CCT_DATA/v4-hpcviewer-lmp-openmp" "$t/l.sqlite"

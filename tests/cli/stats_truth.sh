@@ -1,11 +1,11 @@
-#!/bin/sh
+#!/bin/bash
 # cctq 'stats' as a user reads it (issue 11 point 5), on real samples: a run
 # without per-profile data says so; gauss' metric-db files (54.5 M of 894 M)
 # are said to cover part of the run; 'stats by rank' / 'by thread' list the
 # profiles in that order (gauss' files are 1.gauss_mpi-00000R-00T-...: ranks 0
 # and 1, threads 0 and 1); CPU threads and GPU streams are shown apart
 # (loops-cuda-nvidia-t.d: one of each); a bad order is a usage error.
-set -eu
+set -euo pipefail
 t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 "$CCTINGEST" --quiet "$CCT_DATA/classic-callflow-lulesh" "$t/lulesh.sqlite"

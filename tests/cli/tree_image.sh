@@ -1,10 +1,10 @@
-#!/bin/sh
+#!/bin/bash
 # The packed tree image (issue 23, common/cct_tree.h): every ingested run has one,
 # of as many nodes as contexts; an archive of schema version 4 (no images) is
 # refused with a message naming 'cctingest --reindex', which adds them and gives
 # the same views; a damaged image is one error naming the archive, never a view,
 # never a crash.
-set -eu
+set -euo pipefail
 command -v sqlite3 >/dev/null 2>&1 || { echo "skip: no sqlite3"; exit 77; }
 t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
 a="$t/a.sqlite"

@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/bash
 # cctq --tui on a real terminal: a detached tmux session (private server) runs
 # the TUI on real samples; keys go in with send-keys, the screen comes back
 # with capture-pane.  Every pane is checked by tests/cli/tui_check.py against
@@ -13,8 +13,8 @@
 #   - 'q' leaves the alternate screen with the terminal modes restored;
 #   - 'tui' in the shell returns to the prompt, the TUI's center kept;
 #   - NO_COLOR: no colour escapes; without it the center rows are coloured.
-set -eu
-if ! command -v tmux >/dev/null 2>&1; then echo "skip: tmux is not installed"; exit 0; fi
+set -euo pipefail
+if ! command -v tmux >/dev/null 2>&1; then echo "skip: tmux is not installed"; exit 77; fi
 t=$(mktemp -d)
 sock="cctq-tui-$$"
 cleanup() { tmux -L "$sock" kill-server 2>/dev/null || true; rm -rf "$t"; }

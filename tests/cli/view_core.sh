@@ -1,10 +1,10 @@
-#!/bin/sh
+#!/bin/bash
 # The view core computes views without side effects (issue 14): after 'export'
 # (which computes the picture's own top-down and bottom-up views), 'diff' and
 # 'stats', '@N' still names row N of the view the user saw, and the session's
 # threshold is unchanged.  Before the core, 'export' left '@N' naming rows of
 # the picture's bottom-up view.
-set -eu
+set -euo pipefail
 t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
 a="$t/a.sqlite"
 "$CCTINGEST" --quiet "$CCT_DATA/classic-hatchet-cpi" "$a"
@@ -15,8 +15,10 @@ row() { python3 -c "import json,sys; v=json.load(open(sys.argv[1])); print(v['ro
 r2=$(row 2) r3=$(row 3)
 [ -n "$r2" ] && [ "$r2" != "$r3" ] || { echo "FAIL setup: rows '$r2' '$r3'"; exit 1; }
 for between in "export $t/p.svg" "export $t/p.html" 'diff 1' 'stats'; do
-  out=$("$CCTQ" "$a" -c "center main; threshold 1%; topdown 1; $between; center @2; center + @3; center; threshold" 2>&1 |
-        tail -3) || { echo "FAIL '$between': $out"; exit 1; }
+  "$CCTQ" "$a" -c "center main; threshold 1%; topdown 1; $between; center @2; center + @3; center; threshold" \
+    >"$t/out" 2>"$t/err" || { echo "FAIL '$between': exit $?"; cat "$t/err"; exit 1; }
+  [ ! -s "$t/err" ] || { echo "FAIL '$between': stderr:"; cat "$t/err"; exit 1; }
+  out=$(tail -n 3 "$t/out")
   want="$r2  (1 occurrence)
 $r3  (1 occurrence)
 1%"
@@ -32,6 +34,9 @@ import json, sys
 t = open(sys.argv[1]).read(); d = json.loads(t[t.index('{\"view\": \"diff'):])
 r = max((r for r in d['rows'] if r.get('handle')), key=lambda r: r['handle'])
 print(r['handle'], r['name'])" "$t/diff.json")
-out=$("$CCTQ" "$a" -c "center main; threshold 1%; topdown 3; diff 1; center @$1; center" 2>&1 | tail -1)
+"$CCTQ" "$a" -c "center main; threshold 1%; topdown 3; diff 1; center @$1; center" >"$t/out" 2>"$t/err" ||
+  { echo "FAIL center @$1 after diff: exit $?"; cat "$t/err"; exit 1; }
+[ ! -s "$t/err" ] || { echo "FAIL center @$1 after diff: stderr:"; cat "$t/err"; exit 1; }
+out=$(tail -n 1 "$t/out")
 case "$out" in "$2  ("*) ;; *) false ;; esac || { echo "FAIL center @$1 after diff: '$out', want '$2'"; exit 1; }
 echo "ok view core: after diff, @$1 is the diff's row $2"
