@@ -1,11 +1,11 @@
-#!/bin/sh
+#!/bin/bash
 # 'timer on|off' (SPEC 6): after each command, one line on standard output as
 # sqlite3's '.timer' prints it, 'Run Time: real R user U sys S' (seconds: wall
 # clock, CPU time of cctq in user and system mode).  Checked: off by default;
 # one line after each command while on, failed commands included, none for
 # 'timer on' and 'timer off' themselves; a CPU-bound command's figures are
 # plausible against the wall clock of the whole process measured outside.
-set -eu
+set -euo pipefail
 t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
 a="$t/a.sqlite"
 "$CCTINGEST" --quiet "$CCT_DATA/classic-hatchet-cpi" "$a"

@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/bash
 # Trace ingest (SPEC section 5, Time windows): every traced sample of
 # tests/data (the trace files are kept apart in tests/data/traces/, so that the
 # other tests see the databases as before) is assembled with its profile,
@@ -7,7 +7,7 @@
 # and every lane).  Then: the hottest function by 'trace (sec)' is the hottest
 # by the run's sampled time; damaged traces give one error naming the file and
 # no archive; a database without records has no trace rows.
-set -eu
+set -euo pipefail
 t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 
