@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/bash
 # Derived metrics (issue 27 item 10, SPEC section 5) on a real database with
 # two metrics (v4-hpcviewer-inline.meta.db: cycles and instructions):
 # 'metric define ipc = instructions / cycles' works as the display metric and
@@ -7,7 +7,7 @@
 # sqlite3 on the public views: the root's and each flat function's values);
 # a division by zero is an empty value, min() max() and parentheses parse,
 # bad expressions are errors that say where.
-set -eu
+set -euo pipefail
 t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 a="$t/a.sqlite"

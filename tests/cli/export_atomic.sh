@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/bash
 # 'export FILE' never destroys the file that was there (issue 26 item 1):
 # every refusal comes before the file is touched, the content goes to a
 # temporary file beside it that is renamed over it once complete, and a
@@ -6,7 +6,7 @@
 # 'stats; export report.html' and 'diff 1; export keep.svg' deleted the file,
 # a link's target was truncated to 0 bytes, and a process killed while writing
 # (here by the file size limit, SIGXFSZ, at a fixed point) left a partial file.
-set -eu
+set -euo pipefail
 t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 cd "$t"

@@ -1,11 +1,11 @@
-#!/bin/sh
+#!/bin/bash
 # A call site whose callee frame is missing keeps its cost (issue 25 item 3):
 # FLASH's classic database has <C i="7" l="0"> under driver_initflash_ with an
 # inclusive value and no <PF> below; at line granularity that cost was in no
 # row (children summed to less than the frame's inclusive).  It shows as a
 # plain line row of the caller.  The fixture (tests/data/handmade-flash-callsite)
 # is hand-made with FLASH's shape; the expected figures are its XML's values.
-set -eu
+set -euo pipefail
 t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
 "$CCTINGEST" --quiet "$CCT_DATA/handmade-flash-callsite" "$t/a.sqlite"
 "$CCTQ" "$t/a.sqlite" -c "granularity line; center driver_initflash_; mode csv; topdown 1" >"$t/raw"

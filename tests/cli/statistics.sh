@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/bash
 # hpcprof's statistics as metrics (issue 27 item 9, SPEC section 5): gauss'
 # experiment.xml stores per context the accumulators of ':Mean', ':StdDev',
 # ':CfVar' (sum, sum of squares, number of sources) and ':Min', ':Max'; cctq
@@ -8,7 +8,7 @@
 # raw XML (the <M> of the root and of main's <PF i="2">), never from cctq.
 # A flat row of several contexts has no StdDev/CfVar/Min/Max (not stored),
 # statistics have no percentages, stats refuses a statistic, 'metrics' lists them.
-set -eu
+set -euo pipefail
 t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 "$CCTINGEST" --quiet "$CCT_DATA/classic-hpcviewer-gauss" "$t/g.sqlite"
