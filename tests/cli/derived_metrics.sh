@@ -67,6 +67,7 @@ for bad in "x = cycles +" "x = (cycles" "x = nosuch / 2" "cycles = instructions"
   if "$CCTQ" "$a" -c "metric define $bad" 2>"$t/err"; then fail "'metric define $bad' accepted"; fi
   grep -q 'cctq: error:' "$t/err" || fail "no error for '$bad'"
 done
-"$CCTQ" "$a" -c "metric define x = (cycles" 2>&1 | grep -q "expected ')' at character" || fail "no position in syntax error"
+if "$CCTQ" "$a" -c "metric define x = (cycles" 2>"$t/err"; then fail "'metric define x = (cycles' accepted"; fi
+grep -q "expected ')' at character" "$t/err" || fail "no position in syntax error: $(cat "$t/err")"
 if "$CCTQ" "$a" --define 'x = nosuch' -c "metric" 2>/dev/null; then fail "bad --define accepted"; fi
 echo "ok derived metrics"

@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/bash
 # Stats text and picture give one set of figures per kind of profile (issue 25
 # item 4): on hpcviewer's derived-metrics database (36 CPU threads, 4 GPU
 # streams) 'stats' and 'export s.svg' both give the CPU threads' and the GPU
@@ -6,7 +6,7 @@
 # (the picture gave one imbalance pooled over all 40 profiles, 1.409, where
 # the text said 1.268 for the threads).  A run without per-profile data says
 # so instead of "over 0 profiles", in both.
-set -eu
+set -euo pipefail
 t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
 fails=0
 fail() { echo "FAIL $*"; fails=$((fails + 1)); }
