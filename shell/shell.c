@@ -9,6 +9,7 @@
 #include "shell_int.h"
 
 #include "cct_escape.h"
+#include "cct_util.h"
 
 
 #if defined(__has_include)
@@ -259,27 +260,6 @@ static int parse_count(const char *s, int *out) {
   return 0;
 }
 
-/* Levenshtein distance of a and b (short words only). */
-static size_t edit_distance(const char *a, const char *b) {
-  size_t la = strlen(a), lb = strlen(b);
-  if (la > 63 || lb > 63) return 64;
-  size_t row[64];
-  for (size_t j = 0; j <= lb; j++) row[j] = j;
-  for (size_t i = 1; i <= la; i++) {
-    size_t diag = row[0];
-    row[0] = i;
-    for (size_t j = 1; j <= lb; j++) {
-      size_t up = row[j];
-      size_t best = diag + (tolower((unsigned char)a[i - 1]) != tolower((unsigned char)b[j - 1]));
-      if (up + 1 < best) best = up + 1;
-      if (row[j - 1] + 1 < best) best = row[j - 1] + 1;
-      row[j] = best;
-      diag = up;
-    }
-  }
-  return row[lb];
-}
-
 /* Finds name among words (exact or unique prefix).  Returns the index, -1
  * when unknown, -2 when ambiguous. */
 static int find_word(const char *const *words, const char *name) {
@@ -337,7 +317,7 @@ static const char *close_command(const char *name) {
   size_t bestd = 3;
   for (int i = 0; i < NCOMMANDS; i++) {
     if (commands[i].flags & CMD_HIDDEN) continue;
-    size_t d = edit_distance(name, commands[i].name);
+    size_t d = cct_levenshtein(name, commands[i].name, bestd);
     if (d < bestd) bestd = d, best = commands[i].name;
   }
   return best;
@@ -916,16 +896,6 @@ static int cmd_width(cct_shell *p, cct_words *w) {
   return CCT_CMD_OK;
 }
 
-/* The run's metric named name, or by unique case-insensitive prefix: a new
- * string, or NULL after reporting the error. */
-static char *metric_named(cct_shell *p, const char *name) {
-  char *m = NULL;
-  cct_err err = CCT_ERR_INIT;
-  int rc = cct_query_find_metric(p->q, name, &m, &err);
-  if (rc) lib_error(p, &err, rc);
-  return m;
-}
-
 static int cmd_columns(cct_shell *p, cct_words *w) {
   if (w->argc == 1) {
     const char *m = cct_query_metric(p->q);
@@ -943,8 +913,10 @@ static int cmd_columns(cct_shell *p, cct_words *w) {
     return CCT_CMD_OK;
   }
   if (w->argc != 3) return usage_error(p, cmd_of(w), "need one NAME after", w->argv[1]);
-  char *m = metric_named(p, w->argv[2]);
-  if (!m) return CCT_CMD_ERROR;
+  char *m = NULL;
+  cct_err err = CCT_ERR_INIT;
+  int rc = cct_query_find_metric(p->q, w->argv[2], &m, &err);
+  if (rc) return lib_error(p, &err, rc);
   size_t i = 0;
   while (i < p->ncolumns && strcmp(p->columns[i], m)) i++;
   if (op == 1) {

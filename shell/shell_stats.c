@@ -1,0 +1,234 @@
+/* shell_stats.c: the result of 'stats': the distribution of the center's
+ * inclusive value over profiles (cct_stats from the library), as a summary
+ * per kind of profile (CPU threads, GPU streams), a histogram and one row per
+ * profile, turned into a cct_result that format.c prints in any mode. */
+#include "shell_int.h"
+
+#include "cct_escape.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ----------------------------------------------------------------- stats */
+
+/* ', "count": N, "sum": ..., ..., "imbalance": ...' of a distribution (appended to *h). */
+static void json_dist(char **h, size_t count, const double v[6]) {
+  static const char *const names[] = {"sum", "min", "max", "mean", "stddev", "imbalance"};
+  char b[40];
+  snprintf(b, sizeof b, "%zu", count);
+  cct_json_raw(h, "count", b);
+  for (int k = 0; k < 6; k++) cct_json_number(h, names[k], v[k]);
+}
+
+/* A number for people: whole numbers in full, others to 7 significant digits. */
+static const char *human_text(char *buf, size_t n, double d) {
+  if (isfinite(d) && d == floor(d) && fabs(d) < 1e15) snprintf(buf, n, "%.0f", d);
+  else snprintf(buf, n, "%.7g", d);
+  return buf;
+}
+
+/* One profile's identity as text ('node a8c01a67 rank 1 thread 0'). */
+static void profile_id_text(const struct cct_stats_profile *pr, char *id, size_t size) {
+  const char *names[] = {"node", "rank", "thread", "gpucontext", "gpustream"};
+  long long ids[] = {pr->node, pr->rank, pr->thread, pr->gpucontext, pr->gpustream};
+  size_t l = 0;
+  id[0] = 0;
+  for (int k = 0; k < 5; k++)
+    if (ids[k] >= 0 && l < size)
+      l += (size_t)snprintf(id + l, size - l, k ? "%s%s %lld" : "%s%s %llx", l ? " " : "", names[k],
+                            ids[k]); /* the node is a host id: hex, as in HPCToolkit's file names */
+}
+
+/* The figures of one distribution (indented by ind, 2 blanks more than its title). */
+static void stats_figures(FILE *o, const cct_stats_dist *d, const char *ind) {
+  static const char *const names[] = {"sum", "min", "max", "mean", "stddev"};
+  const double v[] = {d->sum, d->min, d->max, d->mean, d->stddev};
+  char b[40];
+  for (int k = 0; k < 5; k++) fprintf(o, "%s  %-10s %s\n", ind, names[k], human_text(b, sizeof b, v[k]));
+  fprintf(o, "%s  imbalance  %.3f (max / mean)\n", ind, d->imbalance);
+}
+
+/* Bin k of bins equal bins from min to max: its low and high ends. */
+static void bin_range(double min, double max, size_t bins, size_t k, double *lo, double *hi) {
+  double width = (max - min) / (double)bins;
+  *lo = min + width * (double)k;
+  *hi = k + 1 == bins ? max : min + width * (double)(k + 1);
+}
+
+/* The histogram of one distribution, its title indented by ind. */
+static void stats_histogram(FILE *o, const cct_stats *s, const cct_stats_dist *d, const char *ind) {
+  char lo[40], hi[40];
+  if (!s->bins || !d->count) return;
+  size_t most = 1;
+  for (size_t k = 0; k < s->bins; k++)
+    if (d->histogram[k] > most) most = d->histogram[k];
+  fprintf(o, "%shistogram (%zu bins):\n", ind, s->bins);
+  for (size_t k = 0; k < s->bins; k++) {
+    double l, h;
+    bin_range(d->min, d->max, s->bins, k, &l, &h);
+    int bar = (int)(40.0 * (double)d->histogram[k] / (double)most + 0.5);
+    fprintf(o, "%s  %14s .. %-14s %6zu %.*s\n", ind, human_text(lo, sizeof lo, l), human_text(hi, sizeof hi, h),
+            d->histogram[k], bar, "########################################");
+  }
+}
+
+/* Text written by fn(o, a, b, c, ind) into a new string (NULL when out of memory). */
+static char *text_of(void (*fn)(FILE *, const cct_stats *, const cct_stats_dist *, const char *), const cct_stats *s,
+                     const cct_stats_dist *d, const char *ind) {
+  char *t = NULL;
+  size_t n = 0;
+  FILE *o = open_memstream(&t, &n);
+  if (!o) return NULL;
+  fn(o, s, d, ind);
+  if (fclose(o)) {
+    free(t);
+    return NULL;
+  }
+  return t;
+}
+
+/* The summary above the profile list of tree/table: the center and the
+ * profile count, the figures (per kind, with histograms, when the run has
+ * both CPU threads and GPU streams), the list's heading. */
+static void stats_summary(FILE *o, const cct_stats *s, const cct_stats_dist *only, const char *const *center,
+                          size_t nc, int order, size_t top) {
+  cct_out_text(o, s->metric ? s->metric : "?");
+  fputs(" inclusive of ", o);
+  if (!nc) fputs("the program", o);
+  for (size_t i = 0; i < nc; i++) { /* items as typed: quoted ones keep their own quotes */
+    int quoted = center[i][0] == '\'' || center[i][0] == '"';
+    fputs(i ? ", " : "", o);
+    if (!quoted) fputc('\'', o);
+    cct_out_text(o, center[i]);
+    if (!quoted) fputc('\'', o);
+  }
+  if (!s->count) { /* the note below says why */
+    fputs(": no per-profile data\n", o);
+    return;
+  }
+  fprintf(o, " over %zu profile%s\n", s->count, s->count == 1 ? "" : "s");
+  if (only) {
+    stats_figures(o, only, "");
+  } else { /* CPU threads and GPU streams apart: one imbalance over both would mean nothing */
+    for (int k = 0; k < 2; k++) {
+      fprintf(o, "%s (%zu):\n", k ? "GPU streams" : "CPU threads", s->kinds[k].count);
+      stats_figures(o, &s->kinds[k], "  ");
+      stats_histogram(o, s, &s->kinds[k], "  ");
+    }
+  }
+  if (order == CCT_STATS_BY_VALUE) fprintf(o, "top %zu:\n", top);
+  else fprintf(o, "profiles by %s:\n", order == CCT_STATS_BY_RANK ? "rank" : "thread");
+}
+
+/* Stats as a result: one row per profile (its ids, kind and value); the
+ * distributions and the histogram are metadata (json members; in tree and
+ * table the summary above the list of the top profiles, or of all of them
+ * in order by rank or thread, and the histogram below it). */
+static void stats_result(cct_result *r, cct_shell *p, const cct_stats *s, int order) {
+  size_t nc = cct_center_count(p->q), top = order == CCT_STATS_BY_VALUE && s->count > 5 ? 5 : s->count;
+  const char **center = calloc(nc + 1, sizeof *center);
+  cct_result_init(r, "stats");
+  r->rows_key = "profiles";
+  r->note = s->note;
+  r->no_header = 1;
+  r->text_rows = top;
+  r->indent = 2;
+  r->hide_empty = 1;
+  if (!center) r->failed = 1;
+  for (size_t i = 0; center && i < nc; i++) center[i] = cct_center_item(p->q, i);
+  int mixed = s->kinds[0].count && s->kinds[1].count;
+  const cct_stats_dist *only = mixed ? NULL : &s->kinds[s->kinds[0].count ? 0 : 1];
+  /* Metadata: the json members, the text above and below the list. */
+  char **h = &r->json_head;
+  cct_result_context(r, cct_query_run(p->q), center, center ? nc : 0, -1);
+  const cct_filter *fl = NULL;
+  size_t nf = cct_query_filters(p->q, &fl);
+  const char **ft = calloc(nf + 1, sizeof *ft); /* the session's filters, as views name them */
+  for (size_t i = 0; ft && i < nf; i++)
+    ft[i] = cct_result_keep(r, cct_filter_text(&fl[i]));
+  if (ft) cct_result_filters(r, ft, nf);
+  else r->failed = 1;
+  free(ft);
+  cct_json_str(h, "metric", s->metric);
+  cct_json_str(h, "note", s->note);
+  cct_json_number(h, "program_sum", s->program_sum);
+  cct_json_number(h, "program_total", s->program_total);
+  cct_str_append(h, ", \"kinds\": {");
+  for (int k = 0, first = 1; k < 2; k++) {
+    const cct_stats_dist *d = &s->kinds[k];
+    if (!d->count) continue;
+    char *m = NULL;
+    json_dist(&m, d->count, (double[]){d->sum, d->min, d->max, d->mean, d->stddev, d->imbalance});
+    char *o = cct_xprintf("%s\"%s\": {%s}", first ? "" : ", ", k ? "gpu" : "cpu", m ? m + 2 : "");
+    if (o) cct_str_append(h, o);
+    free(o), free(m);
+    first = 0;
+  }
+  cct_str_append(h, "}");
+  json_dist(h, s->count, (double[]){s->sum, s->min, s->max, s->mean, s->stddev, s->imbalance});
+  cct_str_append(&r->json_tail, ", \"histogram\": [");
+  for (size_t k = 0; k < s->bins; k++) {
+    double lo, hi;
+    bin_range(s->min, s->max, s->bins, k, &lo, &hi);
+    char *m = NULL, b[40];
+    cct_json_number(&m, "low", lo);
+    cct_json_number(&m, "high", hi);
+    snprintf(b, sizeof b, "%zu", s->histogram[k]);
+    cct_json_raw(&m, "count", b);
+    if (m)
+      cct_str_append(&r->json_tail, k ? ", {" : "{"), cct_str_append(&r->json_tail, m + 2),
+          cct_str_append(&r->json_tail, "}");
+    free(m);
+  }
+  cct_str_append(&r->json_tail, "]");
+  char *t = NULL;
+  size_t tn = 0;
+  FILE *o = open_memstream(&t, &tn);
+  if (o) stats_summary(o, s, only, center, center ? nc : 0, order, top);
+  if (!o || fclose(o)) r->failed = 1;
+  if (r->title) cct_str_append(&r->title, t ? t : ""), free(t); /* below the filters line */
+  else r->title = t;
+  if (s->count && only) r->tail = text_of(stats_histogram, s, only, "");
+  if (s->count && only && s->bins && !r->tail) r->failed = 1;
+  free(center);
+  /* Columns: csv/json the ids, kind and value; tree/table 'profile 3', the
+   * ids as text, the value, '(GPU)' in a run of both kinds. */
+  static const char *const ids[] = {"node", "rank", "thread", "gpucontext", "gpustream"};
+  cct_result_col(r, "profile", CCT_T_INT, CCT_ROLE_PLAIN, CCT_IN_DATA);
+  for (int k = 0; k < 5; k++) cct_result_col(r, ids[k], CCT_T_INT, CCT_ROLE_PLAIN, CCT_IN_DATA);
+  cct_result_col(r, "kind", CCT_T_TEXT, CCT_ROLE_PLAIN, CCT_IN_DATA);
+  int value = cct_result_col(r, "value", CCT_T_REAL, CCT_ROLE_VALUE, CCT_IN_ALL);
+  int label = cct_result_col(r, "label", CCT_T_TEXT, CCT_ROLE_PLAIN, CCT_IN_TEXT);
+  int id = cct_result_col(r, "id", CCT_T_TEXT, CCT_ROLE_PLAIN, CCT_IN_TEXT);
+  int gpu = cct_result_col(r, "gpu", CCT_T_TEXT, CCT_ROLE_PLAIN, CCT_IN_TEXT);
+  cct_result_colp(r, label)->order = 0, cct_result_colp(r, id)->order = 1, cct_result_colp(r, value)->order = 2,
+                     cct_result_colp(r, gpu)->order = 3;
+  for (size_t i = 0; i < s->count && !r->failed; i++) {
+    const struct cct_stats_profile *pr = &s->profiles[i];
+    const long long v[] = {pr->node, pr->rank, pr->thread, pr->gpucontext, pr->gpustream};
+    cct_cell *x = cct_result_row(r);
+    if (!x) break;
+    char idt[256];
+    cct_cell_int(&x[0], pr->profile);
+    for (int k = 0; k < 5; k++)
+      if (v[k] >= 0) cct_cell_int(&x[1 + k], v[k]);
+    cct_cell_text(&x[6], pr->kind ? "gpu" : "cpu");
+    cct_cell_real(&x[value], pr->value);
+    profile_id_text(pr, idt, sizeof idt);
+    cct_cell_text(&x[label], cct_result_keep(r, cct_xprintf("profile %d", pr->profile)));
+    cct_cell_text(&x[id], cct_result_keep(r, strdup(idt)));
+    if (mixed && pr->kind) cct_cell_text(&x[gpu], "(GPU)");
+  }
+}
+
+int cct_out_stats(cct_shell *p, const cct_stats *s, FILE *f, int mode, int order) {
+  cct_result r;
+  stats_result(&r, p, s, order);
+  int rc = cct_out_result(p, &r, f, mode);
+  cct_result_release(&r);
+  return rc;
+}
+
+
