@@ -28,9 +28,6 @@
 
 #include "cct_query.h"
 
-/* Which view a diff recomputes. */
-enum { CCT_DIFF_TOPDOWN = 0, CCT_DIFF_BOTTOMUP = 1, CCT_DIFF_FLAT = 2 };
-
 /* Row status. */
 enum { CCT_DIFF_BOTH = 0, CCT_DIFF_ADDED = 1, CCT_DIFF_REMOVED = 2 };
 
@@ -41,7 +38,7 @@ enum {
 
 /* How to recompute the view in both runs. */
 typedef struct cct_diff_spec {
-  int view;      /* CCT_DIFF_TOPDOWN, _BOTTOMUP or _FLAT */
+  int view;      /* CCT_VIEW_TOPDOWN, _BOTTOMUP or _FLAT (cct_query.h) */
   int depth;     /* levels below the top row (topdown, bottomup) */
   int flat_kind; /* CCT_FLAT_* (flat) */
   int flat_n;    /* flat: keep the n first top-level rows after sorting (0 = all) */

@@ -153,7 +153,14 @@ int cct_filter_kind(const char *word);
 char *cct_filter_text(const cct_filter *f);
 
 /* Which view a spec asks for. */
-enum { CCT_VIEW_TOPDOWN = 0, CCT_VIEW_BOTTOMUP = 1, CCT_VIEW_FLAT = 2, CCT_VIEW_SOURCE = 3 };
+enum {
+  CCT_VIEW_NONE = -1,
+  CCT_VIEW_TOPDOWN = 0,
+  CCT_VIEW_BOTTOMUP = 1,
+  CCT_VIEW_FLAT = 2,
+  CCT_VIEW_SOURCE = 3,
+  CCT_VIEW_STATS = 4 /* cct_stats_compute (not cct_view_compute) */
+};
 
 /* Everything a view depends on, as a value (zero-initialize, then set what
  * matters; cct_view_spec_init fills it from a session's settings). */
@@ -197,7 +204,8 @@ int cct_stats_compute(cct_query *q, const cct_view_spec *spec, size_t bins, int 
                       cct_err *err);
 
 /* Fills spec with the session's settings (run, center, metric, granularity,
- * threshold, percent base, filters) for view; the other fields zero.  spec points into q: valid
+ * threshold, percent base, filters) for view; the other fields zero (sort by
+ * inclusive value; the display metric and the run's other 'sum' metrics).  spec points into q: valid
  * until the settings change. */
 void cct_view_spec_init(const cct_query *q, int view, cct_view_spec *spec);
 
@@ -298,17 +306,11 @@ double cct_query_threshold(const cct_query *q);
  * the program's when there is no center).  The threshold follows the same base. */
 enum { CCT_PERCENT_PROGRAM = 0, CCT_PERCENT_CENTER = 1 };
 
-/* Orders of flat rows and of topdown/bottomup siblings: the display metric's
- * inclusive or exclusive value descending, the occurrence count descending
- * (flat functions, loops and lines only), the label ascending; ties by label. */
+/* Orders of flat rows and of topdown/bottomup siblings (cct_view_spec.sort;
+ * the session's views use the first): the display metric's inclusive or
+ * exclusive value descending, the occurrence count descending (flat functions,
+ * loops and lines only), the label ascending; ties by label. */
 enum { CCT_SORT_INCLUSIVE = 0, CCT_SORT_EXCLUSIVE = 1, CCT_SORT_OCCURRENCES = 2, CCT_SORT_NAME = 3 };
-void cct_query_set_sort(cct_query *q, int sort);
-int cct_query_sort(const cct_query *q);
-
-/* The metrics the session's views compute (cct_view_spec.columns, ncolumns,
- * only_display): names (the caller's, read by each view until the next call;
- * NULL, 0, 0: the display metric and the other 'sum' metrics, the default). */
-void cct_query_set_columns(cct_query *q, const char *const *names, size_t n, int only_display);
 void cct_query_set_percent(cct_query *q, int base);
 int cct_query_percent(const cct_query *q);
 

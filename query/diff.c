@@ -328,8 +328,7 @@ out:
 
 /* The core's spec of the diff's view (flat: all rows) with base's settings and a zero threshold. */
 static void view_spec(const cct_query *q, const cct_diff_spec *spec, cct_view_spec *vs) {
-  static const int views[] = {CCT_VIEW_TOPDOWN, CCT_VIEW_BOTTOMUP, CCT_VIEW_FLAT};
-  cct_view_spec_init(q, views[spec->view], vs);
+  cct_view_spec_init(q, spec->view, vs);
   vs->threshold = 0;
   vs->depth = spec->depth;
   vs->flat_kind = spec->flat_kind;
@@ -419,9 +418,9 @@ void cct_diff_free(cct_diff *d) {
 
 int cct_view_diff(cct_query *q, const cct_diff_spec *spec, int other_run, cct_diff **out, cct_err *err) {
   *out = NULL;
-  if (!spec || spec->view < CCT_DIFF_TOPDOWN || spec->view > CCT_DIFF_FLAT || spec->depth < 0 || spec->flat_n < 0)
+  if (!spec || spec->view < CCT_VIEW_TOPDOWN || spec->view > CCT_VIEW_FLAT || spec->depth < 0 || spec->flat_n < 0)
     return cct_err_set(err, CCT_EUSAGE, "bad view for a diff");
-  if (spec->view == CCT_DIFF_BOTTOMUP && cct_center_count(q) == 0)
+  if (spec->view == CCT_VIEW_BOTTOMUP && cct_center_count(q) == 0)
     return cct_err_set(err, CCT_EUSAGE, "no center: use 'center NAME' or 'flat'");
   sqlite3 *db = cct_query_db(q);
   cct_diff *d = calloc(1, sizeof *d);
@@ -487,7 +486,7 @@ int cct_view_diff(cct_query *q, const cct_diff_spec *spec, int other_run, cct_di
   m.vb = vb;
   m.om = p->om;
   m.scale = d->scale;
-  m.flat = spec->view == CCT_DIFF_FLAT;
+  m.flat = spec->view == CCT_VIEW_FLAT;
   m.flat_n = spec->flat_n;
   m.sort_change = (spec->flags & CCT_DIFF_SORT_CHANGE) != 0;
   m.threshold = threshold;

@@ -182,10 +182,6 @@ struct cct_query {
   int gran;
   double threshold;
   int percent;           /* CCT_PERCENT_* */
-  int sort;              /* CCT_SORT_* */
-  const char *const *columns; /* cct_query_set_columns (the caller's names) */
-  size_t ncolumns;
-  int only_display;
   lastrow *last;         /* facts of the last view a cct_view_* call returned, for '@N' */
   size_t nlast;
   cct_filter *filters;   /* current filters (items owned) */

@@ -153,12 +153,8 @@ void cct_view_spec_init(const cct_query *q, int view, cct_view_spec *spec) {
   spec->granularity = q->gran;
   spec->threshold = q->threshold;
   spec->percent = q->percent;
-  spec->sort = q->sort;
   spec->filters = q->filters;
   spec->nfilters = q->nfilters;
-  spec->columns = q->columns;
-  spec->ncolumns = q->ncolumns;
-  spec->only_display = q->only_display;
 }
 
 /* The new run and center are built aside and swapped in only when complete: a
@@ -218,17 +214,6 @@ void cct_query_set_percent(cct_query *q, int base) {
 
 int cct_query_percent(const cct_query *q) { return q->percent; }
 
-void cct_query_set_sort(cct_query *q, int sort) {
-  q->sort = sort >= CCT_SORT_INCLUSIVE && sort <= CCT_SORT_NAME ? sort : CCT_SORT_INCLUSIVE;
-}
-
-int cct_query_sort(const cct_query *q) { return q->sort; }
-
-void cct_query_set_columns(cct_query *q, const char *const *names, size_t n, int only_display) {
-  q->columns = names && n ? names : NULL;
-  q->ncolumns = names ? n : 0;
-  q->only_display = only_display != 0;
-}
 
 /* ---- the center ---- */
 

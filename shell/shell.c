@@ -205,7 +205,9 @@ static const cct_cmd commands[] = {
      "  .txt   as 'mode tree' (nothing shortened, no color)\n"
      "  .svg   a picture of the center: callees as a flame graph above, callers below\n"
      "         (after 'stats': the distribution over profiles)   .html  the same, interactive\n"
-     "The view is computed again with the current settings; FILE is replaced."},
+     "The view written is the one shown (settings changed since do not count; csv and json\n"
+     "compute it again for the run's other metrics while the center and filters are those\n"
+     "it was shown with).  FILE is replaced only once complete; a symbolic link is refused."},
     {"tui", cmd_tui, CMD_NEEDS_DB, "tui",
      "full-screen panes (flat, tree, source) around the center; 'q' comes back here", NULL},
     {"help", cmd_help, 0, "help [COMMAND]", "list the commands, or describe one", NULL},
@@ -443,6 +445,7 @@ void cct_shell_init(cct_shell *p, FILE *out, FILE *err) {
   p->out = out;
   p->err = err;
   p->mode = CCT_MODE_TREE;
+  p->shown.view = CCT_VIEW_NONE;
   p->width = 0;
   p->pager = 1;
   const char *nc = getenv("NO_COLOR");
@@ -450,12 +453,24 @@ void cct_shell_init(cct_shell *p, FILE *out, FILE *err) {
   p->color = isatty(fileno(out)) && !(nc && *nc) && !(term && !strcmp(term, "dumb"));
 }
 
-static void forget_handles(cct_shell *p) {
-  for (size_t i = 0; i < p->nhandles; i++) free(p->handles[i].name);
-  free(p->handles);
-  p->handles = NULL;
-  p->nhandles = 0;
+/* Frees the shown value (nothing shown afterwards). */
+static void shown_clear(cct_shell *p) {
+  cct_shown *w = &p->shown;
+  free(w->metric);
+  free(w->file);
+  for (size_t i = 0; i < w->ncolumns; i++) free(w->columns[i]);
+  free(w->columns);
+  cct_view_free(w->v);
+  cct_view_free(w->from);
+  cct_stats_free(w->s);
+  cct_diff_free(w->d);
+  memset(w, 0, sizeof *w);
+  w->view = CCT_VIEW_NONE;
 }
+
+/* The session's center or filters changed: the shown value stays (export
+ * writes it) but its spec no longer describes the session. */
+static void shown_stale(cct_shell *p) { p->shown.fresh = 0; }
 
 void cct_shell_release(cct_shell *p) {
   cct_query_close(p->q);
@@ -464,9 +479,7 @@ void cct_shell_release(cct_shell *p) {
   free(p->columns);
   p->columns = NULL;
   p->ncolumns = 0;
-  forget_handles(p);
-  free(p->last.file);
-  memset(&p->last, 0, sizeof p->last);
+  shown_clear(p);
   p->q = NULL;
   p->path = NULL;
 }
@@ -480,9 +493,9 @@ int cct_shell_open(cct_shell *p, const char *path, cct_err *err) {
     free(copy);
     return rc;
   }
+  shown_clear(p); /* its views belong to the session that goes */
   cct_query_close(p->q);
   free(p->path);
-  forget_handles(p);
   p->q = q;
   p->path = copy;
   return CCT_OK;
@@ -542,7 +555,7 @@ static int cmd_run(cct_shell *p, cct_words *w) {
     if (!err.msg[0]) return cct_shell_error(p, "no run '%s' in the archive; 'runs' lists them", w->argv[1]);
     return lib_error(p, &err, rc);
   }
-  forget_handles(p);
+  shown_clear(p); /* a view of another run: '@N' and export start again */
   return CCT_CMD_OK;
 }
 
@@ -557,7 +570,7 @@ static int cmd_center(cct_shell *p, cct_words *w) {
   int op = CCT_CENTER_SET, first = 1;
   if (!strcmp(w->argv[1], "reset") && w->argc == 2 && w->text[w->offset[1]] == 'r') {
     cct_center_reset(p->q);
-    forget_handles(p);
+    shown_stale(p);
     return CCT_CMD_OK;
   }
   if (!strcmp(w->argv[1], "+") && w->text[w->offset[1]] == '+') op = CCT_CENTER_ADD, first = 2;
@@ -571,6 +584,7 @@ static int cmd_center(cct_shell *p, cct_words *w) {
   int rc = cct_center_apply(p->q, op, item, &err);
   free(item);
   if (rc) return lib_error(p, &err, rc);
+  shown_stale(p);
   if (p->interactive) {
     size_t n = cct_center_count(p->q);
     long long occ = 0;
@@ -617,7 +631,7 @@ static int cmd_filter(cct_shell *p, cct_words *w) {
     free(item);
   }
   if (rc) return lib_error(p, &err, rc);
-  forget_handles(p);
+  shown_stale(p);
   if (note) {
     fputs("note: the center lost ", p->err);
     cct_escape_write(p->err, note, CCT_ESC_TERM);
@@ -625,18 +639,6 @@ static int cmd_filter(cct_shell *p, cct_words *w) {
     free(note);
   }
   return CCT_CMD_OK;
-}
-
-/* Records the last view command for 'diff' and 'export' (n is the bin count for stats). */
-static void remember_view(cct_shell *p, int view, int depth, int kind, int n, const char *file) {
-  free(p->last.file);
-  memset(&p->last, 0, sizeof p->last);
-  p->last.view = view;
-  p->last.depth = depth;
-  p->last.kind = kind;
-  p->last.n = n;
-  p->last.bins = n;
-  p->last.file = file ? strdup(file) : NULL;
 }
 
 /* Takes a trailing 'by inclusive|exclusive|occurrences|name' off w (w->argc
@@ -657,32 +659,60 @@ static int by_arg(cct_shell *p, cct_words *w, int *sort) {
   return CCT_CMD_OK;
 }
 
-/* Runs view command fn with the order of its 'by' argument, then records it. */
-/* Which metrics the next views compute for mode: the display metric and the 'columns' ones,
- * which is all tree, table and folded print (so the views read no other); csv and json then
- * the run's other metrics, four in all. */
-static void view_columns(cct_shell *p, int mode) {
-  cct_query_set_columns(p->q, (const char *const *)p->columns, p->ncolumns, mode != CCT_MODE_CSV && mode != CCT_MODE_JSON);
+void cct_shell_spec(cct_shell *p, int view, int mode, cct_view_spec *spec) {
+  cct_view_spec_init(p->q, view, spec);
+  spec->columns = (const char *const *)p->columns;
+  spec->ncolumns = p->ncolumns;
+  spec->only_display = mode != CCT_MODE_CSV && mode != CCT_MODE_JSON;
 }
 
-static int with_sort(cct_shell *p, cct_words *w, int (*fn)(cct_shell *p, cct_words *w)) {
-  int sort, argc = w->argc;
-  if (by_arg(p, w, &sort)) return CCT_CMD_ERROR;
-  cct_query_set_sort(p->q, sort);
-  view_columns(p, p->mode);
-  int rc = fn(p, w);
-  cct_query_set_sort(p->q, CCT_SORT_INCLUSIVE);
-  cct_query_set_columns(p->q, NULL, 0, 0);
-  w->argc = argc;
-  if (rc == CCT_CMD_OK) p->last.sort = sort;
-  return rc;
+/* Copies s into *dst (NULL stays NULL).  Returns 0, or -1 when out of memory. */
+static int keep_str(char **dst, const char *s) {
+  *dst = s ? strdup(s) : NULL;
+  return s && !*dst ? -1 : 0;
 }
 
-/* Prints a computed view, or reports the error of computing it. */
-static int show_view(cct_shell *p, int rc, cct_view *v, cct_err *err) {
-  if (rc) return lib_error(p, err, rc);
+/* Makes v (computed from spec) the shown value: '@N' names its rows from now
+ * on.  Takes v; a 'source @N' keeps the view @N named (spec->last).  Returns 0,
+ * or -1 when out of memory (nothing shown then). */
+static int keep_view(cct_shell *p, const cct_view_spec *spec, cct_view *v, cct_stats *st) {
+  cct_view *from = NULL;
+  if (spec->last && spec->last == p->shown.v) from = p->shown.v, p->shown.v = NULL;
+  else if (spec->last && spec->last == p->shown.from) from = p->shown.from, p->shown.from = NULL;
+  shown_clear(p);
+  cct_shown *w = &p->shown;
+  w->spec = *spec;
+  w->v = v;
+  w->s = st;
+  w->from = from;
+  w->view = st ? CCT_VIEW_STATS : spec->view;
+  w->fresh = 1;
+  int bad = keep_str(&w->metric, spec->metric) || keep_str(&w->file, spec->file);
+  if (!bad && spec->ncolumns) {
+    w->columns = calloc(spec->ncolumns, sizeof *w->columns);
+    for (size_t i = 0; w->columns && i < spec->ncolumns; i++, w->ncolumns++)
+      if (keep_str(&w->columns[i], spec->columns[i])) break;
+    bad = w->ncolumns < spec->ncolumns;
+  }
+  w->spec.metric = w->metric;
+  w->spec.file = w->file;
+  w->spec.columns = (const char *const *)w->columns;
+  w->spec.ncolumns = w->ncolumns;
+  w->spec.last = from;
+  cct_err err = CCT_ERR_INIT;
+  if (!bad && v && cct_query_remember(p->q, v, &err)) bad = 1; /* '@N' in center, filter, source */
+  if (bad) shown_clear(p);
+  return bad ? -1 : 0;
+}
+
+/* Computes spec's view, prints it and makes it the shown value.  Returns a CCT_CMD_* code. */
+static int show_view(cct_shell *p, cct_view_spec *spec) {
+  cct_view *v = NULL;
+  cct_err err = CCT_ERR_INIT;
+  int rc = cct_view_compute(p->q, spec, &v, &err);
+  if (rc) return lib_error(p, &err, rc);
   int out = cct_out_view(p, v);
-  cct_view_free(v);
+  if (keep_view(p, spec, v, NULL)) return cct_shell_error(p, "out of memory");
   if (out && cct_shell_interrupted) return cct_shell_error(p, "interrupted");
   if (out) return cct_shell_error(p, "out of memory");
   return CCT_CMD_OK;
@@ -696,38 +726,30 @@ static int depth_arg(cct_shell *p, cct_words *w, int *depth) {
   return CCT_CMD_OK;
 }
 
-static int topdown_sorted(cct_shell *p, cct_words *w) {
-  int depth;
-  if (depth_arg(p, w, &depth)) return CCT_CMD_ERROR;
-  cct_view *v = NULL;
-  cct_err err = CCT_ERR_INIT;
-  int rc = cct_view_topdown(p->q, depth, &v, &err);
-  if (!rc) remember_view(p, CCT_LAST_TOPDOWN, depth, 0, 0, NULL);
-  return show_view(p, rc, v, &err);
-}
-
-static int cmd_topdown(cct_shell *p, cct_words *w) { return with_sort(p, w, topdown_sorted); }
-
-static int bottomup_sorted(cct_shell *p, cct_words *w) {
-  int depth;
-  if (depth_arg(p, w, &depth)) return CCT_CMD_ERROR;
-  if (cct_center_count(p->q) == 0) {
+/* topdown and bottomup: [DEPTH] [by KEY]. */
+static int tree_view(cct_shell *p, cct_words *w, int view) {
+  int depth, sort;
+  if (by_arg(p, w, &sort) || depth_arg(p, w, &depth)) return CCT_CMD_ERROR;
+  if (view == CCT_VIEW_BOTTOMUP && cct_center_count(p->q) == 0) {
     if (cct_out_empty(p, "bottomup", "no center: use 'center NAME' or 'flat'"))
       return cct_shell_error(p, cct_shell_interrupted ? "interrupted" : "out of memory");
     return CCT_CMD_OK;
   }
-  cct_view *v = NULL;
-  cct_err err = CCT_ERR_INIT;
-  int rc = cct_view_bottomup(p->q, depth, &v, &err);
-  if (!rc) remember_view(p, CCT_LAST_BOTTOMUP, depth, 0, 0, NULL);
-  return show_view(p, rc, v, &err);
+  cct_view_spec spec;
+  cct_shell_spec(p, view, p->mode, &spec);
+  spec.depth = depth;
+  spec.sort = sort;
+  return show_view(p, &spec);
 }
 
-static int cmd_bottomup(cct_shell *p, cct_words *w) { return with_sort(p, w, bottomup_sorted); }
+static int cmd_topdown(cct_shell *p, cct_words *w) { return tree_view(p, w, CCT_VIEW_TOPDOWN); }
 
-static int flat_sorted(cct_shell *p, cct_words *w) {
+static int cmd_bottomup(cct_shell *p, cct_words *w) { return tree_view(p, w, CCT_VIEW_BOTTOMUP); }
+
+static int cmd_flat(cct_shell *p, cct_words *w) {
   static const char *const kinds[] = {"functions", "loops", "lines", "files", "modules", "tree", NULL};
-  int kind = CCT_FLAT_FUNCTIONS, n = 20, a = 1;
+  int kind = CCT_FLAT_FUNCTIONS, n = 20, a = 1, sort;
+  if (by_arg(p, w, &sort)) return CCT_CMD_ERROR;
   if (a < w->argc && !isdigit((unsigned char)w->argv[a][0])) {
     kind = find_word(kinds, w->argv[a]);
     if (kind < 0) return usage_error(p, cmd_of(w), kind == -2 ? "ambiguous scope" : "unknown scope", w->argv[a]);
@@ -735,22 +757,21 @@ static int flat_sorted(cct_shell *p, cct_words *w) {
   }
   if (a < w->argc && parse_count(w->argv[a++], &n)) return usage_error(p, cmd_of(w), "bad row count", w->argv[a - 1]);
   if (a < w->argc) return usage_error(p, cmd_of(w), "unexpected argument", w->argv[a]);
-  cct_view *v = NULL;
-  cct_err err = CCT_ERR_INIT;
-  int rc = cct_view_flat(p->q, kind, n, &v, &err);
-  if (!rc) remember_view(p, CCT_LAST_FLAT, 0, kind, n, NULL);
-  return show_view(p, rc, v, &err);
+  cct_view_spec spec;
+  cct_shell_spec(p, CCT_VIEW_FLAT, p->mode, &spec);
+  spec.flat_kind = kind;
+  spec.flat_n = n;
+  spec.sort = sort;
+  return show_view(p, &spec);
 }
-
-static int cmd_flat(cct_shell *p, cct_words *w) { return with_sort(p, w, flat_sorted); }
 
 static int cmd_source(cct_shell *p, cct_words *w) {
   if (w->argc > 2) return usage_error(p, cmd_of(w), "unexpected argument", w->argv[2]);
-  cct_view *v = NULL;
-  cct_err err = CCT_ERR_INIT;
-  int rc = cct_view_source(p->q, w->argc == 2 ? w->argv[1] : NULL, &v, &err);
-  if (!rc) remember_view(p, CCT_LAST_SOURCE, 0, 0, 0, w->argc == 2 ? w->argv[1] : NULL);
-  return show_view(p, rc, v, &err);
+  cct_view_spec spec;
+  cct_shell_spec(p, CCT_VIEW_SOURCE, p->mode, &spec);
+  spec.file = w->argc == 2 ? w->argv[1] : NULL;
+  spec.last = p->shown.v; /* '@N': a row of the view shown */
+  return show_view(p, &spec);
 }
 
 static int cmd_stats(cct_shell *p, cct_words *w) {
@@ -765,13 +786,16 @@ static int cmd_stats(cct_shell *p, cct_words *w) {
   if (w->argc > a + 1) return usage_error(p, cmd_of(w), "unexpected argument", w->argv[a + 1]);
   if (w->argc == a + 1 && (parse_count(w->argv[a], &bins) || bins < 1 || bins > 1000))
     return usage_error(p, cmd_of(w), "bad bin count", w->argv[a]);
+  cct_view_spec spec;
+  cct_shell_spec(p, CCT_VIEW_TOPDOWN, p->mode, &spec);
   cct_stats *s = NULL;
   cct_err err = CCT_ERR_INIT;
-  int rc = cct_view_stats_by(p->q, (size_t)bins, order, &s, &err);
+  int rc = cct_stats_compute(p->q, &spec, (size_t)bins, order, &s, &err);
   if (rc) return lib_error(p, &err, rc);
-  remember_view(p, CCT_LAST_STATS, 0, 0, bins, NULL);
   int out = cct_out_stats(p, s, NULL, 0, order);
-  cct_stats_free(s);
+  if (keep_view(p, &spec, NULL, s)) return cct_shell_error(p, "out of memory");
+  p->shown.bins = (size_t)bins;
+  p->shown.order = order;
   if (out) return cct_shell_error(p, cct_shell_interrupted ? "interrupted" : "out of memory");
   return CCT_CMD_OK;
 }
@@ -848,7 +872,7 @@ static int cmd_granularity(cct_shell *p, cct_words *w) {
   int g = w->argc == 2 ? find_word(names, w->argv[1]) : -1;
   if (g < 0) return usage_error(p, cmd_of(w), "unknown granularity", w->argv[w->argc > 2 ? 2 : 1]);
   cct_query_set_granularity(p->q, g ? CCT_GRAN_LINE : CCT_GRAN_FUNCTION);
-  forget_handles(p);
+  shown_stale(p);
   return CCT_CMD_OK;
 }
 
@@ -1000,46 +1024,26 @@ static int cmd_sql(cct_shell *p, cct_words *w) {
   return CCT_CMD_OK;
 }
 
-/* The diff spec of the last view command (topdown 3 when there was none).
- * Returns 0, or -1 after reporting that the last view cannot be compared. */
-static int last_spec(cct_shell *p, int flags, cct_diff_spec *spec) {
+/* The diff spec of the view shown (topdown 3 when there was none).
+ * Returns 0, or -1 after reporting that the view cannot be compared. */
+static int shown_diff_spec(cct_shell *p, int flags, cct_diff_spec *spec) {
+  const cct_shown *w = &p->shown;
   memset(spec, 0, sizeof *spec);
   spec->flags = flags;
+  spec->view = CCT_VIEW_TOPDOWN;
   spec->depth = 3;
-  switch (p->last.view) {
-  case CCT_LAST_NONE: spec->view = CCT_DIFF_TOPDOWN; return 0;
-  case CCT_LAST_TOPDOWN: spec->view = CCT_DIFF_TOPDOWN, spec->depth = p->last.depth; return 0;
-  case CCT_LAST_BOTTOMUP: spec->view = CCT_DIFF_BOTTOMUP, spec->depth = p->last.depth; return 0;
-  case CCT_LAST_FLAT:
-    spec->view = CCT_DIFF_FLAT, spec->flat_kind = p->last.kind, spec->flat_n = p->last.n;
+  switch (w->view) {
+  case CCT_VIEW_NONE: return 0;
+  case CCT_VIEW_TOPDOWN:
+  case CCT_VIEW_BOTTOMUP: spec->view = w->view, spec->depth = w->spec.depth; return 0;
+  case CCT_VIEW_FLAT:
+    spec->view = CCT_VIEW_FLAT, spec->flat_kind = w->spec.flat_kind, spec->flat_n = w->spec.flat_n;
     return 0;
   default:
     cct_shell_error(p, "'diff' compares topdown, bottomup and flat views, not '%s'; run one of those first",
-                    p->last.view == CCT_LAST_SOURCE ? "source" : "stats");
+                    w->view == CCT_VIEW_SOURCE ? "source" : "stats");
     return -1;
   }
-}
-
-/* Computes the diff of the last view against run and prints it to f in mode
- * (f NULL: the shell's output).  Returns a CCT_CMD_* code. */
-static int print_diff(cct_shell *p, int run, int flags, FILE *f, int mode) {
-  cct_diff_spec spec;
-  if (last_spec(p, flags, &spec)) return CCT_CMD_ERROR;
-  if (spec.view == CCT_DIFF_BOTTOMUP && cct_center_count(p->q) == 0)
-    return cct_shell_error(p, "no center to compare callers of: use 'center NAME' or 'flat'");
-  cct_diff *d = NULL;
-  cct_err err = CCT_ERR_INIT;
-  int rc = cct_view_diff(p->q, &spec, run, &d, &err);
-  if (!rc && !f) rc = cct_query_remember(p->q, d->base_view, &err); /* '@N' names the handles shown */
-  if (rc) {
-    cct_diff_free(d);
-    return lib_error(p, &err, rc);
-  }
-  int out = cct_out_diff(p, d, f, mode);
-  cct_diff_free(d);
-  if (out && cct_shell_interrupted) return cct_shell_error(p, "interrupted");
-  if (out) return cct_shell_error(p, "out of memory");
-  return CCT_CMD_OK;
 }
 
 static int cmd_diff(cct_shell *p, cct_words *w) {
@@ -1057,41 +1061,57 @@ static int cmd_diff(cct_shell *p, cct_words *w) {
   }
   int run = find_run(p, w->argv[1]);
   if (!run) return CCT_CMD_ERROR;
-  int rc = print_diff(p, run, flags, NULL, 0);
-  if (rc == CCT_CMD_OK) {
-    p->last.diff_run = run;
-    p->last.diff_flags = flags;
+  cct_diff_spec spec;
+  if (shown_diff_spec(p, flags, &spec)) return CCT_CMD_ERROR;
+  if (spec.view == CCT_VIEW_BOTTOMUP && cct_center_count(p->q) == 0)
+    return cct_shell_error(p, "no center to compare callers of: use 'center NAME' or 'flat'");
+  cct_diff *d = NULL;
+  cct_err err = CCT_ERR_INIT;
+  int rc = cct_view_diff(p->q, &spec, run, &d, &err);
+  if (!rc) rc = cct_query_remember(p->q, d->base_view, &err); /* '@N' names the handles shown */
+  if (rc) {
+    cct_diff_free(d);
+    return lib_error(p, &err, rc);
   }
-  return rc;
+  int out = cct_out_diff(p, d, NULL, 0);
+  if (p->shown.view == CCT_VIEW_NONE) { /* a diff of 'topdown 3': that is the view now */
+    cct_view_spec vs;
+    cct_shell_spec(p, CCT_VIEW_TOPDOWN, p->mode, &vs);
+    vs.depth = 3;
+    if (keep_view(p, &vs, NULL, NULL)) out = -1;
+  }
+  cct_diff_free(p->shown.d);
+  p->shown.d = d;
+  p->shown.diff_run = run;
+  p->shown.diff_flags = flags;
+  if (out && cct_shell_interrupted) return cct_shell_error(p, "interrupted");
+  if (out) return cct_shell_error(p, "out of memory");
+  return CCT_CMD_OK;
 }
 
-/* Writes the last view (or diff, or stats) to f in mode.  Returns a CCT_CMD_* code. */
+/* Writes the shown value (view, diff or stats) to f in mode: as printed, or
+ * computed again from its spec when mode carries metrics it was computed
+ * without (csv, json) and the session still has its center and filters.
+ * Returns a CCT_CMD_* code. */
 static int export_text(cct_shell *p, FILE *f, int mode) {
-  if (p->last.diff_run) return print_diff(p, p->last.diff_run, p->last.diff_flags, f, mode);
-  cct_err err = CCT_ERR_INIT;
-  int rc;
-  if (p->last.view == CCT_LAST_STATS) {
-    cct_stats *s = NULL;
-    rc = cct_view_stats(p->q, (size_t)p->last.bins, &s, &err);
-    if (rc) return lib_error(p, &err, rc);
-    cct_out_stats(p, s, f, mode, CCT_STATS_BY_VALUE);
-    cct_stats_free(s);
-    return CCT_CMD_OK;
+  cct_shown *w = &p->shown;
+  int out;
+  if (w->d) {
+    out = cct_out_diff(p, w->d, f, mode);
+  } else if (w->s) {
+    out = cct_out_stats(p, w->s, f, mode, w->order);
+  } else {
+    cct_view *again = NULL;
+    if (w->spec.only_display && (mode == CCT_MODE_CSV || mode == CCT_MODE_JSON) && w->fresh) {
+      cct_view_spec spec = w->spec;
+      spec.only_display = 0;
+      cct_err err = CCT_ERR_INIT;
+      int rc = cct_view_compute(p->q, &spec, &again, &err);
+      if (rc) return lib_error(p, &err, rc);
+    }
+    out = cct_out_view_to(p, again ? again : w->v, f, mode);
+    cct_view_free(again);
   }
-  cct_view *v = NULL;
-  cct_query_set_sort(p->q, p->last.sort);
-  view_columns(p, mode);
-  switch (p->last.view) {
-  case CCT_LAST_TOPDOWN: rc = cct_view_topdown(p->q, p->last.depth, &v, &err); break;
-  case CCT_LAST_BOTTOMUP: rc = cct_view_bottomup(p->q, p->last.depth, &v, &err); break;
-  case CCT_LAST_FLAT: rc = cct_view_flat(p->q, p->last.kind, p->last.n, &v, &err); break;
-  default: rc = cct_view_source(p->q, p->last.file, &v, &err); break;
-  }
-  cct_query_set_sort(p->q, CCT_SORT_INCLUSIVE);
-  cct_query_set_columns(p->q, NULL, 0, 0);
-  if (rc) return lib_error(p, &err, rc);
-  int out = cct_out_view_to(p, v, f, mode);
-  cct_view_free(v);
   if (out && cct_shell_interrupted) return cct_shell_error(p, "interrupted");
   if (out) return cct_shell_error(p, "out of memory");
   return CCT_CMD_OK;
@@ -1101,8 +1121,8 @@ static int export_text(cct_shell *p, FILE *f, int mode) {
 static int export_picture(cct_shell *p, FILE *f, const char *ext) {
 #if CCT_HAVE_PICTURE
   cct_err err = CCT_ERR_INIT;
-  int depth = p->last.view == CCT_LAST_TOPDOWN || p->last.view == CCT_LAST_BOTTOMUP ? p->last.depth : 3, rc;
-  if (p->last.view == CCT_LAST_STATS) rc = cct_picture_stats_svg(p->q, f, &err);
+  int view = p->shown.view, depth = view == CCT_VIEW_TOPDOWN || view == CCT_VIEW_BOTTOMUP ? p->shown.spec.depth : 3, rc;
+  if (view == CCT_VIEW_STATS) rc = cct_picture_stats_svg(p->q, f, &err);
   else rc = strcmp(ext, "svg") ? cct_picture_html(p->q, depth, f, &err) : cct_picture_svg(p->q, depth, f, &err);
   return rc ? lib_error(p, &err, rc) : CCT_CMD_OK;
 #else
@@ -1137,17 +1157,17 @@ static int cmd_export(cct_shell *p, cct_words *w) {
     return cct_shell_error(p, "unknown export format '%s': name a FILE ending in .csv, .json, .folded, .txt, .svg or "
                               ".html",
                            path);
-  if (p->last.view == CCT_LAST_NONE)
+  if (p->shown.view == CCT_VIEW_NONE)
     return cct_shell_error(p, "nothing to export: run a view first (topdown, bottomup, flat, source, stats, diff)");
   if (modes[e] < 0 && !CCT_HAVE_PICTURE)
     return cct_shell_error(p, "export to .%s is not available in this build", exts[e]);
-  if (modes[e] < 0 && p->last.diff_run)
+  if (modes[e] < 0 && p->shown.d)
     return cct_shell_error(p, "export to .%s of a diff is not available; use .csv or .json", exts[e]);
-  if (modes[e] < 0 && p->last.view == CCT_LAST_STATS && strcmp(exts[e], "svg"))
+  if (modes[e] < 0 && p->shown.view == CCT_VIEW_STATS && strcmp(exts[e], "svg"))
     return cct_shell_error(p, "export of 'stats' to .%s is not available; use .svg", exts[e]);
-  if (modes[e] == CCT_MODE_FOLDED && (p->last.view == CCT_LAST_SOURCE || p->last.view == CCT_LAST_STATS))
+  if (modes[e] == CCT_MODE_FOLDED && !p->shown.d && (p->shown.view == CCT_VIEW_SOURCE || p->shown.view == CCT_VIEW_STATS))
     return cct_shell_error(p, "export of '%s' to .folded is not available: it has no call paths",
-                           p->last.view == CCT_LAST_SOURCE ? "source" : "stats");
+                           p->shown.view == CCT_VIEW_SOURCE ? "source" : "stats");
   export_job job = {p, modes[e], exts[e]};
   char msg[512];
   int rc = cct_file_replace(path, export_fill, &job, msg, sizeof msg);
@@ -1162,7 +1182,9 @@ static int cmd_export(cct_shell *p, cct_words *w) {
  * (the TUI's panes are computed by the pure view core). */
 static int cmd_tui(cct_shell *p, cct_words *w) {
   if (w->argc > 1) return usage_error(p, cmd_of(w), "unexpected argument", w->argv[1]);
-  return cct_tui_run(p);
+  int rc = cct_tui_run(p);
+  shown_stale(p); /* the TUI may have changed the center */
+  return rc;
 }
 
 static int cmd_help(cct_shell *p, cct_words *w) {
@@ -1281,10 +1303,18 @@ int cct_shell_candidates(cct_shell *p, int kind, const char *const *words, const
     for (int i = 0; words && words[i]; i++)
       if (!strncmp(words[i], prefix, n) && fn(arg, words[i])) break;
     return 0;
-  case '@':
-    for (size_t i = 0; i < p->nhandles; i++) {
-      snprintf(buf, sizeof buf, "@%d", p->handles[i].handle);
-      if (!strncmp(buf, prefix, n) && fn(arg, buf)) break;
+  case '@': /* the handles of the rows shown (a diff's base rows; none for source) */
+    if (p->shown.d) {
+      for (size_t i = 0; i < p->shown.d->nrows; i++) {
+        if (!p->shown.d->rows[i].handle) continue;
+        snprintf(buf, sizeof buf, "@%d", p->shown.d->rows[i].handle);
+        if (!strncmp(buf, prefix, n) && fn(arg, buf)) break;
+      }
+    } else if (p->shown.v && p->shown.view != CCT_VIEW_SOURCE) {
+      for (size_t i = 0; i < p->shown.v->nrows; i++) {
+        snprintf(buf, sizeof buf, "@%d", p->shown.v->rows[i].handle);
+        if (!strncmp(buf, prefix, n) && fn(arg, buf)) break;
+      }
     }
     return 0;
   case 'f':

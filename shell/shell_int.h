@@ -4,8 +4,8 @@
  * completion logic.  Nothing here depends on readline: main.c wires readline
  * (line editing, history, completion display) to these functions.
  *
- * Ownership: a cct_shell owns its cct_query session and the copy of the last
- * view's handles; strings passed in are copied when kept. */
+ * Ownership: a cct_shell owns its cct_query session and the last view it
+ * showed (cct_shown); strings passed in are copied when kept. */
 #ifndef CCT_SHELL_INT_H
 #define CCT_SHELL_INT_H
 
@@ -23,24 +23,26 @@ extern const char *const cct_shell_mode_names[CCT_MODE_COUNT];
 /* Command handler results (as SQLite's do_meta_command). */
 enum { CCT_CMD_OK = 0, CCT_CMD_ERROR = 1, CCT_CMD_QUIT = 2 };
 
-/* One handle of the last view printed, for '@N' completion. */
-typedef struct cct_shell_handle {
-  int handle; /* row handle as printed */
-  char *name; /* row label (owned) */
-} cct_shell_handle;
-
-/* The last view command, which 'diff' and 'export' compute again. */
-enum { CCT_LAST_NONE = 0, CCT_LAST_TOPDOWN, CCT_LAST_BOTTOMUP, CCT_LAST_FLAT, CCT_LAST_SOURCE, CCT_LAST_STATS };
-typedef struct cct_shell_last {
-  int view;       /* CCT_LAST_* */
-  int depth;      /* topdown, bottomup */
-  int kind, n;    /* flat: CCT_FLAT_* and row count */
-  int sort;       /* topdown, bottomup, flat: the CCT_SORT_* of its 'by' argument */
-  int bins;       /* stats */
-  char *file;     /* source: the FILE or @N argument (owned), NULL for the center's file */
-  int diff_run;   /* > 0 when the last command was 'diff' of that view against this run */
-  int diff_flags; /* its CCT_DIFF_* flags */
-} cct_shell_last;
+/* What the last command that showed a view showed (issue 24): the spec it
+ * computed and the value it printed, rows with their handles.  '@N' (through
+ * cct_query_remember), 'export', 'diff' and '@N' completion use this value;
+ * an export computes again only when it needs metrics the value lacks. */
+typedef struct cct_shown {
+  int view;             /* CCT_VIEW_* (CCT_VIEW_STATS for stats), CCT_VIEW_NONE before any */
+  cct_view_spec spec;   /* as computed: metric, file and columns point to the copies below,
+                           center and filters into the session (valid while fresh) */
+  int fresh;            /* 1 until the session's center or filters change */
+  char *metric, *file;  /* spec's (owned) */
+  char **columns;       /* spec's (owned) */
+  size_t ncolumns;
+  cct_view *v;          /* the rows shown, with their handles (owned), NULL for stats */
+  cct_view *from;       /* 'source @N': the view @N named (owned; spec.last) */
+  cct_stats *s;         /* stats shown (owned) */
+  size_t bins;          /* stats: histogram bins */
+  int order;            /* stats: CCT_STATS_BY_* */
+  cct_diff *d;          /* the diff shown after the view above (owned), NULL if none */
+  int diff_run, diff_flags; /* its other run and CCT_DIFF_* flags */
+} cct_shown;
 
 /* The state of one shell session. */
 typedef struct cct_shell {
@@ -58,10 +60,8 @@ typedef struct cct_shell {
   int interactive;           /* 1: input from a terminal (errors do not end the session) */
   FILE *out;                 /* where views go (stdout) */
   FILE *err;                 /* where errors go (stderr) */
-  cct_shell_handle *handles; /* handles of the last view printed */
-  size_t nhandles;
   int failed;                /* 1 once a command has failed */
-  cct_shell_last last;       /* the last view command */
+  cct_shown shown;           /* the last view shown */
 } cct_shell;
 
 /* Set from a SIGINT handler (main.c); commands and printers stop early when set.
@@ -133,6 +133,12 @@ int cct_file_replace(const char *path, int (*fill)(FILE *f, void *arg), void *ar
 
 /* ---- Commands (shell.c) ---- */
 
+/* The spec of view (CCT_VIEW_*) with the session's settings and the shell's
+ * 'columns'; only_display unless mode is csv or json (the modes that carry the
+ * run's other metrics).  Points into p and its session: valid until they change.
+ * The shell's views and the TUI's panes are computed from it. */
+void cct_shell_spec(cct_shell *p, int view, int mode, cct_view_spec *spec);
+
 /* Initializes p for output on out/err (mode tree, width from the terminal or
  * $COLUMNS).  Returns nothing; p owns no resources yet. */
 void cct_shell_init(cct_shell *p, FILE *out, FILE *err);
@@ -189,8 +195,7 @@ int cct_shell_candidates(cct_shell *p, int kind, const char *const *words, const
 
 /* ---- Output (shell_output.c: results of the commands; format.c: formatters) ---- */
 
-/* Prints a view in p->mode and remembers its handles for '@N' completion.
- * Returns 0, or -1 when interrupted or out of memory. */
+/* Prints a view in p->mode.  Returns 0, or -1 when interrupted or out of memory. */
 int cct_out_view(cct_shell *p, const cct_view *v);
 
 /* Prints v to f in mode (CCT_MODE_*; no color, nothing shortened), or, when
@@ -204,7 +209,7 @@ int cct_out_view_to(cct_shell *p, const cct_view *v, FILE *f, int mode);
 int cct_out_stats(cct_shell *p, const cct_stats *s, FILE *f, int mode, int order);
 
 /* Prints a diff (cct_view_diff) to f in mode, or, when f is NULL, to p->out
- * in p->mode remembering the base handles for '@N' completion.  Tree and
+ * in p->mode.  Tree and
  * table show the display metric (both runs, % of each run's own total, the
  * change signed, red / green on a terminal), csv and json every metric,
  * folded 'a;b;c base other' lines (differential flame graphs).

@@ -2,8 +2,7 @@
  * value from the library - a view, a diff, stats, a statement, the center
  * listing - is turned here into a cct_result (columns with roles, metadata)
  * that the formatters of format.c print in the current mode; nothing here
- * writes output itself.  It also keeps the handles of the last view for
- * '@N' completion. */
+ * writes output itself. */
 #include "shell_int.h"
 
 #include "cct_escape.h"
@@ -319,29 +318,8 @@ static void diff_result(cct_result *r, const cct_diff *d) {
 
 /* ------------------------------------------------------------ entry points */
 
-/* Forgets the handles of the last view. */
-static void forget_shell_handles(cct_shell *p) {
-  for (size_t i = 0; i < p->nhandles; i++) free(p->handles[i].name);
-  free(p->handles);
-  p->handles = NULL;
-  p->nhandles = 0;
-}
-
-/* Remembers the handles of v for '@N' completion. */
-static void keep_handles(cct_shell *p, const cct_view *v) {
-  forget_shell_handles(p);
-  if (!v->nrows || !strcmp(v->view, "source")) return;
-  p->handles = calloc(v->nrows, sizeof *p->handles);
-  if (!p->handles) return;
-  for (size_t i = 0; i < v->nrows; i++) {
-    p->handles[p->nhandles].handle = v->rows[i].handle;
-    p->handles[p->nhandles++].name = strdup(v->rows[i].name ? v->rows[i].name : "");
-  }
-}
-
 int cct_out_view_to(cct_shell *p, const cct_view *v, FILE *f, int mode) {
   cct_result r;
-  if (!f) keep_handles(p, v);
   view_result(&r, v);
   int rc = cct_out_result(p, &r, f, mode);
   cct_result_release(&r);
@@ -351,15 +329,6 @@ int cct_out_view_to(cct_shell *p, const cct_view *v, FILE *f, int mode) {
 int cct_out_view(cct_shell *p, const cct_view *v) { return cct_out_view_to(p, v, NULL, 0); }
 
 int cct_out_diff(cct_shell *p, const cct_diff *d, FILE *f, int mode) {
-  if (!f) { /* '@N' completion: the rows that have a base handle */
-    forget_shell_handles(p);
-    p->handles = calloc(d->nrows + 1, sizeof *p->handles);
-    for (size_t i = 0; p->handles && i < d->nrows; i++) {
-      if (!d->rows[i].handle) continue;
-      p->handles[p->nhandles].handle = d->rows[i].handle;
-      p->handles[p->nhandles++].name = strdup(d->rows[i].row->name ? d->rows[i].row->name : "");
-    }
-  }
   cct_result r;
   diff_result(&r, d);
   int rc = cct_out_result(p, &r, f, mode);

@@ -41,11 +41,10 @@
 /* ------------------------------------------------------------ settings */
 
 enum { P_FLAT = 0, P_TREE = 1, P_SOURCE = 2, P_COUNT = 3 };
-enum { V_FLAT = 0, V_TOPDOWN, V_BOTTOMUP, V_SOURCE };
 
 /* How a pane's view is computed (the session's settings do the rest). */
 typedef struct vspec {
-  int view;   /* V_* */
+  int view;   /* CCT_VIEW_* */
   int arg;    /* flat: CCT_FLAT_* kind; tree: depth */
   int n;      /* flat: row count */
   char *file; /* source: file path (owned), NULL for the center's file */
@@ -113,18 +112,18 @@ static void spec_release(vspec *s) {
   s->file = NULL;
 }
 
-/* Computes the view of s with the session's settings (the pure core: the
- * session is not changed).  Ctrl-C interrupts it.  Returns CCT_OK with *out
+/* Computes the view of s with the session's settings and the shell's columns,
+ * through the spec the shell's own views use (the pure core: the session is
+ * not changed).  Ctrl-C interrupts it.  Returns CCT_OK with *out
  * set, or the library's error (message in err). */
 static int compute(tui *t, const vspec *s, cct_view **out, cct_err *err) {
-  static const int views[] = {CCT_VIEW_FLAT, CCT_VIEW_TOPDOWN, CCT_VIEW_BOTTOMUP, CCT_VIEW_SOURCE};
   cct_view_spec spec;
-  cct_view_spec_init(t->q, views[s->view], &spec);
+  cct_shell_spec(t->p, s->view, CCT_MODE_TREE, &spec);
   spec.depth = s->arg;
   spec.flat_kind = s->arg;
   spec.flat_n = s->n;
   spec.file = s->file;
-  if (s->view == V_FLAT) spec.depth = 0;
+  if (s->view == CCT_VIEW_FLAT) spec.depth = 0;
   else spec.flat_kind = 0;
   tui_sigint = 0;
   tui_db = cct_query_db(t->q);
@@ -404,7 +403,7 @@ static int auto_open(pane *pn) {
  * views).  fresh: open the default rows instead.  Returns 0 or -1 (message set). */
 static int tree_compute(tui *t, int depth, int fresh) {
   pane *pn = &t->pn[P_TREE];
-  vspec s = {t->bottomup ? V_BOTTOMUP : V_TOPDOWN, depth, 0, NULL};
+  vspec s = {t->bottomup ? CCT_VIEW_BOTTOMUP : CCT_VIEW_TOPDOWN, depth, 0, NULL};
   if (t->bottomup && cct_center_count(t->q) == 0) {
     pane_set(pn, NULL, "no center: bottom-up shows the callers of a center ('c' on a row)");
     pn->spec = s;
@@ -473,7 +472,7 @@ static void tree_deepen(tui *t) {
 /* Computes the flat pane with n rows, keeping the cursor when more rows come. */
 static void flat_compute(tui *t, int n, int keep) {
   pane *pn = &t->pn[P_FLAT];
-  vspec s = {V_FLAT, t->flat_kind, n, NULL};
+  vspec s = {CCT_VIEW_FLAT, t->flat_kind, n, NULL};
   cct_view *v = NULL;
   cct_err err = CCT_ERR_INIT;
   long sel = keep ? pn->sel : 0, top = keep ? pn->top : 0;
@@ -496,7 +495,7 @@ static void source_show(tui *t, const char *file, long long line) {
   pane *pn = &t->pn[P_SOURCE];
   int same = pn->v && file && pn->spec.file && !strcmp(file, pn->spec.file);
   if (!same) {
-    vspec s = {V_SOURCE, 0, 0, file ? strdup(file) : NULL};
+    vspec s = {CCT_VIEW_SOURCE, 0, 0, file ? strdup(file) : NULL};
     cct_view *v = NULL;
     cct_err err = CCT_ERR_INIT;
     int rc = compute(t, &s, &v, &err);
