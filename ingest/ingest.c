@@ -103,19 +103,25 @@ int cct_ingest(const cct_ingest_options *opt, cct_ingest_stats *stats, cct_err *
   char digest[17];
   snprintf(digest, sizeof digest, "%016llx", (unsigned long long)h);
 
-  cct_writer *w = NULL;
-  cct_traces *traces = NULL; /* read first: the tree takes each context's traced time */
-  int rc = cct_traces_scan(opt->db_dir, format, &traces, err);
-  if (!rc) rc = cct_writer_open(opt->out_path, opt->db_dir, format, opt->title, digest, bytes, opt->replace, &w, err);
-  if (rc) return cct_traces_free(traces), rc;
-  cct_writer_traces(w, traces);
-  rc = format[0] == 'v'   ? cct_read_v4(opt->db_dir, w, err)
-       : format[0] == 'p' ? cct_read_prof2(opt->db_dir, w, err)
-                          : cct_read_classic(opt->db_dir, w, err);
-  if (rc) {
-    cct_err_set(err, rc, "%s", cct_writer_err(w)->msg);
-    cct_writer_abort(w);
-    return rc;
+  /* A new archive that another ingest published while this one wrote its
+   * own (CCT_EEXISTS from the commit) gets this run appended: read again. */
+  int rc = CCT_EEXISTS;
+  for (int attempt = 0; rc == CCT_EEXISTS && attempt < 2; attempt++) {
+    cct_writer *w = NULL;
+    cct_traces *traces = NULL; /* read first: the tree takes each context's traced time */
+    rc = cct_traces_scan(opt->db_dir, format, &traces, err);
+    if (!rc) rc = cct_writer_open(opt->out_path, opt->db_dir, format, opt->title, digest, bytes, opt->replace, &w, err);
+    if (rc) return cct_traces_free(traces), rc;
+    cct_writer_traces(w, traces);
+    rc = format[0] == 'v'   ? cct_read_v4(opt->db_dir, w, err)
+         : format[0] == 'p' ? cct_read_prof2(opt->db_dir, w, err)
+                            : cct_read_classic(opt->db_dir, w, err);
+    if (rc) {
+      cct_err_set(err, rc, "%s", cct_writer_err(w)->msg);
+      cct_writer_abort(w);
+      return rc;
+    }
+    rc = cct_writer_commit(w, stats, err);
   }
-  return cct_writer_commit(w, stats, err);
+  return rc;
 }

@@ -112,7 +112,9 @@ int cct_writer_trace_run(cct_writer *w, int64_t t0, int64_t span, long long reco
 void cct_writer_progress(cct_writer *w, long long bytes_done, long long bytes_total);
 
 /* Finishes the run: static-scope totals, indexes, commit, rename.
- * Fills stats (may be NULL).  Frees w whatever happens.  Returns CCT_OK or an error. */
+ * Fills stats (may be NULL).  Frees w whatever happens.  Returns CCT_OK or an
+ * error: CCT_EEXISTS only when a new archive's output appeared meanwhile
+ * (cct_tmp_publish; nothing is written, the run can be appended to it). */
 int cct_writer_commit(cct_writer *w, cct_ingest_stats *stats, cct_err *err);
 
 /* Abandons the run: rolls back, removes a temporary file, frees w.  NULL is a no-op. */
@@ -150,9 +152,12 @@ void cct_tmp_remove_stale(const char *out_path);
 int cct_tmp_create(const char *out_path, char **tmp, int *fd, cct_err *err);
 
 /* Publishes the finished temporary tmp (descriptor fd, its SQLite connection
- * closed) as out_path: fsync, rename, fsync of the directory.  Returns CCT_OK
- * once renamed (a failed directory sync then only fills warning, when not
- * NULL), or CCT_EIO with err set and the temporary still in place. */
+ * closed) as out_path: fsync, rename without replacing an entry that appeared
+ * at out_path meanwhile (an empty regular file excepted), fsync of the
+ * directory.  Returns CCT_OK once renamed (a failed directory sync then only
+ * fills warning, when not NULL); CCT_EEXISTS when out_path appeared (another
+ * ingest published its archive first: append to it instead), or CCT_EIO, with
+ * err set and the temporary still in place. */
 int cct_tmp_publish(const char *tmp, int fd, const char *out_path, char *warning, size_t wn, cct_err *err);
 
 /* Mixes n bytes at p into the content digest *h that identifies a database

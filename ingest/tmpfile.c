@@ -3,7 +3,11 @@
  * by its ingest for its whole life, so that a later ingest on the same OUT
  * can tell the leftovers of a killed one (process gone, no lock) from the
  * temporary of one still running, and remove them.  Publication makes the
- * archive durable: the file is synced before the rename, the directory after. */
+ * archive durable: the file is synced before the rename, the directory after.
+ * Publication never replaces an archive another ingest published meanwhile
+ * (six concurrent ingests into one new OUT kept one run): it reports it, and
+ * the ingest appends its run instead. */
+#define _GNU_SOURCE /* renameat2 */
 #include "ingest_int.h"
 
 #include <dirent.h>
@@ -87,9 +91,32 @@ int cct_tmp_create(const char *out_path, char **ptmp, int *pfd, cct_err *err) {
   return CCT_OK;
 }
 
+/* Moves tmp to out_path unless an entry appeared there: 0, or -1 with errno
+ * (EEXIST when one did).  renameat2(RENAME_NOREPLACE) where the kernel and
+ * file system have it, else link() and unlink(); only a file system with
+ * neither (no hard links) gets a plain rename. */
+static int move_noreplace(const char *tmp, const char *out_path) {
+#ifdef RENAME_NOREPLACE
+  if (renameat2(AT_FDCWD, tmp, AT_FDCWD, out_path, RENAME_NOREPLACE) == 0) return 0;
+  if (errno != EINVAL && errno != ENOSYS && errno != ENOTSUP) return -1;
+#endif
+  if (link(tmp, out_path) == 0) return unlink(tmp), 0;
+  if (errno != EPERM && errno != ENOTSUP && errno != EOPNOTSUPP) return -1;
+  return rename(tmp, out_path);
+}
+
 int cct_tmp_publish(const char *tmp, int fd, const char *out_path, char *warning, size_t wn, cct_err *err) {
   if (fsync(fd)) return cct_err_set(err, CCT_EIO, "cannot write '%s': sync: %s", out_path, strerror(errno));
-  if (rename(tmp, out_path)) return cct_err_set(err, CCT_EIO, "cannot rename to '%s': %s", out_path, strerror(errno));
+  if (move_noreplace(tmp, out_path)) {
+    struct stat sb;
+    /* an empty regular file (touch OUT) is replaced, as a missing one is created */
+    if (errno == EEXIST && lstat(out_path, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size == 0 && !rename(tmp, out_path))
+      goto renamed;
+    if (errno == EEXIST)
+      return cct_err_set(err, CCT_EEXISTS, "'%s' appeared while its new archive was being written", out_path);
+    return cct_err_set(err, CCT_EIO, "cannot rename to '%s': %s", out_path, strerror(errno));
+  }
+renamed:;
   /* The archive is in place: a failure to sync its directory is a warning. */
   char dir[PATH_MAX];
   split_path(out_path, dir, sizeof dir);
