@@ -33,7 +33,7 @@ tmp = re.escape(t) + r"/d\.sqlite\.tmp[0-9]+"
 def where(pattern, after=-1):
     return [i for i, c in enumerate(calls) if i > after and re.match(pattern, c)]
 writes = where(r'p?writev?2?(64)?\([0-9]+<%s>,' % tmp)
-ren = where(r'rename(at2?)?\(.*"%s", .*"%s/d\.sqlite"(, 0)?\)\s*= 0' % (tmp, re.escape(t)))
+ren = where(r'rename(at2?)?\(.*"%s", .*"%s/d\.sqlite"(, 0|, RENAME_NOREPLACE)?\)\s*= 0' % (tmp, re.escape(t)))
 last = writes[-1] if writes else None
 syn = where(r'f(data)?sync\([0-9]+<%s>\)\s*= 0' % tmp, last if last is not None else -1)
 dsyn = where(r'f(data)?sync\([0-9]+<%s>\)\s*= 0' % re.escape(t), ren[0] if ren else len(calls))
