@@ -72,6 +72,29 @@ void cct_hmap_release(cct_hmap *m);
  * and builds: for string keys folded into cct_hmap keys. */
 uint64_t cct_hash_str(const char *s);
 
+/* ---- regular expressions for names (regex.c) ---- */
+
+#include <regex.h>
+
+/* Names are matched on their first CCT_RE_MAX_NAME bytes; counted repetitions
+ * ('{m,n}') may multiply, nested, to CCT_RE_MAX_REPEAT. */
+enum { CCT_RE_MAX_NAME = 4096, CCT_RE_MAX_REPEAT = 1000 };
+
+/* regcomp(re, pattern, flags) for an extended regular expression that can be
+ * matched in bounded time and memory: refuses back-references (\1 to \9: not
+ * ERE) and counted repetitions multiplying past CCT_RE_MAX_REPEAT.  Returns 0
+ * (re to regfree), or -1 with msg ("bad regular expression '...': why", n
+ * bytes) set and nothing to free. */
+int cct_regcomp(regex_t *re, const char *pattern, int flags, char *msg, size_t n);
+
+/* 1 when the first CCT_RE_MAX_NAME bytes of name match re, else 0. */
+int cct_regmatch(const regex_t *re, const char *name);
+
+/* Seconds on the monotonic clock (for time budgets such as CCT_RE_BUDGET_S, the
+ * most one regular expression may take over all the names of a run). */
+double cct_seconds(void);
+enum { CCT_RE_BUDGET_S = 10 };
+
 /* ---- text ---- */
 
 /* The part of path after its last '/' (path itself when it has none; NULL for NULL). */

@@ -418,21 +418,24 @@ static int resolve_item(const qv *q, citem *it, cct_err *err) {
     break;
   case IT_RE: {
     regex_t re;
-    int e = regcomp(&re, it->arg, REG_EXTENDED | REG_NOSUB);
-    if (e) {
-      char m[200];
-      regerror(e, &re, m, sizeof m);
-      return cct_err_set(err, CCT_EUSAGE, "bad regular expression '%s': %s", it->arg, m);
-    }
+    char m[300];
+    if (cct_regcomp(&re, it->arg, REG_EXTENDED | REG_NOSUB, m, sizeof m)) return cct_err_set(err, CCT_EUSAGE, "%s", m);
     if (!(st = q_stmt(q, ST_FUNCTION_NAMES, err))) {
       regfree(&re);
       return CCT_ESQL;
     }
-    size_t cap = 0;
+    size_t cap = 0, seen = 0;
     int step = CCT_STEP_DONE;
-    while (!rc && (step = cct_step(st, err)) == CCT_STEP_ROW) {
+    double t0 = cct_seconds();
+    while (!rc && (step = cct_step(st, err)) == CCT_STEP_ROW) { /* an interrupt stops the next step */
       const char *name = (const char *)sqlite3_column_text(st, 1);
-      if (!name || regexec(&re, name, 0, NULL, 0)) continue;
+      seen++;
+      if (cct_seconds() - t0 > CCT_RE_BUDGET_S) {
+        rc = cct_err_set(err, CCT_EUSAGE, "regular expression '%s' took more than %d s over %zu names: give a simpler one",
+                         it->arg, CCT_RE_BUDGET_S, seen);
+        break;
+      }
+      if (!name || !cct_regmatch(&re, name)) continue;
       if (CCT_GROW(ids, nids + 1, cap)) rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
       if (!rc) ids[nids++] = sqlite3_column_int64(st, 0);
     }

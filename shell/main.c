@@ -417,6 +417,12 @@ int main(int argc, char **argv) {
   }
   int worst = CCT_CMD_OK;
   if (nsrc) {
+    /* Ctrl-C ends the running command (a script then stops: it failed), as on a terminal */
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_sigint;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
     for (int i = 0; i < nsrc; i++) {
       int rc;
       if (!src[i].is_file) {

@@ -1052,7 +1052,7 @@ static void find_next(tui *t, int dir) {
       char label[2048];
       if (t->focus == P_SOURCE) snprintf(label, sizeof label, "%s", r->text ? r->text : "");
       else row_label(r, pn->dup[i], label, sizeof label);
-      if (regexec(&t->re, label, 0, NULL, 0)) continue;
+      if (!cct_regmatch(&t->re, label)) continue;
       if (pn->open)
         for (int a = pn->parent[i]; a >= 0; a = pn->parent[a]) pn->open[a] = 1;
       pane_relist(pn, i);
@@ -1076,11 +1076,9 @@ static void find(tui *t) {
     return;
   }
   regex_t re;
-  int rc = regcomp(&re, s, REG_EXTENDED | REG_NOSUB | REG_ICASE);
-  if (rc) {
-    char e[200];
-    regerror(rc, &re, e, sizeof e);
-    say(t, 1, "bad regular expression '%s': %s", s, e);
+  char e[300];
+  if (cct_regcomp(&re, s, REG_EXTENDED | REG_NOSUB | REG_ICASE, e, sizeof e)) {
+    say(t, 1, "%s", e);
     free(s);
     return;
   }
