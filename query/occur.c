@@ -15,6 +15,8 @@ struct qindex {
   int32_t *fr;           /* frames (kind 1, and instruction frames) by function, in node order */
   int32_t *sc_start;     /* per function id: start of its loops and lines in sc */
   int32_t *sc;           /* loops and lines by their frame's function, in node order */
+  int32_t *fc_start;     /* per node: start of the frames it is the caller frame of in fc (n + 1 entries) */
+  int32_t *fc;           /* frames (not the root) by fparent, in node order: each frame's callees */
   int32_t *loc;          /* loops and lines with a file, by (file, line, kind, node) */
   size_t nloc;
 };
@@ -25,6 +27,8 @@ void q_index_free(qindex *x) {
   free(x->fr);
   free(x->sc_start);
   free(x->sc);
+  free(x->fc_start);
+  free(x->fc);
   free(x->loc);
   free(x);
 }
@@ -98,6 +102,24 @@ static int build_fn(const cct_tree *t, qindex *x, cct_err *err) {
   }
   free(fpos);
   free(spos);
+  /* callees by caller frame: a counting sort of the frames by fparent */
+  x->fc_start = calloc((size_t)t->n + 2, sizeof *x->fc_start);
+  x->fc = malloc((nfr + 1) * sizeof *x->fc);
+  if (!x->fc_start || !x->fc) return cct_err_set(err, CCT_ENOMEM, "out of memory");
+  size_t nfc = 0;
+  for (int32_t i = 1; i < t->n; i++)
+    if (t->frame[i] == i) x->fc_start[t->fparent[i] + 1]++, nfc++;
+  if (nfc > nfr) {
+    free(x->fc);
+    if (!(x->fc = malloc(nfc * sizeof *x->fc))) return cct_err_set(err, CCT_ENOMEM, "out of memory");
+  }
+  for (int32_t i = 0; i < t->n; i++) x->fc_start[i + 1] += x->fc_start[i];
+  int32_t *cpos = malloc(((size_t)t->n + 1) * sizeof *cpos);
+  if (!cpos) return cct_err_set(err, CCT_ENOMEM, "out of memory");
+  memcpy(cpos, x->fc_start, ((size_t)t->n + 1) * sizeof *cpos);
+  for (int32_t i = 1; i < t->n; i++)
+    if (t->frame[i] == i) x->fc[cpos[t->fparent[i]]++] = i;
+  free(cpos);
   x->built_fn = 1;
   return CCT_OK;
 }
@@ -142,6 +164,20 @@ int q_frames_of(const qv *q, int64_t fn, int scopes, const int32_t **nodes, size
   const int32_t *start = scopes ? x->sc_start : x->fr_start;
   *nodes = (scopes ? x->sc : x->fr) + start[fn];
   *n = (size_t)(start[fn + 1] - start[fn]);
+  return CCT_OK;
+}
+
+int q_frame_children(const qv *q, int32_t x, const int32_t **nodes, size_t *n, cct_err *err) {
+  *nodes = NULL;
+  *n = 0;
+  qindex *ix = q->r->idx;
+  if (!ix->built_fn) {
+    int rc = build_fn(&q->r->tree, ix, err);
+    if (rc) return rc;
+  }
+  if (x < 0 || x >= q->r->tree.n) return CCT_OK;
+  *nodes = ix->fc + ix->fc_start[x];
+  *n = (size_t)(ix->fc_start[x + 1] - ix->fc_start[x]);
   return CCT_OK;
 }
 

@@ -276,6 +276,9 @@ int q_tree_node(const qv *q, int64_t pre, int32_t *i);
  * loops and lines inside its frames) in q's run: nodes[0..n), ascending.  Returns CCT_OK
  * (n = 0 for an unknown function) or CCT_ENOMEM. */
 int q_frames_of(const qv *q, int64_t fn, int scopes, const int32_t **nodes, size_t *n, cct_err *err);
+/* The frames whose caller frame (fparent) is node x of q's run: nodes[0..n), ascending.
+ * Returns CCT_OK or CCT_ENOMEM. */
+int q_frame_children(const qv *q, int32_t x, const int32_t **nodes, size_t *n, cct_err *err);
 /* The loops (kind CCT_KIND_LOOP) or lines at (file id, line) in q's run: nodes[0..n),
  * ascending.  Returns CCT_OK or CCT_ENOMEM. */
 int q_nodes_at(const qv *q, int64_t file, long long line, int kind, const int32_t **nodes, size_t *n, cct_err *err);

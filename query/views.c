@@ -469,56 +469,107 @@ static int td_base(const qv *q, const qctx *o) {
   return o->ldepth - (o->kind == CCT_KIND_LINE && o->callsite ? 1 : 0);
 }
 
-/* Files the rows of levels 1..depth below occurrence o into lv[1..], growing lv (*nlv
- * levels allocated, *maxk set to the deepest level filled). */
+/* Files node i at level k into lv[k], growing lv (*nlv levels allocated, *maxk the
+ * deepest level filled). */
+static int td_emit(const qv *q, int32_t i, int k, lrows **lv, int *nlv, int *maxk, cct_err *err) {
+  const cct_tree *t = &q->r->tree;
+  int line = q->gran == CCT_GRAN_LINE;
+  if (k > *nlv) {
+    int n = *nlv ? *nlv : 4;
+    while (n < k) n *= 2;
+    lrows *v = cct_reallocarray(*lv, (size_t)n + 1, sizeof *v);
+    if (!v) return cct_err_set(err, CCT_ENOMEM, "out of memory");
+    size_t from = *lv ? (size_t)*nlv + 1 : 0; /* entries 0..nlv are in use once allocated */
+    memset(v + from, 0, ((size_t)n + 1 - from) * sizeof *v);
+    *lv = v;
+    *nlv = n;
+  }
+  lrow *r = lrows_push(&(*lv)[k]);
+  if (!r) return cct_err_set(err, CCT_ENOMEM, "out of memory");
+  int64_t b = t->base;
+  int32_t p = line ? t->lparent[i] : t->fparent[i];
+  r->parent = p < 0 ? -1 : b + p;
+  r->function = t->function[i];
+  r->relation = t->relation[i];
+  r->pre = b + i;
+  r->pv[0] = t->incl[i], r->pv[1] = t->excl[i], r->pv[2] = t->lex[i];
+  r->level = k;
+  if (!line) {
+    r->kind = CCT_KIND_FUNCTION; /* every frame is a function row at function granularity */
+  } else {
+    r->kind = t->kind[i];
+    r->file = t->file[i];
+    r->line = t->line[i];
+    r->module = t->module[i];
+    r->offset = t->offset[i];
+    r->callsite = t->callsite[i];
+    r->call_file = t->call_file[i];
+    r->call_line = t->call_line[i];
+  }
+  if (k > *maxk) *maxk = k;
+  return CCT_OK;
+}
+
+/* Files the rows of levels 1..depth below occurrence o into lv[1..] (td_emit).  Line
+ * granularity: a walk of o's subtree in pre order that skips what lies below the last
+ * level.  Function granularity: the callee lists of the index (q_frame_children), depth
+ * first, so that only the frames shown are visited; the level-1 frames are the callees
+ * of o's frame inside o's subtree. */
 static int td_walk(const qv *q, const qctx *o, int depth, lrows **lv, int *nlv, int *maxk, cct_err *err) {
   const cct_tree *t = &q->r->tree;
   int32_t x;
   if (q_tree_node(q, o->pre, &x)) return cct_err_set(err, CCT_ECORRUPT, "context %lld is not in run %d", (long long)o->pre, q->shown_run);
-  int line = q->gran == CCT_GRAN_LINE, base = td_base(q, o);
-  int64_t b = t->base;
-  for (int32_t i = x + 1; i <= t->last[x];) {
-    int k = (line ? t->ldepth[i] : t->fdepth[i]) - base;
-    int frame = t->frame[i] == i;
-    int emit = k >= 1 && k <= depth && (line || frame);
-    int down = t->last[i] > i && (k < depth || (line && t->callsite[i])) && (line || t->nframes[i] > 0);
-    if (emit) {
-      if (k > *nlv) {
-        int n = *nlv ? *nlv : 4;
-        while (n < k) n *= 2;
-        lrows *v = cct_reallocarray(*lv, (size_t)n + 1, sizeof *v);
-        if (!v) return cct_err_set(err, CCT_ENOMEM, "out of memory");
-        size_t from = *lv ? (size_t)*nlv + 1 : 0; /* entries 0..nlv are in use once allocated */
-        memset(v + from, 0, ((size_t)n + 1 - from) * sizeof *v);
-        *lv = v;
-        *nlv = n;
-      }
-      lrow *r = lrows_push(&(*lv)[k]);
-      if (!r) return cct_err_set(err, CCT_ENOMEM, "out of memory");
-      int32_t p = line ? t->lparent[i] : t->fparent[i];
-      r->parent = p < 0 ? -1 : b + p;
-      r->function = t->function[i];
-      r->relation = t->relation[i];
-      r->pre = b + i;
-      r->pv[0] = t->incl[i], r->pv[1] = t->excl[i], r->pv[2] = t->lex[i];
-      r->level = k;
-      if (!line) {
-        r->kind = CCT_KIND_FUNCTION; /* every frame is a function row at function granularity */
-      } else {
-        r->kind = t->kind[i];
-        r->file = t->file[i];
-        r->line = t->line[i];
-        r->module = t->module[i];
-        r->offset = t->offset[i];
-        r->callsite = t->callsite[i];
-        r->call_file = t->call_file[i];
-        r->call_line = t->call_line[i];
-      }
-      if (k > *maxk) *maxk = k;
+  int rc = CCT_OK;
+  if (q->gran == CCT_GRAN_LINE) {
+    int base = td_base(q, o);
+    for (int32_t i = x + 1; !rc && i <= t->last[x];) {
+      int k = t->ldepth[i] - base;
+      if (k >= 1 && k <= depth) rc = td_emit(q, i, k, lv, nlv, maxk, err);
+      int down = t->last[i] > i && (k < depth || t->callsite[i]);
+      i = down ? i + 1 : t->last[i] + 1;
     }
-    i = down ? i + 1 : t->last[i] + 1;
+    return rc;
   }
-  return CCT_OK;
+  if (o->nframes <= 0 || depth < 1) return CCT_OK;
+  typedef struct span {
+    const int32_t *v;
+    size_t i, n;
+  } span;
+  span *st = malloc(((size_t)(depth < 64 ? depth : 64) + 1) * sizeof *st);
+  size_t cap = (size_t)(depth < 64 ? depth : 64) + 1, top = 0;
+  if (!st) return cct_err_set(err, CCT_ENOMEM, "out of memory");
+  const int32_t *c;
+  size_t n;
+  rc = q_frame_children(q, t->frame[x], &c, &n, err);
+  size_t lo = 0, hi = n; /* the callees inside o's subtree: x < c <= last[x] */
+  while (lo < hi && c[lo] <= x) lo++;
+  while (hi > lo && c[hi - 1] > t->last[x]) hi--;
+  if (!rc) st[top++] = (span){c + lo, 0, hi - lo};
+  while (!rc && top) {
+    span *s = &st[top - 1];
+    if (s->i == s->n) {
+      top--;
+      continue;
+    }
+    int32_t f = s->v[s->i++];
+    int k = (int)top;
+    rc = td_emit(q, f, k, lv, nlv, maxk, err);
+    if (rc || k >= depth || t->nframes[f] <= 0) continue;
+    if (!(rc = q_frame_children(q, f, &c, &n, err)) && n) {
+      if (top == cap) {
+        span *w = cct_reallocarray(st, cap * 2, sizeof *st);
+        if (!w) {
+          rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
+          break;
+        }
+        st = w;
+        cap *= 2;
+      }
+      st[top++] = (span){c, 0, n};
+    }
+  }
+  free(st);
+  return rc;
 }
 
 /* Adds the rows of one level (sorted by pre) to t.  prev maps the contexts of
