@@ -407,7 +407,7 @@ int cct_writer_open(const char *out_path, const char *db_dir, const char *format
   char real[PATH_MAX];
   struct stat sb;
   if (realpath(db_dir, real) && strlen(real) + 5 < sizeof real) {
-    strcat(real, "/src");
+    memcpy(real + strlen(real), "/src", sizeof "/src");
     if (lstat(real, &sb) == 0 && S_ISDIR(sb.st_mode)) w->src_root = strdup(real);
   }
   /* The output is absent, an empty regular file, or an archive: never a

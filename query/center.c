@@ -175,7 +175,7 @@ static void suggest_format(suggest *s, char *buf, size_t size) {
     free(s->name[best]);
     s->name[best] = NULL;
   }
-  if (len && len + 2 < size) strcat(buf, "?");
+  if (len && len + 2 < size) memcpy(buf + len, "?", sizeof "?");
 }
 
 /* Whether function fn has a frame in the run (a filtered run keeps the
@@ -788,11 +788,12 @@ int q_center_rerun(const qv *q, const cct_center *base, cct_center **out, char *
     }
     if (missing) { /* matches nothing in this run: left out, and named */
       size_t len = *missing ? strlen(*missing) : 0;
-      char *m = realloc(*missing, len + strlen(it->text) + 5);
+      size_t add = strlen(it->text) + 5; /* ", '" TEXT "'" and the NUL */
+      char *m = realloc(*missing, len + add);
       if (!m) {
         rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
       } else {
-        sprintf(m + len, "%s'%s'", len ? ", " : "", it->text);
+        snprintf(m + len, add, "%s'%s'", len ? ", " : "", it->text);
         *missing = m;
       }
     }

@@ -54,8 +54,9 @@ static char *filter_key(int run, const cct_filter *f, size_t n) {
   for (size_t i = 0; i < n; i++) len += 16 + (f[i].item ? strlen(f[i].item) : 0);
   char *k = malloc(len), *p = k;
   if (!k) return NULL;
-  p += sprintf(p, "%d", run);
-  for (size_t i = 0; i < n; i++) p += sprintf(p, "\n%d %s", f[i].kind, f[i].item ? f[i].item : "");
+  p += snprintf(p, len, "%d", run); /* len: room for every part, so no part is cut */
+  for (size_t i = 0; i < n; i++)
+    p += snprintf(p, len - (size_t)(p - k), "\n%d %s", f[i].kind, f[i].item ? f[i].item : "");
   return k;
 }
 

@@ -330,13 +330,11 @@ int cct_shell_command(cct_shell *p, cct_words *w) {
   int i = cct_shell_find_command(w->argv[0]);
   if (i == -2) {
     char list[512] = "";
-    size_t n = strlen(w->argv[0]);
+    size_t n = strlen(w->argv[0]), len = 0;
     for (int j = 0; j < NCOMMANDS; j++)
       if (!(commands[j].flags & CMD_HIDDEN) && !strncmp(commands[j].name, w->argv[0], n) &&
-          strlen(list) + strlen(commands[j].name) + 3 < sizeof list) {
-        if (list[0]) strcat(list, ", ");
-        strcat(list, commands[j].name);
-      }
+          len + strlen(commands[j].name) + 3 < sizeof list)
+        len += (size_t)snprintf(list + len, sizeof list - len, "%s%s", len ? ", " : "", commands[j].name);
     return cct_shell_error(p, "ambiguous command '%s': %s", w->argv[0], list);
   }
   if (i < 0) {

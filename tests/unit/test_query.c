@@ -425,16 +425,16 @@ static void test_plans(void **state) {
     snprintf(text, (size_t)len + 32, "EXPLAIN QUERY PLAN %.*s", len, sql);
     sqlite3_stmt *st = NULL;
     assert_int_equal(sqlite3_prepare_v2(cct_query_db(q), text, -1, &st, NULL), SQLITE_OK);
-    char plan[4096] = "";
-    while (sqlite3_step(st) == SQLITE_ROW) {
-      strncat(plan, (const char *)sqlite3_column_text(st, 3), sizeof plan - strlen(plan) - 2);
-      strncat(plan, "\n", sizeof plan - strlen(plan) - 1);
-    }
+    sqlite3_str *lines = sqlite3_str_new(NULL);
+    while (sqlite3_step(st) == SQLITE_ROW) sqlite3_str_appendf(lines, "%s\n", (const char *)sqlite3_column_text(st, 3));
+    char *plan = sqlite3_str_finish(lines);
     sqlite3_finalize(st);
     free(text);
-    if (!strstr(plan, plans[i].want)) fail_msg("plan of %s lacks '%s':\n%s", plans[i].name, plans[i].want, plan);
+    if (!plan || !strstr(plan, plans[i].want))
+      fail_msg("plan of %s lacks '%s':\n%s", plans[i].name, plans[i].want, plan ? plan : "");
     for (const char *p = strstr(plan, "SCAN context"); p; p = strstr(p + 1, "SCAN context"))
       if (p[12] == '\n' || p[12] == 0 || p[12] == ' ') fail_msg("plan of %s scans context:\n%s", plans[i].name, plan);
+    sqlite3_free(plan);
   }
   cct_query_close(q);
 }
@@ -490,7 +490,8 @@ static void check_beside(cct_query *q, const char *sample) {
   long long primary = sqlite3_column_int64(st, 2), best = 0;
   int best_rank = 99;
   char *list = strdup(sqlite3_column_type(st, 3) == SQLITE_NULL ? "" : (const char *)sqlite3_column_text(st, 3));
-  for (char *line = strtok(list, "\n"); line; line = strtok(NULL, "\n")) {
+  char *save = NULL;
+  for (char *line = strtok_r(list, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
     long long id = strtoll(line, NULL, 10);
     int r = cct_metric_rank(strchr(line, ' ') + 1);
     if (r < best_rank) best_rank = r, best = id;

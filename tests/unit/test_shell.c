@@ -13,13 +13,13 @@
 
 /* Splits text into commands joined by '|' into out. */
 static void split_all(const char *text, char *out, size_t n, char *last_quote) {
-  size_t pos = 0, s, e, len = strlen(text);
+  size_t pos = 0, s, e, len = strlen(text), used = 0;
   char q = 0, lastq = 0;
   out[0] = '\0';
   while (cct_shell_split(text, len, &pos, &s, &e, &q)) {
     lastq = q;
-    if (out[0]) strncat(out, "|", n - strlen(out) - 1);
-    strncat(out, text + s, e - s < n - strlen(out) - 1 ? e - s : n - strlen(out) - 1);
+    int k = snprintf(out + used, n - used, "%s%.*s", used ? "|" : "", (int)(e - s), text + s);
+    used = k < 0 ? used : used + (size_t)k < n ? used + (size_t)k : n - 1; /* cut at n - 1, as before */
   }
   if (last_quote) *last_quote = lastq;
 }
@@ -160,9 +160,9 @@ static void test_complete_kind(void **state) {
 }
 
 static int collect(void *arg, const char *name) {
-  char *out = arg;
-  if (out[0]) strcat(out, ",");
-  strcat(out, name);
+  char *out = arg; /* a buffer of 512 (test_candidates) */
+  size_t len = strlen(out);
+  snprintf(out + len, 512 - len, "%s%s", len ? "," : "", name);
   return 0;
 }
 
