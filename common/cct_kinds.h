@@ -15,8 +15,11 @@ enum { CCT_REL_LEXICAL = 0, CCT_REL_CALL = 1, CCT_REL_INLINED = 2, CCT_REL_COUNT
 enum { CCT_TOTAL_FUNCTION = 0, CCT_TOTAL_LOOP = 1, CCT_TOTAL_LINE = 2, CCT_TOTAL_FILE = 3, CCT_TOTAL_MODULE = 4,
        CCT_TOTAL_COUNT };
 
-/* value.key = metric * CCT_VALUE_KEY + pre (pre < CCT_VALUE_KEY, checked by the writer) */
-#define CCT_VALUE_KEY ((long long)1 << 40)
+/* value.key = metric * CCT_VALUE_KEY + pre (pre < CCT_VALUE_KEY, checked by the writer).
+ * The one place the stride is written: the build reads CCT_VALUE_KEY_BITS from here
+ * and puts 2^CCT_VALUE_KEY_BITS for the word CCT_VALUE_KEY into the SQL of schema/. */
+#define CCT_VALUE_KEY_BITS 40
+#define CCT_VALUE_KEY ((long long)1 << CCT_VALUE_KEY_BITS)
 
 /* profile_value.scope / metric scopes */
 enum { CCT_INCLUSIVE = 0, CCT_EXCLUSIVE = 1, CCT_EXCLUSIVE_LEX = 2, CCT_SCOPE_COUNT };

@@ -41,6 +41,14 @@ int cct_grow_array(void *pp, size_t need, size_t *cap, size_t elem);
  * lvalue), like git's ALLOC_GROW: 0 on success, -1 when out of memory. */
 #define CCT_GROW(p, need, cap) ((size_t)(need) <= (cap) ? 0 : cct_grow_array(&(p), (size_t)(need), &(cap), sizeof *(p)))
 
+/* cct_grow_array, with the new elements (from the old *cap up) zero bytes.  On
+ * failure the old array and *cap stay as they were (nothing leaks, nothing is lost). */
+int cct_grow_array_zero(void *pp, size_t need, size_t *cap, size_t elem);
+
+/* CCT_GROW for an array whose unused slots must read as zero (NULL, 0). */
+#define CCT_GROW_ZERO(p, need, cap) \
+  ((size_t)(need) <= (cap) ? 0 : cct_grow_array_zero(&(p), (size_t)(need), &(cap), sizeof *(p)))
+
 /* ---- hash map: a key of nkey int64 words -> one int64 value ---- */
 
 #define CCT_HMAP_MAXKEY 6

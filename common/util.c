@@ -45,6 +45,15 @@ int cct_grow_array(void *pp, size_t need, size_t *cap, size_t elem) {
   return 0;
 }
 
+int cct_grow_array_zero(void *pp, size_t need, size_t *cap, size_t elem) {
+  size_t old = *cap;
+  if (cct_grow_array(pp, need, cap, elem)) return -1;
+  unsigned char *p;
+  memcpy(&p, pp, sizeof p);
+  memset(p + old * elem, 0, (*cap - old) * elem);
+  return 0;
+}
+
 /* ---- text ---- */
 
 const char *cct_basename(const char *path) {

@@ -145,7 +145,7 @@ static int metric_for(reader *r, const char *base, const char *stat) {
   snprintf(key, sizeof key, "%s\t%s", base, stat);
   for (int m = 0; m < r->nmetrics; m++)
     if (!strcmp(r->metric_keys[m], key)) return m;
-  char **k = realloc(r->metric_keys, (size_t)(r->nmetrics + 1) * sizeof *k);
+  char **k = cct_reallocarray(r->metric_keys, (size_t)(r->nmetrics + 1), sizeof *k);
   if (!k) return cct_err_set(r->err, CCT_ENOMEM, "out of memory"), -1;
   r->metric_keys = k;
   if (!(k[r->nmetrics] = strdup(key))) return cct_err_set(r->err, CCT_ENOMEM, "out of memory"), -1;
@@ -171,7 +171,7 @@ static int add_column(reader *r, const attrs *a, int db) {
   column c = {id, m, which, !strncmp(stat, "min", 3)};
   column **arr = db ? &r->dbcols : &r->cols;
   size_t *n = db ? &r->ndbcols : &r->ncols;
-  column *grown = realloc(*arr, (*n + 1) * sizeof **arr);
+  column *grown = cct_reallocarray(*arr, (*n + 1), sizeof **arr);
   if (!grown) return cct_err_set(r->err, CCT_ENOMEM, "out of memory");
   *arr = grown;
   if (!db) {
@@ -196,7 +196,7 @@ static int add_table_entry(reader *r, const char *tag, const attrs *a) {
   if (!added) return fail(r, CCT_ECORRUPT, "procedure id declared twice");
   if (r->nnames == r->names_cap) {
     size_t cap = r->names_cap ? r->names_cap * 2 : 256;
-    char **n = realloc(r->names, cap * sizeof *n);
+    char **n = cct_reallocarray(r->names, cap, sizeof *n);
     if (!n) return cct_err_set(r->err, CCT_ENOMEM, "out of memory");
     r->names = n;
     r->names_cap = cap;
@@ -208,7 +208,7 @@ static int add_table_entry(reader *r, const char *tag, const attrs *a) {
 static int push(reader *r, int loop, int frame) {
   if (r->depth == r->stack_cap) {
     int cap = r->stack_cap ? r->stack_cap * 2 : 64;
-    open_elem *s = realloc(r->stack, (size_t)cap * sizeof *s);
+    open_elem *s = cct_reallocarray(r->stack, (size_t)cap, sizeof *s);
     if (!s) return cct_err_set(r->err, CCT_ENOMEM, "out of memory");
     memset(s + r->stack_cap, 0, (size_t)(cap - r->stack_cap) * sizeof *s);
     r->stack = s;
@@ -620,7 +620,7 @@ static int read_profiles(reader *r, const char *dir) {
     if (len <= 10 || strcmp(e->d_name + len - 10, ".metric-db")) continue;
     if (n == cap) {
       cap = cap ? cap * 2 : 64;
-      char **g = realloc(names, cap * sizeof *g);
+      char **g = cct_reallocarray(names, cap, sizeof *g);
       if (!g) {
         rc = cct_err_set(r->err, CCT_ENOMEM, "out of memory");
         break;

@@ -14,6 +14,7 @@
  * exclusive: the chain up to the enclosing loop or frame).  Every change is
  * logged as such an operation on node values, and the log is replayed on each
  * profile's values, so per-profile figures (stats) follow the same filters. */
+#include "cct_util.h"
 #include "cct_schema.h"
 #include "cct_sqlite.h"
 #include "idmap.h"
@@ -591,7 +592,7 @@ static int read_metrics(sqlite3 *db, int run, int64_t **mids, int **has_lex, siz
   size_t cap = 0;
   while (!rc && (s = sqlite3_step(st)) == SQLITE_ROW) {
     int *h = NULL;
-    if (CCT_GROW(*mids, *nm + 1, cap) || !(h = realloc(*has_lex, cap * sizeof *h))) {
+    if (CCT_GROW(*mids, *nm + 1, cap) || !(h = cct_reallocarray(*has_lex, cap, sizeof *h))) {
       rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
       break;
     }

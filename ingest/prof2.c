@@ -230,7 +230,7 @@ static int metric_for(prof2 *r, const char *base, const char *stat) {
   snprintf(key, sizeof key, "%s\t%s", base, stat);
   for (int m = 0; m < r->nmetrics; m++)
     if (!strcmp(r->keys[m], key)) return m;
-  char **k = realloc(r->keys, (size_t)(r->nmetrics + 1) * sizeof *k);
+  char **k = cct_reallocarray(r->keys, (size_t)(r->nmetrics + 1), sizeof *k);
   if (!k) return nomem(r), -1;
   r->keys = k;
   if (!(k[r->nmetrics] = strdup(key))) return nomem(r), -1;
@@ -242,7 +242,7 @@ static int metric_for(prof2 *r, const char *base, const char *stat) {
 
 static int add_col(prof2 *r, p2_col **cols, size_t *n, uint32_t id, int metric, int which) {
   if (find_col(*cols, *n, id)) return CCT_OK;
-  p2_col *g = realloc(*cols, (*n + 1) * sizeof *g);
+  p2_col *g = cct_reallocarray(*cols, (*n + 1), sizeof *g);
   if (!g) return nomem(r);
   *cols = g;
   g[(*n)++] = (p2_col){id, metric, which};

@@ -6,6 +6,7 @@
  * microseconds, 01.01 in ns).  The files are read twice, in blocks, never
  * whole: before the tree to sum each context's traced time (the metric
  * 'trace'), at commit to store the records by the contexts' pre numbers. */
+#include "cct_util.h"
 #include "trace.h"
 #include "classic_int.h"
 #include "idmap.h"
@@ -71,7 +72,7 @@ static int nomem(cct_err *err) { return cct_err_set(err, CCT_ENOMEM, "out of mem
 
 /* Adds path to t->paths; returns its index, or -1 when out of memory. */
 static long add_path(cct_traces *t, const char *path) {
-  char **p = realloc(t->paths, (t->npaths + 1) * sizeof *p);
+  char **p = cct_reallocarray(t->paths, (t->npaths + 1), sizeof *p);
   if (!p) return -1;
   t->paths = p;
   if (!(p[t->npaths] = strdup(path))) return -1;

@@ -16,6 +16,7 @@
  * metric's 'sum' column.  Context ids with values but no meta.db node (elided
  * instruction contexts) are counted and dropped. */
 #include "cct_ingest.h" /* struct cct_ingest_stats, used by ingest_int.h */
+#include "cct_util.h"
 #include "ingest_int.h"
 #include "v4_int.h"
 
@@ -458,7 +459,7 @@ static int read_metrics(v4 *r) {
         if (r->ncols >= (1u << 28)) return corrupt(r, f, "too many metric columns");
         if (r->ncols == r->capcols) {
           size_t cap = r->capcols ? 2 * r->capcols : 16;
-          v4_col *nc = realloc(r->cols, cap * sizeof *nc);
+          v4_col *nc = cct_reallocarray(r->cols, cap, sizeof *nc);
           if (!nc) return nomem(r);
           r->cols = nc;
           r->capcols = cap;
@@ -585,7 +586,7 @@ static const char *entry_name(unsigned code) {
 static int push_id(v4 *r, uint32_t id) {
   if (r->nids == r->capids) {
     size_t cap = r->capids ? 2 * r->capids : 256;
-    uint32_t *n = realloc(r->ids, cap * sizeof *n);
+    uint32_t *n = cct_reallocarray(r->ids, cap, sizeof *n);
     if (!n) return nomem(r);
     r->ids = n;
     r->capids = cap;
@@ -909,13 +910,13 @@ static int col_append(v4 *r, v4_col *c, uint32_t ctx, int which, double v) {
   if (c->n == 0 || c->ctx[c->n - 1] != ctx) {
     if (c->n == c->cap) {
       size_t cap = c->cap ? 2 * c->cap : 256;
-      uint32_t *nc = realloc(c->ctx, cap * sizeof *nc);
+      uint32_t *nc = cct_reallocarray(c->ctx, cap, sizeof *nc);
       if (!nc) return nomem(r);
       c->ctx = nc;
-      double *ni = realloc(c->incl, cap * sizeof *ni);
+      double *ni = cct_reallocarray(c->incl, cap, sizeof *ni);
       if (!ni) return nomem(r);
       c->incl = ni;
-      double *ne = realloc(c->excl, cap * sizeof *ne);
+      double *ne = cct_reallocarray(c->excl, cap, sizeof *ne);
       if (!ne) return nomem(r);
       c->excl = ne;
       c->cap = cap;

@@ -6,6 +6,7 @@
  * hpcprof writes one v4 function record per inlined instance), accumulates the static-scope totals with the outermost rule, and
  * stores per-profile values as zstd frames.  A new archive is built in a
  * temporary file renamed on commit; an append is one transaction. */
+#include "cct_util.h"
 #include "cct_ingest.h"
 #include "cct_schema.h"
 #include "cct_sqlite.h"
@@ -356,18 +357,6 @@ static int row_end(cct_writer *w) {
   return CCT_OK;
 }
 
-static void *grow_array(void *p, size_t *cap, size_t need, size_t elem) {
-  if (need <= *cap) return p;
-  size_t n = *cap ? *cap : 64;
-  while (n < need) n *= 2;
-  void *q = realloc(p, n * elem);
-  if (q) {
-    memset((char *)q + *cap * elem, 0, (n - *cap) * elem);
-    *cap = n;
-  }
-  return q;
-}
-
 /* Splits a C++ qualified name 'ns::C::f(int)' into class 'ns::C' and
  * namespace 'ns' (a single qualifier is both, as the name cannot tell). */
 static void parse_scope(const char *name, char **cls, char **ns) {
@@ -560,8 +549,9 @@ int cct_writer_module(cct_writer *w, int64_t id, const char *path) {
   *slot = w->nmodules + 1;
   *cct_idmap_get(&w->modules, id, 0) = w->nmodules + 1;
   w->nmodules++;
-  w->module_path = grow_array(w->module_path, &w->mod_cap, (size_t)w->nmodules + 1, sizeof *w->module_path);
-  if (!w->module_path || !(w->module_path[w->nmodules] = strdup(path))) return oom(w);
+  if (CCT_GROW_ZERO(w->module_path, (size_t)w->nmodules + 1, w->mod_cap) ||
+      !(w->module_path[w->nmodules] = strdup(path)))
+    return oom(w);
   row *r = row_begin(w, w->ins_mod, "module");
   if (!r) return oom(w);
   row_int(r, 1, w->run);
@@ -674,8 +664,8 @@ static int add_file(cct_writer *w, int64_t id, const char *path, void *z, size_t
   *slot = w->nfiles + 1;
   *cct_idmap_get(&w->files, id, 0) = w->nfiles + 1;
   w->nfiles++;
-  w->file_path = grow_array(w->file_path, &w->file_cap, (size_t)w->nfiles + 1, sizeof *w->file_path);
-  if (!w->file_path || !(w->file_path[w->nfiles] = strdup(path))) return free(z), oom(w);
+  if (CCT_GROW_ZERO(w->file_path, (size_t)w->nfiles + 1, w->file_cap) || !(w->file_path[w->nfiles] = strdup(path)))
+    return free(z), oom(w);
   row *r = row_begin(w, w->ins_file, "file");
   if (!r) return free(z), oom(w);
   row_int(r, 1, w->run);
@@ -693,13 +683,13 @@ static int64_t add_function(cct_writer *w, const char *name, int64_t module, int
   int64_t id = ++w->nfunctions;
   if ((size_t)id >= w->fn_cap) {
     size_t cap = w->fn_cap ? w->fn_cap * 2 : 256;
-    int64_t *f = realloc(w->fn_file, cap * sizeof *f);
+    int64_t *f = cct_reallocarray(w->fn_file, cap, sizeof *f);
     if (f) w->fn_file = f;
-    int64_t *m = realloc(w->fn_module, cap * sizeof *m);
+    int64_t *m = cct_reallocarray(w->fn_module, cap, sizeof *m);
     if (m) w->fn_module = m;
-    int64_t *l = realloc(w->fn_line, cap * sizeof *l);
+    int64_t *l = cct_reallocarray(w->fn_line, cap, sizeof *l);
     if (l) w->fn_line = l;
-    char **nm = realloc(w->fn_name, cap * sizeof *nm);
+    char **nm = cct_reallocarray(w->fn_name, cap, sizeof *nm);
     if (nm) w->fn_name = nm;
     if (!f || !m || !l || !nm) return oom(w), 0;
     w->fn_cap = cap;
@@ -787,15 +777,15 @@ static int64_t scope_slot(cct_writer *w, int kind, int64_t key, int64_t line) {
     size_t n = w->nslots++, nm = (size_t)(w->nmetrics ? w->nmetrics : 1), cap = w->slot_cap;
     if (n >= cap) {
       size_t ncap = cap ? cap * 2 : 256;
-      int *a = realloc(w->active, ncap * sizeof *a);
+      int *a = cct_reallocarray(w->active, ncap, sizeof *a);
       if (a) w->active = a;
-      int *oa = realloc(w->open_at, ncap * sizeof *oa);
+      int *oa = cct_reallocarray(w->open_at, ncap, sizeof *oa);
       if (oa) w->open_at = oa;
-      double *i = realloc(w->scope_incl, ncap * nm * sizeof *i);
+      double *i = cct_reallocarray(w->scope_incl, ncap, nm * sizeof *i);
       if (i) w->scope_incl = i;
-      double *e = realloc(w->scope_excl, ncap * nm * sizeof *e);
+      double *e = cct_reallocarray(w->scope_excl, ncap, nm * sizeof *e);
       if (e) w->scope_excl = e;
-      int64_t *k = realloc(w->scope_key, ncap * 4 * sizeof *k);
+      int64_t *k = cct_reallocarray(w->scope_key, ncap, 4 * sizeof *k);
       if (k) w->scope_key = k;
       if (!a || !oa || !i || !e || !k) return -2;
       w->slot_cap = ncap;
@@ -854,7 +844,7 @@ int cct_writer_enter(cct_writer *w, const cct_context *c) {
   if (!added) return cct_err_set(&w->err, CCT_ECORRUPT, "context id %lld appears twice", (long long)c->id);
   if (w->depth == w->stack_cap) {
     int ncap = w->stack_cap ? w->stack_cap * 2 : 64;
-    open_ctx *s = realloc(w->stack, (size_t)ncap * sizeof *s);
+    open_ctx *s = cct_reallocarray(w->stack, (size_t)ncap, sizeof *s);
     if (!s) return oom(w);
     memset(s + w->stack_cap, 0, (size_t)(ncap - w->stack_cap) * sizeof *s);
     w->stack = s;

@@ -7,6 +7,7 @@
  * (keyed by run and filter list); views, centers and checks then run on them
  * unchanged (core.c binds a spec with filters to its filtered run); the
  * session's list of filters is in session.c. */
+#include "cct_util.h"
 #include "query_int.h"
 #include "cct_ingest.h"
 
@@ -155,7 +156,7 @@ int q_filtered(qarch *a, int run, const cct_filter *f, size_t n, qarch **out, in
     filtered_free(a->filtered[0]);
     memmove(a->filtered, a->filtered + 1, --a->nfiltered * sizeof *a->filtered);
   }
-  qfiltered **grown = rc ? NULL : realloc(a->filtered, (a->nfiltered + 1) * sizeof *grown);
+  qfiltered **grown = rc ? NULL : cct_reallocarray(a->filtered, (a->nfiltered + 1), sizeof *grown);
   if (!rc && !grown) rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
   if (rc) {
     if (d) q_arch_close(&d->a);

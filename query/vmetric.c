@@ -12,6 +12,7 @@
  * of a merged row is the ratio of its sums), and, when the display metric is
  * virtual, the rows sorted, cut by the threshold and counted by it.  The
  * engine never sees a virtual metric. */
+#include "cct_util.h"
 #include "query_int.h"
 
 #include <ctype.h>
@@ -455,7 +456,7 @@ static int resort(const qvm *p, cct_view *v) {
       roots[nroots++] = i;
       continue;
     }
-    size_t *k = realloc(o.kids[par], (o.nkids[par] + 1) * sizeof *k);
+    size_t *k = cct_reallocarray(o.kids[par], (o.nkids[par] + 1), sizeof *k);
     if (!k) rc = -1;
     else k[o.nkids[par]++] = i, o.kids[par] = k;
   }
@@ -745,7 +746,7 @@ int cct_query_define(cct_query *s, const char *name, const char *text, cct_err *
       s->defs[i] = d;
       return CCT_OK;
     }
-  qdef *g = realloc(s->defs, (s->ndefs + 1) * sizeof *g);
+  qdef *g = cct_reallocarray(s->defs, (s->ndefs + 1), sizeof *g);
   if (!g) {
     def_free(&d);
     return cct_err_set(err, CCT_ENOMEM, "out of memory");

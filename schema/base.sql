@@ -158,7 +158,7 @@ CREATE TABLE IF NOT EXISTS metric(
 --   exclusive_lex  v4 scope 'lex_aware', classic t="exclusive": as exclusive, but a
 --                  loop excludes nested loops; equals exclusive where the run lacks it
 CREATE TABLE IF NOT EXISTS value(
-  key           INTEGER PRIMARY KEY, -- metric.id * 1099511627776 + context.pre
+  key           INTEGER PRIMARY KEY, -- metric.id * CCT_VALUE_KEY + context.pre
   inclusive     REAL NOT NULL,
   exclusive     REAL NOT NULL,
   exclusive_lex REAL NOT NULL

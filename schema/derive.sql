@@ -27,8 +27,8 @@ FROM context WHERE pre BETWEEN ?2 AND ?3 ORDER BY pre;
 
 -- @values  (?1 run, ?2 metric, ?3 root pre, ?4 root last) -> pre, inclusive, exclusive,
 -- exclusive_lex of one metric column (one rowid range: value.key = metric * 2^40 + pre)
-SELECT key - ?2 * 1099511627776, inclusive, exclusive, exclusive_lex FROM value
-WHERE key BETWEEN ?2 * 1099511627776 + ?3 AND ?2 * 1099511627776 + ?4;
+SELECT key - ?2 * CCT_VALUE_KEY, inclusive, exclusive, exclusive_lex FROM value
+WHERE key BETWEEN ?2 * CCT_VALUE_KEY + ?3 AND ?2 * CCT_VALUE_KEY + ?4;
 
 -- @profiles  (?1 run) -> id, node, rank, thread, core, gpucontext, gpustream, source
 SELECT id, node, rank, thread, core, gpucontext, gpustream, source FROM profile WHERE run = ?1 ORDER BY id;

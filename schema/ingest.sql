@@ -116,7 +116,7 @@ DELETE FROM profile WHERE run = ?1;
 DELETE FROM scope_total WHERE run = ?1;
 DELETE FROM value WHERE key IN (
   SELECT v.key FROM metric m, run r JOIN context c ON c.pre = r.root, value v
-  WHERE m.run = ?1 AND r.run = ?1 AND v.key BETWEEN m.id * 1099511627776 + c.pre AND m.id * 1099511627776 + c.last);
+  WHERE m.run = ?1 AND r.run = ?1 AND v.key BETWEEN m.id * CCT_VALUE_KEY + c.pre AND m.id * CCT_VALUE_KEY + c.last);
 DELETE FROM context_by_function WHERE run = ?1;
 DELETE FROM context_by_line WHERE run = ?1;
 DELETE FROM context WHERE run = ?1;

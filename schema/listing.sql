@@ -34,7 +34,7 @@ FROM (SELECT m.metric, m.name = ?2 AS current, m.name, coalesce(v.inclusive, 0) 
                                                         AND x.stat = 'max')
                 ORDER BY k)) AS statistics
       FROM metrics m
-      LEFT JOIN value v ON v.key = m.metric * 1099511627776 + (SELECT root FROM run WHERE run = ?1)
+      LEFT JOIN value v ON v.key = m.metric * CCT_VALUE_KEY + (SELECT root FROM run WHERE run = ?1)
       WHERE m.run = ?1)
 ORDER BY current DESC, total = 0, metric;
 

@@ -44,13 +44,13 @@ FROM context WHERE run = ?1 AND id = ?2;
 
 -- @value  (?1 run, ?2 metric, ?3 context pre) -> inclusive, exclusive, exclusive_lex (no row = 0):
 -- a rowid look-up (value.key = metric * 2^40 + pre; ?1 is not needed, pre is unique in the archive)
-SELECT inclusive, exclusive, exclusive_lex FROM value WHERE key = ?2 * 1099511627776 + ?3;
+SELECT inclusive, exclusive, exclusive_lex FROM value WHERE key = ?2 * CCT_VALUE_KEY + ?3;
 
 -- @values  (?1 run, ?2 keys, ?3 metric) -> i, inclusive, exclusive, exclusive_lex of the
 -- contexts whose pre numbers are the keys bound to ?2 (cct_keys, query/keys.c; i: the key's
 -- index, no row where a context has no value): a rowid look-up per key in one statement run
 SELECT k.i, v.inclusive, v.exclusive, v.exclusive_lex
-FROM cct_keys(?2) k CROSS JOIN value v ON v.key = ?3 * 1099511627776 + k.key;
+FROM cct_keys(?2) k CROSS JOIN value v ON v.key = ?3 * CCT_VALUE_KEY + k.key;
 
 -- @function_info  (?1 run, ?2 function) -> name, module id, file id, line, file path, module path
 SELECT f.name, f.module, f.file, f.line, fi.path, m.path

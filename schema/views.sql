@@ -39,7 +39,7 @@ CREATE VIEW IF NOT EXISTS contexts AS
 CREATE VIEW IF NOT EXISTS context_values AS
   SELECT c.run, c.id, m.id AS metric, v.inclusive, v.exclusive
   FROM context c JOIN metric m ON m.run = c.run AND m.stat = 'sum'
-  JOIN value v ON v.key = m.id * 1099511627776 + c.pre;
+  JOIN value v ON v.key = m.id * CCT_VALUE_KEY + c.pre;
 
 -- Per-function totals: inclusive by the outermost rule (recursion counted once),
 -- exclusive summed.

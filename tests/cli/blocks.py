@@ -18,7 +18,8 @@ COMMANDS run as 'cctq ARCHIVE -c COMMANDS' (ARCHIVE by its file name); a
 first word 'cctq' gives the whole command line instead ('cctq missing.sqlite
 -c help', split as by a shell).  Everything runs in ARCHIVE's directory with COLUMNS=100 (no
 terminal: nothing is cut).  An expected line 'sql: QUERY' stands for the lines
-that plain sqlite3 prints for QUERY on ARCHIVE (fields joined with '|'): values
+that plain sqlite3 prints for QUERY on ARCHIVE (fields joined with '|'; run
+through Python's sqlite3 module, the same SQLite): values
 worked out from the public SQL views rather than copied from cctq's output.
 A line starting with '\\' is taken without it (for a line that starts with
 '#', '$', '~', '!', 'sql:' or is blank).  Trailing blanks do not count.
@@ -27,6 +28,7 @@ block must be able to fail.  Prints one line per failing block and exits 1
 when any failed."""
 import os
 import shlex
+import sqlite3
 import subprocess
 import sys
 
@@ -51,11 +53,29 @@ def parse(path):
     return blocks
 
 
+_db = {}
+
+
 def sql_lines(archive, query):
-    out = subprocess.run(["sqlite3", "-batch", archive, query], capture_output=True, text=True)
-    if out.returncode or out.stderr:
-        raise ValueError(f"sqlite3 failed on {query!r}: {out.stderr.strip()}")
-    lines = out.stdout.splitlines()
+    """The lines plain sqlite3 prints for query on archive (list mode: fields joined
+    with '|', NULL empty), through Python's sqlite3 module (the same SQLite library,
+    one read-only connection per archive instead of a sqlite3 process per line)."""
+    con = _db.get(archive)
+    if con is None:
+        con = _db[archive] = sqlite3.connect(f"file:{archive}?mode=ro", uri=True)
+    def text(v):
+        if v is None:
+            return ""
+        if isinstance(v, float):  # SQLite's own conversion, as sqlite3 prints a REAL
+            return con.execute("SELECT CAST(? AS TEXT)", (v,)).fetchone()[0]
+        if isinstance(v, bytes):
+            return v.decode("utf-8", "replace")
+        return str(v)
+    try:
+        rows = con.execute(query).fetchall()
+    except sqlite3.Error as e:
+        raise ValueError(f"sqlite3 failed on {query!r}: {e}")
+    lines = "\n".join("|".join(text(v) for v in row) for row in rows).splitlines()
     if not lines:
         raise ValueError(f"query without rows: {query!r}")
     return lines

@@ -54,6 +54,27 @@ static void test_grow(void **state) {
   assert_int_equal(cct_grow_cap(16, 17, 8), 32);
   assert_int_equal(cct_grow_cap(16, 100, 8), 100);
   assert_int_equal(cct_grow_cap(0, SIZE_MAX / 4, 8), 0);
+  /* zeroed growth (the writer's module and file paths): new slots are NULL, the
+   * old ones kept; on failure the old array stays (the writer's own grow_array
+   * returned NULL there and its callers overwrote, so leaked, the array) */
+  char **s = NULL;
+  size_t scap = 0;
+  assert_int_equal(CCT_GROW_ZERO(s, 3, scap), 0);
+  for (size_t i = 0; i < scap; i++) assert_null(s[i]);
+  s[2] = strdup("kept");
+  size_t scap0 = scap;
+  assert_int_equal(CCT_GROW_ZERO(s, scap0 + 1, scap), 0);
+  assert_true(scap > scap0);
+  assert_string_equal(s[2], "kept");
+  for (size_t i = scap0; i < scap; i++) assert_null(s[i]);
+  char **sbefore = s;
+  size_t scap1 = scap;
+  assert_int_equal(CCT_GROW_ZERO(s, SIZE_MAX / 2, scap), -1);
+  assert_ptr_equal(s, sbefore);
+  assert_int_equal(scap, scap1);
+  assert_string_equal(s[2], "kept");
+  free(s[2]);
+  free(s);
 }
 
 static void test_hmap(void **state) {
