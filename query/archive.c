@@ -15,8 +15,6 @@
 
 char *q_strdup(const char *s) { return s ? strdup(s) : NULL; }
 
-const char *q_basename(const char *path) { return cct_basename(path); }
-
 int q_suffix_match(const char *path, const char *suffix) {
   size_t n = strlen(path), k = strlen(suffix);
   if (!k || k > n || strcmp(path + n - k, suffix)) return 0;

@@ -135,9 +135,6 @@ static int paths_matching(const qv *q, int kind, const char *path, int64_t **ids
 
 /* ---- suggestions ---- */
 
-/* Levenshtein distance, case-insensitive, capped at 99. */
-static int edit_distance(const char *a, const char *b) { return (int)cct_levenshtein(a, b, 99); }
-
 typedef struct suggest {
   char *name[4];
   int score[4];
@@ -204,7 +201,7 @@ static void suggest_functions(const qv *q, const char *name, char *buf, size_t s
       snprintf(plain, sizeof plain, "%.*s", (int)(deco - f), f);
       f = plain;
     }
-    int d = edit_distance(name, f);
+    int d = (int)cct_levenshtein(name, f, 99); /* case-insensitive */
     if (!strncmp(f, name, strlen(name)) || (strlen(f) >= 3 && strstr(name, f) == name)) d = d < 2 ? d : 2;
     else if (strstr(f, name)) d = d < 3 ? d : 3;
     if (d <= limit && (!q->tree || has_frames(q, sqlite3_column_int64(st, 0)))) suggest_offer(&s, f, d);
@@ -267,7 +264,7 @@ static void suggest_lines(const qv *q, const char *path, long long line, int loo
     const char *p = NULL;
     q_path(q, 0, ids[i], &p, &e);
     if (!p || !q->r->ncols) break;
-    describe_line(q, ids[i], q_basename(p), line, loop, there, sizeof there);
+    describe_line(q, ids[i], cct_basename(p), line, loop, there, sizeof there);
     sqlite3_stmt *st = q_stmt(q, loop ? ST_LOOP_COSTS : ST_LINE_COSTS, &e);
     if (!st) break;
     sqlite3_bind_int64(st, 2, ids[i]);
@@ -276,7 +273,7 @@ static void suggest_lines(const qv *q, const char *path, long long line, int loo
       long long l = sqlite3_column_int64(st, 0);
       if (l == line) continue; /* the item that was just rejected */
       char name[512];
-      snprintf(name, sizeof name, "%s%s:%lld", loop ? "loop " : "", q_basename(p), l);
+      snprintf(name, sizeof name, "%s%s:%lld", loop ? "loop " : "", cct_basename(p), l);
       long long d = l > line ? l - line : line - l;
       suggest_offer(&s, name, d > 1000000 ? 1000000 : (int)d);
     }
@@ -288,8 +285,8 @@ static void suggest_lines(const qv *q, const char *path, long long line, int loo
     while (st && cct_step(st, &e) == CCT_STEP_ROW) { /* hints only */
       const char *p = (const char *)sqlite3_column_text(st, 1);
       if (!p) continue;
-      int d = edit_distance(q_basename(path), q_basename(p));
-      if (d <= (int)strlen(q_basename(path)) / 3 + 1) suggest_offer(&s, q_basename(p), d);
+      int d = (int)cct_levenshtein(cct_basename(path), cct_basename(p), 99);
+      if (d <= (int)strlen(cct_basename(path)) / 3 + 1) suggest_offer(&s, cct_basename(p), d);
     }
     if (st) sqlite3_reset(st);
   }
@@ -570,7 +567,7 @@ static int resolve_handle(const qv *q, citem *it, const lastrow *facts, size_t n
     it->id = r->file;
     it->line = r->line;
     it->arg = q_strdup(file);
-    snprintf(buf, sizeof buf, "%s%s:%lld", r->kind == CCT_ROW_LOOP ? "loop " : "", q_basename(file), r->line);
+    snprintf(buf, sizeof buf, "%s%s:%lld", r->kind == CCT_ROW_LOOP ? "loop " : "", cct_basename(file), r->line);
     it->text = strdup(buf);
     break;
   case CCT_ROW_INSTRUCTION:

@@ -256,8 +256,6 @@ size_t q_view_columns(const qv *q, size_t *vcols);
 int q_metric_column(const qrun *r, const char *name, size_t *disp, cct_err *err);
 /* Whether path ends with suffix at a '/' boundary (or equals it). */
 int q_suffix_match(const char *path, const char *suffix);
-/* The last component of path. */
-const char *q_basename(const char *path);
 /* strdup that returns NULL on NULL. */
 char *q_strdup(const char *s);
 

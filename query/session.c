@@ -49,7 +49,7 @@ static int not_an_archive(const char *path, cct_err *err) {
     return cct_err_set(err, CCT_EIO, "'%s' is a directory, not a cctq archive", path);
   }
   static const char *const files[] = {"meta.db", "profile.db", "cct.db", "trace.db", "experiment.xml"};
-  const char *base = q_basename(path);
+  const char *base = cct_basename(path);
   size_t n = strlen(base);
   int hpc = n > 10 && !strcmp(base + n - 10, ".metric-db");
   for (size_t i = 0; i < sizeof files / sizeof *files; i++) hpc |= !strcmp(base, files[i]);
@@ -324,7 +324,7 @@ int cct_query_complete(cct_query *q, int kind, const char *prefix, int (*fn)(voi
   while ((rc = cct_step(st, &err)) == CCT_STEP_ROW) {
     const char *name = (const char *)sqlite3_column_text(st, kind == 'F' ? 1 : 0);
     if (!name) continue;
-    if (kind != 'f' && strncmp(name, prefix, n) && (kind != 'F' || strncmp(q_basename(name), prefix, n))) continue;
+    if (kind != 'f' && strncmp(name, prefix, n) && (kind != 'F' || strncmp(cct_basename(name), prefix, n))) continue;
     if (kind == 'f') { /* offer 'NAME' for 'NAME [module]' (a center item covers both), once */
       size_t len = strlen(name);
       const char *deco = len && name[len - 1] == ']' ? strstr(name, " [") : NULL;

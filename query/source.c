@@ -338,7 +338,7 @@ int q_source(const qv *q, const char *file, const cct_view *last, cct_view **out
     while (fi < nfigs && figs[fi].line < line) fi++;
     const lfig *f = fi < nfigs && figs[fi].line == line ? &figs[fi] : NULL;
     char label[600];
-    snprintf(label, sizeof label, "%s:%lld", path ? q_basename(path) : "?", line);
+    snprintf(label, sizeof label, "%s:%lld", path ? cct_basename(path) : "?", line);
     r->handle = (int)v->nrows + 1;
     r->kind = CCT_ROW_LINE;
     r->name = strdup(label);

@@ -342,8 +342,8 @@ static int loc_label(const qv *q, const char *prefix, int64_t file, long long li
   int rc = q_path(q, 0, file, &p, err);
   if (rc) return rc;
   char buf[600];
-  if (line >= 0) snprintf(buf, sizeof buf, "%s%s:%lld", prefix, p ? q_basename(p) : "?", line);
-  else snprintf(buf, sizeof buf, "%s%s", prefix, p ? q_basename(p) : "?");
+  if (line >= 0) snprintf(buf, sizeof buf, "%s%s:%lld", prefix, p ? cct_basename(p) : "?", line);
+  else snprintf(buf, sizeof buf, "%s%s", prefix, p ? cct_basename(p) : "?");
   *out = strdup(buf);
   return *out ? CCT_OK : cct_err_set(err, CCT_ENOMEM, "out of memory");
 }
@@ -640,7 +640,7 @@ static int td_add(const qv *q, vtree *t, const lrows *l, int k, const qmap *prev
         const char *mp = NULL;
         if ((rc = q_path(q, 1, r->module, &mp, err))) break;
         char buf[600];
-        snprintf(buf, sizeof buf, "%s+0x%llx", mp ? q_basename(mp) : "?", (unsigned long long)r->offset);
+        snprintf(buf, sizeof buf, "%s+0x%llx", mp ? cct_basename(mp) : "?", (unsigned long long)r->offset);
         x->name = strdup(buf);
         x->module = r->module;
         x->modp = mp;
