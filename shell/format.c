@@ -324,7 +324,7 @@ void cct_json_number(char **s, const char *key, double d) {
 /* ------------------------------------------------------------ formatters */
 
 /* The shared context of the formatters. */
-typedef struct fmt {
+typedef struct cct_fmt {
   cct_shell *p;
   FILE *out;
   int mode, color, limit; /* limit: width for tree/table, 0 = nothing cut */
@@ -850,23 +850,43 @@ static int print_folded(const fmt *f, const cct_result *r) {
   return 0;
 }
 
+static int print_tree(const fmt *f, const cct_result *r) { return print_grid(f, r, 1); }
+
+static int print_table(const fmt *f, const cct_result *r) { return print_grid(f, r, 0); }
+
+/* Folded lines of a result with call paths; a table of any other. */
+static int print_folded_or_table(const fmt *f, const cct_result *r) {
+  return r->nfold ? print_folded(f, r) : print_grid(f, r, 0);
+}
+
+const cct_mode_def cct_modes[CCT_MODE_COUNT] = {
+    {"tree", "txt", "indented tree with |- connectors, inclusive and exclusive with % of the total", print_tree},
+    {"table", NULL, "aligned columns, one row per line", print_table},
+    {"csv", "csv", "RFC 4180, full precision", print_csv},
+    {"json", "json", "one JSON object per command", print_json},
+    {"folded", "folded", "'a;b;c value' lines for flame graphs", print_folded_or_table},
+};
+
+int cct_mode_find(const char *word) {
+  size_t n = strlen(word);
+  int found = -1;
+  for (int i = 0; n && i < CCT_MODE_COUNT; i++) {
+    if (!strcmp(cct_modes[i].name, word)) return i;
+    if (!strncmp(cct_modes[i].name, word, n)) found = found == -1 ? i : -2;
+  }
+  return found;
+}
+
+int cct_mode_of_ext(const char *ext) {
+  for (int i = 0; i < CCT_MODE_COUNT; i++)
+    if (cct_modes[i].ext && !strcasecmp(cct_modes[i].ext, ext)) return i;
+  return -1;
+}
+
 int cct_out_result(cct_shell *p, const cct_result *r, FILE *out, int mode) {
   fmt f = {p, out ? out : p->out, out ? mode : p->mode, out ? 0 : p->color, out ? 0 : cct_out_limit(p), NULL};
   if (r->failed) return -1;
-  int rc;
-  switch (f.mode) {
-  case CCT_MODE_JSON: rc = print_json(&f, r); break;
-  case CCT_MODE_CSV: rc = print_csv(&f, r); break;
-  case CCT_MODE_FOLDED:
-    if (r->nfold) {
-      rc = print_folded(&f, r);
-      break;
-    }
-    rc = print_grid(&f, r, 0);
-    break;
-  case CCT_MODE_TABLE: rc = print_grid(&f, r, 0); break;
-  default: rc = print_grid(&f, r, 1); break;
-  }
+  int rc = cct_modes[f.mode >= 0 && f.mode < CCT_MODE_COUNT ? f.mode : CCT_MODE_TREE].print(&f, r);
   if (r->note && (f.mode == CCT_MODE_TREE || f.mode == CCT_MODE_TABLE || (f.mode == CCT_MODE_FOLDED && !r->nfold)))
     fputs("note: ", f.out), cct_out_text(f.out, r->note), fputc('\n', f.out);
   fflush(f.out);

@@ -33,11 +33,7 @@
 #include <time.h>
 #include <unistd.h>
 
-volatile sig_atomic_t cct_shell_interrupted = 0;
-
-const char *const cct_shell_mode_names[CCT_MODE_COUNT] = {"tree", "table", "csv", "json", "folded"};
-
-enum { CMD_NEEDS_DB = 1, CMD_HIDDEN = 2 };
+enum { CMD_NEEDS_DB = 1, CMD_HIDDEN = 2, CMD_LIST_MODES = 4, CMD_LIST_EXPORTS = 8 }; /* LIST: help lists cct_modes */
 
 /* One command of the shell. */
 typedef struct cct_cmd {
@@ -160,10 +156,7 @@ static const cct_cmd commands[] = {
      "After each command (failed ones too), a line on standard output as sqlite3's\n"
      "'.timer' prints: 'Run Time: real 0.012 user 0.010000 sys 0.001000' (seconds:\n"
      "wall clock, then the CPU time of cctq in user and system mode)."},
-    {"mode", cmd_mode, 0, "mode [tree|table|csv|json|folded]", "show or set the output mode",
-     "  tree    indented tree with |- connectors, inclusive and exclusive with % of the total\n"
-     "  table   aligned columns, one row per line        csv     RFC 4180, full precision\n"
-     "  json    one JSON object per command               folded  'a;b;c value' for flame graphs\n"
+    {"mode", cmd_mode, CMD_LIST_MODES, "mode [MODE]", "show or set the output mode ('help mode' lists them)",
      "folded: topdown/bottomup lines carry the row's self value (inclusive minus its\n"
      "printed children's inclusive) so lines add up to the top row; flat lines carry\n"
      "exclusive values; other commands print as in table mode."},
@@ -199,12 +192,11 @@ static const cct_cmd commands[] = {
      "    \"exclusive_change\": d-b}}}]}\n"
      "  (values of the run a row is absent from are null and count 0 in the change;\n"
      "  other values are in the current run's unit)."},
-    {"export", cmd_export, CMD_NEEDS_DB, "export FILE",
+    {"export", cmd_export, CMD_NEEDS_DB | CMD_LIST_EXPORTS, "export FILE",
      "write the last view (or diff, or stats) to FILE in the format of its extension",
-     "  .csv   as 'mode csv'     .json  as 'mode json'     .folded  as 'mode folded'\n"
-     "  .txt   as 'mode tree' (nothing shortened, no color)\n"
-     "  .svg   a picture of the center: callees as a flame graph above, callers below\n"
-     "         (after 'stats': the distribution over profiles)   .html  the same, interactive\n"
+     "  .svg     a picture of the center: callees as a flame graph above, callers below\n"
+     "           (after 'stats': the distribution over profiles)\n"
+     "  .html    the same picture, interactive\n"
      "The view written is the one shown (settings changed since do not count; csv and json\n"
      "compute it again for the run's other metrics while the center and filters are those\n"
      "it was shown with).  FILE is replaced only once complete; a symbolic link is refused."},
@@ -217,26 +209,6 @@ static const cct_cmd commands[] = {
 enum { NCOMMANDS = sizeof commands / sizeof commands[0] };
 
 /* ---------------------------------------------------------------- helpers */
-
-int cct_shell_error(cct_shell *p, const char *fmt, ...) {
-  va_list ap;
-  fflush(p->out);
-  fputs("cctq: error: ", p->err);
-  va_start(ap, fmt);
-  va_list aq;
-  va_copy(aq, ap);
-  int n = vsnprintf(NULL, 0, fmt, aq);
-  va_end(aq);
-  char *msg = n >= 0 ? malloc((size_t)n + 1) : NULL;
-  if (msg) vsnprintf(msg, (size_t)n + 1, fmt, ap);
-  va_end(ap);
-  /* Messages quote names from the archive ('did you mean'): never raw to the terminal. */
-  cct_escape_write(p->err, msg ? msg : "out of memory", CCT_ESC_TERM);
-  free(msg);
-  fputc('\n', p->err);
-  fflush(p->err);
-  return CCT_CMD_ERROR;
-}
 
 /* Reports a library error (its message names the word at fault). */
 static int lib_error(cct_shell *p, const cct_err *err, int rc) {
@@ -299,6 +271,12 @@ int cct_shell_help(FILE *out, const char *cmd) {
     if (i < 0) return -1;
     const cct_cmd *c = &commands[i];
     fprintf(out, "usage: %s\n%s\n", c->usage, c->summary);
+    for (int m = 0; m < CCT_MODE_COUNT; m++) { /* the one table of modes */
+      if (c->flags & CMD_LIST_MODES) fprintf(out, "  %-7s %s\n", cct_modes[m].name, cct_modes[m].about);
+      if ((c->flags & CMD_LIST_EXPORTS) && cct_modes[m].ext)
+        fprintf(out, "  .%-7s as 'mode %s'%s\n", cct_modes[m].ext, cct_modes[m].name,
+                m == CCT_MODE_TREE ? " (nothing shortened, no color)" : "");
+    }
     if (c->details) fprintf(out, "%s\n", c->details);
     return 0;
   }
@@ -657,13 +635,6 @@ static int by_arg(cct_shell *p, cct_words *w, int *sort) {
   return CCT_CMD_OK;
 }
 
-void cct_shell_spec(cct_shell *p, int view, int mode, cct_view_spec *spec) {
-  cct_view_spec_init(p->q, view, spec);
-  spec->columns = (const char *const *)p->columns;
-  spec->ncolumns = p->ncolumns;
-  spec->only_display = mode != CCT_MODE_CSV && mode != CCT_MODE_JSON;
-}
-
 /* Copies s into *dst (NULL stays NULL).  Returns 0, or -1 when out of memory. */
 static int keep_str(char **dst, const char *s) {
   *dst = s ? strdup(s) : NULL;
@@ -980,12 +951,17 @@ static int cmd_timer(cct_shell *p, cct_words *w) {
 
 static int cmd_mode(cct_shell *p, cct_words *w) {
   if (w->argc == 1) {
-    fprintf(p->out, "%s\n", cct_shell_mode_names[p->mode]);
+    fprintf(p->out, "%s\n", cct_modes[p->mode].name);
     return CCT_CMD_OK;
   }
-  static const char *const names[] = {"tree", "table", "csv", "json", "folded", NULL};
-  int m = w->argc == 2 ? find_word(names, w->argv[1]) : -1;
-  if (m < 0) return usage_error(p, cmd_of(w), "unknown mode", w->argv[w->argc > 2 ? 2 : 1]);
+  int m = w->argc == 2 ? cct_mode_find(w->argv[1]) : -1;
+  if (m < 0) {
+    char list[128] = "";
+    for (int i = 0; i < CCT_MODE_COUNT; i++)
+      snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i ? ", " : "", cct_modes[i].name);
+    return cct_shell_error(p, "%s mode '%s' for 'mode'; modes: %s", m == -2 ? "ambiguous" : "unknown",
+                           w->argv[w->argc > 2 ? 2 : 1], list);
+  }
   p->mode = m;
   return CCT_CMD_OK;
 }
@@ -1143,30 +1119,32 @@ static int export_fill(FILE *f, void *arg) {
 
 /* Every refusal comes before the file is touched (issue 26 item 1). */
 static int cmd_export(cct_shell *p, cct_words *w) {
-  static const char *const exts[] = {"csv", "json", "folded", "txt", "svg", "html", NULL};
-  static const int modes[] = {CCT_MODE_CSV, CCT_MODE_JSON, CCT_MODE_FOLDED, CCT_MODE_TREE, -1, -1};
+  static const char *const pictures[] = {"svg", "html", NULL};
   if (w->argc != 2) return usage_error(p, cmd_of(w), w->argc < 2 ? "need a FILE" : "unexpected argument",
                                        w->argc < 2 ? NULL : w->argv[2]);
   const char *path = w->argv[1], *slash = strrchr(path, '/'), *dot = strrchr(slash ? slash : path, '.');
-  int e = -1;
-  for (int i = 0; dot && exts[i]; i++)
-    if (!strcasecmp(dot + 1, exts[i])) e = i;
-  if (e < 0)
-    return cct_shell_error(p, "unknown export format '%s': name a FILE ending in .csv, .json, .folded, .txt, .svg or "
-                              ".html",
-                           path);
+  int mode = dot ? cct_mode_of_ext(dot + 1) : -1, pic = -1;
+  for (int i = 0; dot && mode < 0 && pictures[i]; i++)
+    if (!strcasecmp(dot + 1, pictures[i])) pic = i;
+  if (mode < 0 && pic < 0) {
+    char list[128] = "";
+    for (int i = 0; i < CCT_MODE_COUNT; i++)
+      if (cct_modes[i].ext) snprintf(list + strlen(list), sizeof list - strlen(list), ".%s, ", cct_modes[i].ext);
+    return cct_shell_error(p, "unknown export format '%s': name a FILE ending in %s.svg or .html", path, list);
+  }
+  const char *ext = mode >= 0 ? cct_modes[mode].ext : pictures[pic];
   if (p->shown.view == CCT_VIEW_NONE)
     return cct_shell_error(p, "nothing to export: run a view first (topdown, bottomup, flat, source, stats, diff)");
-  if (modes[e] < 0 && !CCT_HAVE_PICTURE)
-    return cct_shell_error(p, "export to .%s is not available in this build", exts[e]);
-  if (modes[e] < 0 && p->shown.d)
-    return cct_shell_error(p, "export to .%s of a diff is not available; use .csv or .json", exts[e]);
-  if (modes[e] < 0 && p->shown.view == CCT_VIEW_STATS && strcmp(exts[e], "svg"))
-    return cct_shell_error(p, "export of 'stats' to .%s is not available; use .svg", exts[e]);
-  if (modes[e] == CCT_MODE_FOLDED && !p->shown.d && (p->shown.view == CCT_VIEW_SOURCE || p->shown.view == CCT_VIEW_STATS))
+  if (mode < 0 && !CCT_HAVE_PICTURE)
+    return cct_shell_error(p, "export to .%s is not available in this build", ext);
+  if (mode < 0 && p->shown.d)
+    return cct_shell_error(p, "export to .%s of a diff is not available; use .csv or .json", ext);
+  if (mode < 0 && p->shown.view == CCT_VIEW_STATS && strcmp(ext, "svg"))
+    return cct_shell_error(p, "export of 'stats' to .%s is not available; use .svg", ext);
+  if (mode == CCT_MODE_FOLDED && !p->shown.d && (p->shown.view == CCT_VIEW_SOURCE || p->shown.view == CCT_VIEW_STATS))
     return cct_shell_error(p, "export of '%s' to .folded is not available: it has no call paths",
                            p->shown.view == CCT_VIEW_SOURCE ? "source" : "stats");
-  export_job job = {p, modes[e], exts[e]};
+  export_job job = {p, mode, ext};
   char msg[512];
   int rc = cct_file_replace(path, export_fill, &job, msg, sizeof msg);
   if (rc < 0) return cct_shell_error(p, "%s", msg);
@@ -1206,7 +1184,6 @@ static int cmd_quit(cct_shell *p, cct_words *w) {
 
 int cct_shell_complete_kind(const char *line, size_t point, size_t *word_start, char *quote,
                             const char *const **words) {
-  static const char *const modes[] = {"tree", "table", "csv", "json", "folded", NULL};
   static const char *const grans[] = {"function", "line", NULL};
   static const char *const bases[] = {"program", "center", NULL};
   static const char *const diff_kw[] = {"sort", NULL};
@@ -1253,7 +1230,7 @@ int cct_shell_complete_kind(const char *line, size_t point, size_t *word_start, 
     else if (!strcmp(name, "diff")) kind = idx == 2 ? 'w' : 0, *words = diff_kw;
     else if (!strcmp(name, "source")) kind = idx == 1 ? (cur[0] == '@' ? '@' : 'F') : 0;
     else if (!strcmp(name, "metric")) kind = 'm';
-    else if (!strcmp(name, "mode")) kind = idx == 1 ? 'w' : 0, *words = modes;
+    else if (!strcmp(name, "mode")) kind = idx == 1 ? 'M' : 0;
     else if (!strcmp(name, "timer") || !strcmp(name, "pager")) kind = idx == 1 ? 'w' : 0, *words = onoff;
     else if (!strcmp(name, "granularity")) kind = idx == 1 ? 'w' : 0, *words = grans;
     else if (!strcmp(name, "percent")) kind = idx == 1 ? 'w' : 0, *words = bases;
@@ -1300,6 +1277,10 @@ int cct_shell_candidates(cct_shell *p, int kind, const char *const *words, const
   case 'w':
     for (int i = 0; words && words[i]; i++)
       if (!strncmp(words[i], prefix, n) && fn(arg, words[i])) break;
+    return 0;
+  case 'M': /* output modes */
+    for (int i = 0; i < CCT_MODE_COUNT; i++)
+      if (!strncmp(cct_modes[i].name, prefix, n) && fn(arg, cct_modes[i].name)) break;
     return 0;
   case '@': /* the handles of the rows shown (a diff's base rows; none for source) */
     if (p->shown.d) {

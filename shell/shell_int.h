@@ -16,9 +16,8 @@
 #include <stdio.h>
 
 
-/* Output modes, in the order of cct_shell_mode_names. */
+/* Output modes, in the order of the table cct_modes (format.c). */
 enum { CCT_MODE_TREE = 0, CCT_MODE_TABLE, CCT_MODE_CSV, CCT_MODE_JSON, CCT_MODE_FOLDED, CCT_MODE_COUNT };
-extern const char *const cct_shell_mode_names[CCT_MODE_COUNT];
 
 /* Command handler results (as SQLite's do_meta_command). */
 enum { CCT_CMD_OK = 0, CCT_CMD_ERROR = 1, CCT_CMD_QUIT = 2 };
@@ -179,7 +178,7 @@ const char *cct_shell_command_name(int i);
 int cct_shell_help(FILE *out, const char *cmd);
 
 /* What to complete in line[0..point): kinds 'c' command names, 'f' function
- * names, 'F' file paths of the run, 'm' metric names, '@' handles of the last
+ * names, 'F' file paths of the run, 'm' metric names, 'M' output modes (cct_modes), '@' handles of the last
  * view, 'w' a fixed word list (*words set, NULL-terminated), 'o' file names of
  * the file system, 0 nothing.  *word_start is set to where the word being
  * completed starts (after an opening quote, if any; *quote set to it or 0).
@@ -327,6 +326,24 @@ typedef struct cct_result {
   size_t nowned, capowned;
   int failed;          /* 1 after an allocation failed */
 } cct_result;
+
+/* One output mode: all that 'mode', its help, completion and 'export' know of
+ * it (adding a mode is a CCT_MODE_* name, a row of cct_modes and its formatter). */
+struct cct_fmt;
+typedef struct cct_mode_def {
+  const char *name;  /* 'mode NAME' */
+  const char *ext;   /* 'export FILE.EXT' writes this mode, NULL: none */
+  const char *about; /* one line of 'help mode' */
+  int (*print)(const struct cct_fmt *f, const cct_result *r); /* the formatter (format.c) */
+} cct_mode_def;
+extern const cct_mode_def cct_modes[CCT_MODE_COUNT];
+
+/* The mode named word (exact or unique prefix).  Returns its CCT_MODE_*, -1
+ * when unknown, -2 when ambiguous. */
+int cct_mode_find(const char *word);
+
+/* The mode an export to FILE.ext writes (ext without the dot, any case), -1 none. */
+int cct_mode_of_ext(const char *ext);
 
 /* Prints r in mode to f (NULL: the shell's output; color and width limit only
  * there).  Returns 0, or -1 when interrupted or out of memory. */

@@ -64,7 +64,7 @@ typedef struct pane {
   long sel, top;        /* cursor and first shown entry of vis */
   int y, h;             /* screen: title line at y, rows y+1 .. y+h-1 (h == 0: hidden) */
   int numw, pctw;       /* value column widths */
-  int integral, big;    /* number format of the display metric (as the shell's) */
+  int integral;         /* the display metric's values are all whole (cct_out_value) */
 } pane;
 
 typedef struct tui {
@@ -245,14 +245,9 @@ static int put(int y, int x, const char *s, int width, int tabs, int cut) {
 
 /* --------------------------------------------------------- numbers */
 
-/* The shell's number format (shell_output.c): whole numbers when every value
- * of the column is one, else 3 decimals (exponent form from 1e6 up). */
-static void fmt_value(const pane *pn, double d, char *buf, size_t n) {
-  if (!isfinite(d)) snprintf(buf, n, "-");
-  else if (pn->integral) snprintf(buf, n, "%.0f", d);
-  else if (pn->big) snprintf(buf, n, "%.3e", d);
-  else snprintf(buf, n, "%.3f", d);
-}
+/* A value as the shell prints it (cct_out_value, format.c): whole numbers
+ * when every value of the column is one, else 3 significant digits. */
+static void fmt_value(const pane *pn, double d, char *buf, size_t n) { cct_out_value(buf, n, d, pn->integral); }
 
 static void fmt_percent(double d, double total, char *buf, size_t n) {
   if (!(total > 0) || !isfinite(d)) snprintf(buf, n, "-");
@@ -262,7 +257,6 @@ static void fmt_percent(double d, double total, char *buf, size_t n) {
 /* Sets the number format and column widths of pn from its rows. */
 static void measure(pane *pn) {
   pn->integral = 1;
-  pn->big = 0;
   pn->numw = 9; /* 'inclusive' */
   pn->pctw = 6; /* '100.0%' */
   if (!pn->v || !pn->v->nmetrics) return;
@@ -272,7 +266,6 @@ static void measure(pane *pn) {
       double d = e == 2 ? (r->share ? r->share[0] : 0) : e ? r->exclusive[0] : r->inclusive[0];
       if (!isfinite(d)) continue;
       if (fabs(d) >= 1e15 || d != floor(d)) pn->integral = 0;
-      if (fabs(d) >= 1e6) pn->big = 1;
     }
   char buf[64];
   for (size_t i = 0; i < pn->v->nrows; i++)
