@@ -428,187 +428,220 @@ static const char *sep_between(const cct_result *r, int j, int k) {
 
 /* Tree and table: aligned columns; in tree mode with a depth column, the
  * connectors before the name.  Only the name column is cut, to f->limit. */
-static int print_grid(const fmt *f, const cct_result *r, int tree) {
+/* The layout of a text grid: which columns show, their widths and texts, and
+ * the tree's connectors.  Made by grid_layout, freed by grid_free. */
+typedef struct grid {
+  size_t n;               /* rows printed */
+  int *cols, ng;          /* the columns shown, in order, and their count */
+  int *w;                 /* per column of r: width */
+  int *integral;          /* per column of r: values all whole */
+  char **text;            /* n * ncols cell texts */
+  unsigned char *next;    /* per row: a later sibling follows it (tree) */
+  unsigned char *anc;     /* per depth, while printing: the ancestor there has a later sibling */
+  int maxdepth, drawn;    /* deepest row; 1 when tree connectors are drawn */
+  int spans;              /* header line of spans: 0 none */
+  int namec, namew;       /* the name column (-1 none) and its width (0: as wide as it needs) */
+} grid;
+
+static void grid_free(grid *g, const cct_result *r) {
+  if (g->text)
+    for (size_t i = 0; i < g->n * r->ncols; i++) free(g->text[i]);
+  free(g->text);
+  free(g->cols);
+  free(g->w);
+  free(g->integral);
+  free(g->next);
+  free(g->anc);
+}
+
+/* The tree: next[i] = a later sibling follows row i (backward pass).  Returns 0 or -1. */
+static int grid_tree(grid *g, const cct_result *r) {
+  for (size_t i = 0; i < g->n; i++) {
+    long long d = r->cells[i * r->ncols + (size_t)r->depth_col].i;
+    if (d > g->maxdepth) g->maxdepth = (int)d;
+  }
+  unsigned char *seen = calloc((size_t)g->maxdepth + 2, 1);
+  g->anc = calloc((size_t)g->maxdepth + 2, 1);
+  if (!seen || !g->anc) return free(seen), -1;
+  for (size_t k = g->n; k-- > 0;) {
+    int d = (int)r->cells[k * r->ncols + (size_t)r->depth_col].i;
+    if (d < 0) d = 0;
+    g->next[k] = seen[d];
+    seen[d] = 1;
+    memset(seen + d + 1, 0, (size_t)(g->maxdepth - d));
+  }
+  free(seen);
+  return 0;
+}
+
+/* Span widths, then the name column's share of the width limit. */
+static void grid_widths(grid *g, const fmt *f, const cct_result *r, int tree) {
+  const char *span1 = NULL; /* distinct spans: tree mode names even one, table mode from two on */
+  for (int x = 0; x < g->ng; x++) {
+    const char *sp = r->cols[g->cols[x]].span;
+    if (sp && (!span1 || strcmp(sp, span1))) g->spans++, span1 = sp;
+  }
+  if (!tree && g->spans < 2) g->spans = 0;
+  for (int x = 0; x < g->ng;) { /* a span wider than its columns widens the last of them */
+    const char *sp = r->cols[g->cols[x]].span;
+    int h = x + 1, span = g->w[g->cols[x]];
+    for (; sp && h < g->ng && r->cols[g->cols[h]].span && !strcmp(r->cols[g->cols[h]].span, sp); h++)
+      span += (int)strlen(sep_between(r, g->cols[h - 1], g->cols[h])) + g->w[g->cols[h]];
+    if (g->spans && sp && r->cols[g->cols[h - 1]].role != CCT_ROLE_NAME && cct_out_width(sp) > span)
+      g->w[g->cols[h - 1]] += cct_out_width(sp) - span;
+    x = h;
+  }
+  int used = 0; /* the name column gets what the others leave of the limit */
+  for (int x = 0; x < g->ng; x++) {
+    size_t c = (size_t)g->cols[x];
+    used += (int)strlen(sep_between(r, x ? g->cols[x - 1] : -1, (int)c));
+    if (r->cols[c].role == CCT_ROLE_NAME && g->namec < 0) g->namec = (int)c;
+    else used += g->w[c];
+  }
+  if (g->namec >= 0 && f->limit > 0) {
+    g->namew = f->limit - used;
+    if (g->namew < 20) g->namew = 20;
+    int need = g->w[g->namec] + (g->drawn ? 3 * g->maxdepth : 0); /* no wider than the widest name needs */
+    if (need < g->namew) g->namew = need;
+  }
+}
+
+/* Measures r for a grid: columns shown, cell texts, widths.  Returns 0 or -1 (g to free either way). */
+static int grid_layout(grid *g, const fmt *f, const cct_result *r, int tree) {
+  memset(g, 0, sizeof *g);
+  g->n = r->text_rows && r->text_rows < r->nrows ? r->text_rows : r->nrows;
+  g->namec = -1;
+  g->drawn = tree && r->depth_col >= 0;
+  g->cols = calloc(r->ncols + 1, sizeof *g->cols);
+  g->w = calloc(r->ncols + 1, sizeof *g->w);
+  g->integral = calloc(r->ncols + 1, sizeof *g->integral);
+  g->text = calloc(g->n * r->ncols + 1, sizeof *g->text);
+  g->next = calloc(g->n + 1, 1);
+  if (!g->cols || !g->w || !g->integral || !g->text || !g->next) return -1;
+  for (size_t c = 0; c < r->ncols; c++)
+    if (col_shown(f, r, c, tree) && !(r->hide_empty && col_empty(r, c, g->n))) g->cols[g->ng++] = (int)c;
+  if (!g->ng) return 0;
+  if (sort_cols(r, g->cols, g->ng)) return -1;
+  for (int x = 0; x < g->ng; x++) {
+    size_t c = (size_t)g->cols[x];
+    if (r->cols[c].role == CCT_ROLE_VALUE || r->cols[c].role == CCT_ROLE_CHANGE) g->integral[c] = col_integral(r, c);
+    g->w[c] = cct_out_width(col_title(r, c, tree));
+    if (r->cols[c].role == CCT_ROLE_MARK) g->w[c] = 1;
+    for (size_t i = 0; i < g->n; i++) {
+      char *t = cell_text(r, c, &r->cells[i * r->ncols + c], tree, g->integral[c]);
+      if (!t) return -1;
+      g->text[i * r->ncols + c] = t;
+      int l = clean_width(t);
+      if (l > g->w[c]) g->w[c] = l;
+    }
+  }
+  if (g->drawn && grid_tree(g, r)) return -1;
+  grid_widths(g, f, r, tree);
+  return 0;
+}
+
+/* The header lines: spans (metric names) over their columns, then titles.  Returns 0 or -1. */
+static int grid_header(const grid *g, const fmt *f, const cct_result *r, int tree) {
   FILE *o = f->out;
-  size_t n = r->text_rows && r->text_rows < r->nrows ? r->text_rows : r->nrows;
-  int rc = -1, ng = 0;
-  int *cols = calloc(r->ncols + 1, sizeof *cols), *w = calloc(r->ncols + 1, sizeof *w);
-  int *integral = calloc(r->ncols + 1, sizeof *integral);
-  char **text = calloc(n * r->ncols + 1, sizeof *text);
-  unsigned char *next = calloc(n + 1, 1), *anc = NULL;
-  int maxdepth = 0, drawn = tree && r->depth_col >= 0;
   char *line0 = NULL; /* the span line, trimmed before it is printed */
   size_t line0len = 0;
-  FILE *head = NULL;
-  if (!cols || !w || !integral || !text || !next) goto out;
-  for (size_t c = 0; c < r->ncols; c++)
-    if (col_shown(f, r, c, tree) && !(r->hide_empty && col_empty(r, c, n))) cols[ng++] = (int)c;
-  if (!ng) { /* no column to show: the text around the grid only */
-    if (r->title) fputs(r->title, o);
-    if (!n && r->empty_text) fprintf(o, "%s\n", r->empty_text);
-    if (r->tail) fputs(r->tail, o);
-    rc = 0;
-    goto out;
-  }
-  if (sort_cols(r, cols, ng)) goto out;
-  for (int g = 0; g < ng; g++) {
-    size_t c = (size_t)cols[g];
-    if (r->cols[c].role == CCT_ROLE_VALUE || r->cols[c].role == CCT_ROLE_CHANGE) integral[c] = col_integral(r, c);
-    w[c] = cct_out_width(col_title(r, c, tree));
-    if (r->cols[c].role == CCT_ROLE_MARK) w[c] = 1;
-    for (size_t i = 0; i < n; i++) {
-      char *s = cell_text(r, c, &r->cells[i * r->ncols + c], tree, integral[c]);
-      if (!s) goto out;
-      text[i * r->ncols + c] = s;
-      int l = clean_width(s);
-      if (l > w[c]) w[c] = l;
-    }
-  }
-  /* The tree: next[i] = a later sibling follows row i (backward pass). */
-  if (drawn) {
-    for (size_t i = 0; i < n; i++) {
-      long long d = r->cells[i * r->ncols + (size_t)r->depth_col].i;
-      if (d > maxdepth) maxdepth = (int)d;
-    }
-    unsigned char *seen = calloc((size_t)maxdepth + 2, 1);
-    anc = calloc((size_t)maxdepth + 2, 1);
-    if (!seen || !anc) {
-      free(seen);
-      goto out;
-    }
-    for (size_t k = n; k-- > 0;) {
-      int d = (int)r->cells[k * r->ncols + (size_t)r->depth_col].i;
-      if (d < 0) d = 0;
-      next[k] = seen[d];
-      seen[d] = 1;
-      memset(seen + d + 1, 0, (size_t)(maxdepth - d));
-    }
-    free(seen);
-  }
-  int spans = 0; /* distinct spans: tree mode names even one, table mode from two on */
-  const char *span1 = NULL;
-  for (int g = 0; g < ng; g++) {
-    const char *sp = r->cols[cols[g]].span;
-    if (sp && (!span1 || strcmp(sp, span1))) spans++, span1 = sp;
-  }
-  if (!tree && spans < 2) spans = 0;
-  /* A span wider than its columns widens the last of them. */
-  for (int g = 0; g < ng;) {
-    const char *sp = r->cols[cols[g]].span;
-    int h = g + 1, span = w[cols[g]];
-    for (; sp && h < ng && r->cols[cols[h]].span && !strcmp(r->cols[cols[h]].span, sp); h++)
-      span += (int)strlen(sep_between(r, cols[h - 1], cols[h])) + w[cols[h]];
-    if (spans && sp && r->cols[cols[h - 1]].role != CCT_ROLE_NAME && cct_out_width(sp) > span)
-      w[cols[h - 1]] += cct_out_width(sp) - span;
-    g = h;
-  }
-  /* The name column gets what the others leave of the limit. */
-  int namec = -1, namew = 0, used = 0;
-  for (int g = 0; g < ng; g++) {
-    size_t c = (size_t)cols[g];
-    used += (int)strlen(sep_between(r, g ? cols[g - 1] : -1, (int)c));
-    if (r->cols[c].role == CCT_ROLE_NAME && namec < 0) namec = (int)c;
-    else used += w[c];
-  }
-  if (namec >= 0 && f->limit > 0) {
-    namew = f->limit - used;
-    if (namew < 20) namew = 20;
-    int need = w[namec] + (drawn ? 3 * maxdepth : 0); /* no wider than the widest name needs */
-    if (need < namew) namew = need;
-  }
-  /* Header lines: spans (metric names) over their columns, then titles. */
-  head = spans ? open_memstream(&line0, &line0len) : NULL;
-  if (spans && !head) goto out;
-  if (r->title) fputs(r->title, o); /* already escaped, with its line ends */
-  for (int line = spans ? 0 : 1; line < 2 && !r->no_header; line++) {
+  FILE *head = g->spans ? open_memstream(&line0, &line0len) : NULL;
+  if (g->spans && !head) return -1;
+  for (int line = g->spans ? 0 : 1; line < 2; line++) {
     FILE *lo = line ? o : head;
     fprintf(lo, "%*s", r->indent, "");
-    for (int g = 0; g < ng; g++) {
-      size_t c = (size_t)cols[g];
+    for (int x = 0; x < g->ng; x++) {
+      size_t c = (size_t)g->cols[x];
       const cct_col *k = &r->cols[c];
-      fputs(sep_between(r, g ? cols[g - 1] : -1, (int)c), lo);
-      int last = g == ng - 1, right = k->role != CCT_ROLE_NAME && k->type != CCT_T_TEXT && k->role != CCT_ROLE_MARK;
+      fputs(sep_between(r, x ? g->cols[x - 1] : -1, (int)c), lo);
+      int last = x == g->ng - 1, right = k->role != CCT_ROLE_NAME && k->type != CCT_T_TEXT && k->role != CCT_ROLE_MARK;
       if (line == 0) {
-        if (k->span && (g == 0 || !r->cols[cols[g - 1]].span || strcmp(r->cols[cols[g - 1]].span, k->span))) {
-          int span = w[c], h = g + 1;
-          for (; h < ng && r->cols[cols[h]].span && !strcmp(r->cols[cols[h]].span, k->span); h++)
-            span += (int)strlen(sep_between(r, cols[h - 1], cols[h])) + w[cols[h]];
-          cct_out_fit(lo, k->span, span, h < ng);
-          g = h - 1;
+        if (k->span && (x == 0 || !r->cols[g->cols[x - 1]].span || strcmp(r->cols[g->cols[x - 1]].span, k->span))) {
+          int span = g->w[c], h = x + 1;
+          for (; h < g->ng && r->cols[g->cols[h]].span && !strcmp(r->cols[g->cols[h]].span, k->span); h++)
+            span += (int)strlen(sep_between(r, g->cols[h - 1], g->cols[h])) + g->w[g->cols[h]];
+          cct_out_fit(lo, k->span, span, h < g->ng);
+          x = h - 1;
         } else if (!last) {
-          fprintf(lo, "%*s", c == (size_t)namec && namew ? 0 : w[c], "");
+          fprintf(lo, "%*s", c == (size_t)g->namec && g->namew ? 0 : g->w[c], "");
         }
         continue;
       }
       const char *t = col_title(r, c, tree);
-      if (right) fprintf(o, "%*s", w[c] - cct_out_width(t), ""), cct_out_text(o, t);
-      else cct_out_fit(o, t, c == (size_t)namec && namew ? namew : w[c], !last);
+      if (right) fprintf(o, "%*s", g->w[c] - cct_out_width(t), ""), cct_out_text(o, t);
+      else cct_out_fit(o, t, c == (size_t)g->namec && g->namew ? g->namew : g->w[c], !last);
     }
     if (line == 0) { /* the span line without its trailing blanks */
       fclose(head);
-      head = NULL;
       while (line0len && line0[line0len - 1] == ' ') line0len--;
       fwrite(line0, 1, line0len, o);
       free(line0);
-      line0 = NULL;
     }
     fputc('\n', o);
   }
-  if (!n && r->empty_text) fprintf(o, "%s\n", r->empty_text);
-  for (size_t i = 0; i < n; i++) {
-    if (cct_shell_interrupted) goto out;
-    int d = drawn ? (int)r->cells[i * r->ncols + (size_t)r->depth_col].i : 0;
-    if (d < 0) d = 0;
-    if (drawn) anc[d] = next[i];
-    fprintf(o, "%*s", r->indent, "");
-    for (int g = 0; g < ng; g++) {
-      size_t c = (size_t)cols[g];
-      const cct_col *k = &r->cols[c];
-      const char *s = text[i * r->ncols + c];
-      int last = g == ng - 1;
-      fputs(sep_between(r, g ? cols[g - 1] : -1, (int)c), o);
-      if (k->role == CCT_ROLE_NAME) {
-        int left = namew ? namew : w[c] + 3 * d;
-        if (drawn) {
-          for (int a = 1; a < d; a++) fputs(anc[a] ? "|  " : "   ", o);
-          if (d > 0) fputs(next[i] ? "|- " : "`- ", o);
-          left -= 3 * d;
-          if (namew && left < 12) left = 12; /* connectors are never dropped: the line grows */
-        }
-        int bold = f->color && r->bold[i];
-        if (bold) fputs(BOLD, o);
-        if (namew) fit_clean(o, s, left, !last);
-        else fputs(s, o);
-        if (bold) fputs(PLAIN, o);
-        if (!namew && !last) fprintf(o, "%*s", w[c] - clean_width(s) + (drawn ? 3 * (maxdepth - d) : 0), "");
-        continue;
+  return 0;
+}
+
+/* Prints row i of the grid (g->anc is updated for the rows below it). */
+static void grid_row(grid *g, const fmt *f, const cct_result *r, size_t i) {
+  FILE *o = f->out;
+  int d = g->drawn ? (int)r->cells[i * r->ncols + (size_t)r->depth_col].i : 0;
+  if (d < 0) d = 0;
+  if (g->drawn) g->anc[d] = g->next[i];
+  fprintf(o, "%*s", r->indent, "");
+  for (int x = 0; x < g->ng; x++) {
+    size_t c = (size_t)g->cols[x];
+    const cct_col *k = &r->cols[c];
+    const char *s = g->text[i * r->ncols + c];
+    int last = x == g->ng - 1;
+    fputs(sep_between(r, x ? g->cols[x - 1] : -1, (int)c), o);
+    if (k->role == CCT_ROLE_NAME) {
+      int left = g->namew ? g->namew : g->w[c] + 3 * d;
+      if (g->drawn) {
+        for (int a = 1; a < d; a++) fputs(g->anc[a] ? "|  " : "   ", o);
+        if (d > 0) fputs(g->next[i] ? "|- " : "`- ", o);
+        left -= 3 * d;
+        if (g->namew && left < 12) left = 12; /* connectors are never dropped: the line grows */
       }
-      int right = k->type != CCT_T_TEXT && k->role != CCT_ROLE_MARK;
-      const char *color = NULL;
-      if (f->color && k->role == CCT_ROLE_CHANGE && !r->cells[i * r->ncols + c].null) {
-        double v = cell_value(&r->cells[i * r->ncols + c]);
-        if (isfinite(v) && v != 0) color = v > 0 ? RED : GREEN;
-      }
-      if (color) fputs(color, o);
-      if (right) fprintf(o, "%*s%s", w[c] - clean_width(s), "", s);
-      else fit_clean(o, s, w[c], !last);
-      if (color) fputs(PLAIN, o);
+      int bold = f->color && r->bold[i];
+      if (bold) fputs(BOLD, o);
+      if (g->namew) fit_clean(o, s, left, !last);
+      else fputs(s, o);
+      if (bold) fputs(PLAIN, o);
+      if (!g->namew && !last) fprintf(o, "%*s", g->w[c] - clean_width(s) + (g->drawn ? 3 * (g->maxdepth - d) : 0), "");
+      continue;
     }
-    fputc('\n', o);
+    int right = k->type != CCT_T_TEXT && k->role != CCT_ROLE_MARK;
+    const char *color = NULL;
+    if (f->color && k->role == CCT_ROLE_CHANGE && !r->cells[i * r->ncols + c].null) {
+      double v = cell_value(&r->cells[i * r->ncols + c]);
+      if (isfinite(v) && v != 0) color = v > 0 ? RED : GREEN;
+    }
+    if (color) fputs(color, o);
+    if (right) fprintf(o, "%*s%s", g->w[c] - clean_width(s), "", s);
+    else fit_clean(o, s, g->w[c], !last);
+    if (color) fputs(PLAIN, o);
+  }
+  fputc('\n', o);
+}
+
+/* Tree or table output: the layout, the title, the header, the rows, the tail. */
+static int print_grid(const fmt *f, const cct_result *r, int tree) {
+  FILE *o = f->out;
+  grid g;
+  int rc = -1;
+  if (grid_layout(&g, f, r, tree)) goto out;
+  if (r->title) fputs(r->title, o); /* already escaped, with its line ends */
+  if (g.ng && !r->no_header && grid_header(&g, f, r, tree)) goto out;
+  if (!g.n && r->empty_text) fprintf(o, "%s\n", r->empty_text);
+  for (size_t i = 0; g.ng && i < g.n; i++) {
+    if (cct_shell_interrupted) goto out;
+    grid_row(&g, f, r, i);
   }
   if (r->tail) fputs(r->tail, o);
   rc = 0;
 out:
-  if (text)
-    for (size_t i = 0; i < n * r->ncols; i++) free(text[i]);
-  free(text);
-  free(cols);
-  free(w);
-  free(integral);
-  free(next);
-  free(anc);
-  if (head) fclose(head);
-  free(line0);
+  grid_free(&g, r);
   return rc;
 }
 
