@@ -35,7 +35,8 @@ int cct_schema_open(const char *path, int flags, sqlite3 **pdb, cct_err *err);
 
 /* Checks that the main database of an open connection (the caller's, e.g. a
  * SQLite host's) is a cctq archive of a schema version this build reads;
- * name labels it in messages.  Changes nothing.  Returns CCT_OK or CCT_ESCHEMA. */
+ * name labels it in messages.  Turns on SQLite's cell size checks (query.sql
+ * @cells) and changes nothing else.  Returns CCT_OK, CCT_ESCHEMA or CCT_ESQL. */
 int cct_schema_check(sqlite3 *db, const char *name, cct_err *err);
 
 /* Creates the secondary indexes of indexes.sql if missing.  Returns CCT_OK or CCT_ESQL. */

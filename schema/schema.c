@@ -112,7 +112,8 @@ static int check_ids(const char *path, long app, long ver, cct_err *err) {
 int cct_schema_check(sqlite3 *db, const char *name, cct_err *err) {
   long app = pragma_int(db, "PRAGMA main.application_id");
   if (app < 0) return cct_err_set(err, CCT_ESCHEMA, "'%s' is not a cctq archive: %s", name, sqlite3_errmsg(db));
-  return check_ids(name, app, pragma_int(db, "PRAGMA main.user_version"), err);
+  int rc = check_ids(name, app, pragma_int(db, "PRAGMA main.user_version"), err);
+  return rc ? rc : cct_schema_run_named(db, cct_sql_query, "cells", 0, err);
 }
 
 int cct_schema_open(const char *path, int flags, sqlite3 **pdb, cct_err *err) {
@@ -153,6 +154,7 @@ int cct_schema_open(const char *path, int flags, sqlite3 **pdb, cct_err *err) {
     rc = check_ids(path, app, (flags & CCT_OPEN_REINDEX) && ver == 4 ? CCT_SCHEMA_VERSION : ver, err);
     if (!rc && (flags & CCT_OPEN_WRITE)) rc = cct_schema_exec(db, cct_sql_trace, err); /* archives made before traces */
   }
+  if (!rc) rc = cct_schema_run_named(db, cct_sql_query, "cells", 0, err);
   if (rc) {
     sqlite3_close(db);
     return rc;
