@@ -37,7 +37,7 @@
  *   id[i]: the database's own context id ('#ID')
  *   incl[i], excl[i], lex[i]: the run's primary metric (run.primary_metric):
  *     inclusive, exclusive ('function' scope) and exclusive_lex, 0 where the
- *     context has no value (all 0 when the run has no primary metric)
+ *     context has no value (all 0 when the run has no primary metric); finite
  *
  * Ownership: a tree owns its arrays (one block, mem); cct_tree_free frees them.
  * Views take a const cct_tree * and never change it. */

@@ -9,6 +9,7 @@
 #include "cct_tree.h"
 #include "cct_kinds.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -133,6 +134,10 @@ int cct_tree_check(const cct_tree *t, char *why, size_t size) {
         t->function[i] < 0 || t->file[i] < 0 || t->module[i] < 0 || t->call_file[i] < 0 || t->line[i] < -1 ||
         t->call_line[i] < -1) {
       rc = fail(why, size, "node %ld: a field out of range", (long)i);
+      break;
+    }
+    if (!isfinite(t->incl[i]) || !isfinite(t->excl[i]) || !isfinite(t->lex[i])) { /* a hand-edited archive: inf in pictures */
+      rc = fail(why, size, "node %ld: a value is not a finite number", (long)i);
       break;
     }
     if (i == 0) continue;

@@ -5,6 +5,7 @@
  * calls down into this file, never the other way. */
 #include "query_int.h"
 
+#include <math.h>
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -99,6 +100,18 @@ int q_load_ctx(const qv *q, int64_t id, qctx *c, cct_err *err) {
   return rc == CCT_STEP_ROW ? CCT_OK : rc == CCT_STEP_DONE ? CCT_ENOTFOUND : rc;
 }
 
+/* Column c of the row at st into *out: CCT_OK, or CCT_ECORRUPT naming the
+ * archive when the stored value is not a finite number (a hand-edited archive:
+ * inf reached the pictures' coordinates). */
+static int finite_col(sqlite3_stmt *st, int c, double *out, cct_err *err) {
+  *out = sqlite3_column_double(st, c);
+  if (isfinite(*out)) return CCT_OK;
+  const char *file = sqlite3_db_filename(sqlite3_db_handle(st), "main");
+  *out = 0;
+  return cct_err_set(err, CCT_ECORRUPT, "'%s': a stored metric value is %s (the archive is damaged)",
+                     file && *file ? file : "the archive", isnan(sqlite3_column_double(st, c)) ? "NaN" : "infinite");
+}
+
 int q_values(const qv *q, int64_t pre, const size_t *vcols, size_t n, double *out, cct_err *err) {
   sqlite3_stmt *st = q_stmt(q, ST_VALUE, err);
   if (!st) return CCT_ESQL;
@@ -108,7 +121,12 @@ int q_values(const qv *q, int64_t pre, const size_t *vcols, size_t n, double *ou
     sqlite3_bind_int64(st, 3, pre);
     int rc = cct_step(st, err);
     if (rc == CCT_STEP_ROW) {
-      for (int j = 0; j < 3; j++) out[3 * i + j] = sqlite3_column_double(st, j);
+      int bad = CCT_OK;
+      for (int j = 0; j < 3 && !bad; j++) bad = finite_col(st, j, &out[3 * i + j], err);
+      if (bad) {
+        sqlite3_reset(st);
+        return bad;
+      }
     } else if (rc == CCT_STEP_DONE) {
       out[3 * i] = out[3 * i + 1] = out[3 * i + 2] = 0;
     } else {
@@ -172,7 +190,9 @@ int q_values_many(const qv *q, const int64_t *pres, size_t n, const size_t *cols
       int64_t i = sqlite3_column_int64(st, 0);
       if (i < 0 || (size_t)i >= n) continue;
       double *o = col + stride * idx[i].i;
-      for (int c = 0; c < 3; c++) o[c] = sqlite3_column_double(st, c + 1);
+      for (int c = 0; c < 3 && rc == CCT_STEP_ROW; c++)
+        if (finite_col(st, c + 1, &o[c], err)) rc = CCT_ECORRUPT;
+      if (rc != CCT_STEP_ROW) break;
     }
   }
   if (st) {
