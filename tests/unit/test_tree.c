@@ -64,6 +64,7 @@ static void test_valid(void **state) {
   assert_int_equal(cct_tree_next(&u, 1, 2), 6);
   assert_int_equal(cct_tree_next(&u, 1, 6), -1);
   assert_int_equal(cct_tree_first(&u, 6), -1);
+  cct_tree_free(&u);
   /* any changed byte after the header: the checksum */
   for (size_t off = 40; off < size; off += 13) {
     ((unsigned char *)img)[off] ^= 0x10;
