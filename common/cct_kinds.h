@@ -24,6 +24,9 @@ enum { CCT_TOTAL_FUNCTION = 0, CCT_TOTAL_LOOP = 1, CCT_TOTAL_LINE = 2, CCT_TOTAL
 /* profile_value.scope / metric scopes */
 enum { CCT_INCLUSIVE = 0, CCT_EXCLUSIVE = 1, CCT_EXCLUSIVE_LEX = 2, CCT_SCOPE_COUNT };
 
+/* The metric of a run's traced time (SPEC section 5, Time windows), 'sum' statistic. */
+#define CCT_TRACE_METRIC "trace (sec)"
+
 /* Names of the codes above ("function", "call", "exclusive_lex"); "?" out of range. */
 const char *cct_kind_name(int kind);
 const char *cct_relation_name(int relation);

@@ -186,6 +186,8 @@ typedef struct cct_view_spec {
   int only_display;           /* 0: then the run's other 'sum' metrics, 4 metrics in all; 1: the
                                  display metric and columns only (a view reads no value its reader
                                  will not show) */
+  const struct cct_window *window; /* the run's metric 'trace (sec)' over this window only (NULL: the
+                                      whole run); see cct_query_set_window */
 } cct_view_spec;
 
 /* Computes the view spec describes (SPEC section 5) from the archive of q, in
@@ -411,5 +413,54 @@ int cct_query_find_run(cct_query *q, const char *word, int *run, cct_err *err);
  * unknown), or CCT_EUSAGE when sql holds no statement ("need a STATEMENT") or
  * a statement that writes ("not read-only"). */
 int cct_query_prepare_sql(cct_query *q, const char *sql, int len, sqlite3_stmt **pst, int *offset, cct_err *err);
+
+/* ---- traces: time windows and the timeline (SPEC section 5, Time windows) ---- */
+
+/* A window [from, to) of a run's traces, in seconds since its first record. */
+typedef struct cct_window {
+  double from, to;
+} cct_window;
+
+/* What a run's traces hold: has 0 when it has none. */
+typedef struct cct_traces_info {
+  int has;
+  double span;        /* seconds from the first record to the last */
+  long long t0;       /* the first record's time, ns since the epoch */
+  long long records, strays, lanes;
+} cct_traces_info;
+
+/* The traces of run (0: the current one) into *info.  Returns CCT_OK or an error. */
+int cct_query_traces(cct_query *q, int run, cct_traces_info *info, cct_err *err);
+
+/* Sets the session's window (views made with cct_view_spec_init take it): from
+ * and to are seconds since the run's first record ('1.5', '1.5s', '250ms') or
+ * percents of its span ('10%'); to NULL: the end of the run; from NULL: no
+ * window (the whole run).  Changing runs resets it.  Returns CCT_OK,
+ * CCT_ENOTFOUND (the run has no traces) or CCT_EUSAGE (bad time). */
+int cct_query_set_window(cct_query *q, const char *from, const char *to, cct_err *err);
+
+/* The session's window, NULL when none. */
+const cct_window *cct_query_window(const cct_query *q);
+
+/* A timeline: per lane (traced profile), per column of equal time, the share
+ * of the column's time that the center was on the sampled stack (the records
+ * whose context is inside an outermost occurrence; no center: any context). */
+typedef struct cct_timeline {
+  int run;
+  double from, to;    /* seconds since the run's first record: the window drawn */
+  size_t nlanes, ncols, total_lanes;
+  char **label;       /* per lane: 'rank 0 thread 1', or its trace file */
+  long long *lane;    /* per lane: its number (trace_lane.lane) */
+  double *on, *busy;  /* per lane: seconds on the center, on any context, in the window */
+  double *frac;       /* nlanes x ncols shares 0..1, row-major */
+  char *center;       /* the center's label */
+} cct_timeline;
+
+/* The timeline of the session's run, center and window: the lanes most on the
+ * center first (at most nlanes, 0: all), ncols columns.  Returns CCT_OK with
+ * *out (free with cct_timeline_free), CCT_ENOTFOUND for a run without traces,
+ * or an error. */
+int cct_timeline_compute(cct_query *q, size_t nlanes, size_t ncols, cct_timeline **out, cct_err *err);
+void cct_timeline_free(cct_timeline *t);
 
 #endif

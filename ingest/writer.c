@@ -836,7 +836,7 @@ int cct_writer_enter(cct_writer *w, const cct_context *c) {
                        w->out_path);
   if (w->traces && w->trace_m < 0 && !w->depth) { /* the root: the traced time is the last metric */
     cct_err e = CCT_ERR_INIT;
-    if ((w->trace_m = cct_writer_metric(w, "trace (sec)", "sum", "time on the sampled call stack, from the traces", 1, &e)) < 0)
+    if ((w->trace_m = cct_writer_metric(w, CCT_TRACE_METRIC, "sum", "time on the sampled call stack, from the traces", 1, &e)) < 0)
       return cct_err_set(&w->err, e.code, "%s", e.msg);
   }
   int added = cct_idset_add(&w->contexts, (uint32_t)c->id);

@@ -116,6 +116,7 @@ int q_values(const qv *q, int64_t pre, const size_t *vcols, size_t n, double *ou
   sqlite3_stmt *st = q_stmt(q, ST_VALUE, err);
   if (!st) return CCT_ESQL;
   for (size_t i = 0; i < n; i++) {
+    if (q_window_values(q, vcols[i], pre, out + 3 * i)) continue; /* the trace metric in a window */
     sqlite3_reset(st);
     sqlite3_bind_int64(st, 2, q->r->cols[vcols[i]].id);
     sqlite3_bind_int64(st, 3, pre);
@@ -159,6 +160,10 @@ int q_values_many(const qv *q, const int64_t *pres, size_t n, const size_t *cols
     double *col = out + 3 * m;
     if (pv && cols[m] == q->r->primary) { /* the values beside each context: nothing to read */
       for (size_t i = 0; i < n; i++) memcpy(col + stride * i, (const char *)pv + pv_stride * i, 3 * sizeof *col);
+      continue;
+    }
+    if (q->win && cols[m] == q->win->col) { /* the trace metric in a window (window.c) */
+      for (size_t i = 0; i < n; i++) q_window_values(q, cols[m], pres[i], col + stride * i);
       continue;
     }
     for (size_t i = 0; i < n; i++) col[stride * i] = col[stride * i + 1] = col[stride * i + 2] = 0;
@@ -524,6 +529,7 @@ void q_arch_close(qarch *a) {
   for (size_t i = 0; i < a->npaths; i++) free(a->paths[i]);
   free(a->paths);
   qmap_free(&a->pathmap);
+  q_traces_close(a);
   for (size_t i = 0; i < a->nruns; i++) run_free(a->runs[i]);
   free(a->runs);
   for (int i = 0; i < ST_COUNT; i++) sqlite3_finalize(a->st[i]);

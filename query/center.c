@@ -675,6 +675,11 @@ int q_center_need(const qv *q, const size_t *cols, size_t n, cct_err *err) {
   if (!c->nO || !n) return CCT_OK;
   size_t *miss = malloc(n * sizeof *miss), nmiss = 0; /* the columns not read yet */
   if (!miss) return cct_err_set(err, CCT_ENOMEM, "out of memory");
+  size_t tcol = q_trace_column(q->r);
+  if (tcol < c->ncols && c->cv[tcol] && c->cv_window != q_window_serial(q)) { /* of another window */
+    free(c->cv[tcol]);
+    c->cv[tcol] = NULL;
+  }
   for (size_t k = 0; k < n; k++) {
     int dup = cols[k] >= c->ncols || c->cv[cols[k]] != NULL;
     for (size_t j = 0; j < nmiss && !dup; j++) dup = miss[j] == cols[k];
@@ -701,6 +706,7 @@ int q_center_need(const qv *q, const size_t *cols, size_t n, cct_err *err) {
       if (c->lexouter[i]) v[3 * outer_idx + 1] += x[1], v[3 * outer_idx + 2] += x[2];
     }
     c->cv[miss[m]] = v; /* the cache behind the const center: filled once, never changed */
+    if (miss[m] == tcol) ((cct_center *)cct_unconst(c))->cv_window = q_window_serial(q); /* the trace column: per window */
   }
   free(miss);
   free(pres);

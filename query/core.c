@@ -53,7 +53,7 @@ int q_spec_bind(cct_query *s, const cct_view_spec *spec, qv *q, cct_err *err) {
   q->sort = spec->sort >= CCT_SORT_INCLUSIVE && spec->sort <= CCT_SORT_NAME ? spec->sort : CCT_SORT_INCLUSIVE;
   if (q->sort == CCT_SORT_OCCURRENCES && spec->view != CCT_VIEW_FLAT)
     return cct_err_set(err, CCT_EUSAGE, "only flat rows sort by occurrences; siblings sort by inclusive, exclusive or name");
-  return CCT_OK;
+  return q_window_bind(q, spec->window, err);
 }
 
 int cct_view_compute(cct_query *s, const cct_view_spec *user, cct_view **out, cct_err *err) {

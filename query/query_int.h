@@ -132,6 +132,7 @@ typedef struct qarch {
   qfiltered **filtered;  /* filtered runs of this archive (filter.c), most recent last */
   size_t nfiltered;
   int serial;            /* the last filtered run's serial number */
+  struct qtrace_cache *traces; /* the runs' trace records and last windows (window.c), NULL: none read */
 } qarch;
 
 /* A resolved center (center.c): the items of one run and their occurrences.
@@ -149,9 +150,22 @@ struct cct_center {
   double **cv;           /* per column: NULL until a view needs it (q_center_need), then per O member
                           * 3 values: its inclusive, and for O* members the sums of exclusive and of
                           * exclusive_lex over the counted members of its subtree (a cache, filled
-                          * through the const center, never changed once filled) */
+                          * through the const center, never changed once filled; but the
+                          * trace column's, filled again for another window) */
+  int cv_window;         /* the window serial the trace column's cv is of (0: none) */
   qmap cfuncs;           /* functions with a frame in O (key: function id) */
 };
+
+/* The values of a run's 'trace (sec)' column over a window (window.c): per
+ * tree node, inclusive, exclusive and lex_aware seconds. */
+typedef struct qwin {
+  double *v;             /* 3 x n */
+  int32_t n;
+  int64_t base;          /* pre of node 0 */
+  size_t col;            /* the run's column they replace */
+  int64_t from, to;      /* ns since the run's first record */
+  int serial;            /* 1, 2, ... per archive, for caches */
+} qwin;
 
 /* One computation (a view, a center change): what it reads.  Built on the
  * stack by the entry points from a spec; never outlives the call. */
@@ -169,6 +183,7 @@ typedef struct qv {
   int tree;              /* 0, or the serial of the filtered run r belongs to */
   const cct_filter *filters; /* the filters applied (names in the view) */
   size_t nfilters;
+  const qwin *win;       /* the window's values of the trace column, NULL: none (window.c) */
 } qv;
 
 /* The session (session.c): an archive plus the current settings, the
@@ -189,6 +204,8 @@ struct cct_query {
   struct qdef *defs;     /* derived metrics ('metric define', vmetric.c) */
   size_t ndefs;
   char *vmetric;         /* the display metric when it is a statistic or derived metric (owned), else NULL */
+  cct_window window;     /* the window of the trace metric, when windowed (window.c) */
+  int windowed;
 };
 
 /* ---- archive.c ---- */
@@ -349,6 +366,29 @@ void q_vm_free(qvm *p);
 int q_vm_is_virtual(cct_query *s, int run, const char *name);
 /* Frees the session's derived metrics. */
 void q_vm_defs_free(cct_query *s);
+/* ---- window.c ---- */
+
+/* Binds window w (NULL: none) of q's run into q->win, computing its values
+ * once.  Returns CCT_OK, CCT_ENOTFOUND (no traces), CCT_EUSAGE or an error. */
+int q_window_bind(qv *q, const cct_window *w, cct_err *err);
+/* When col is the windowed trace column of q: its 3 values at context pre into
+ * out, returns 1; else 0 (nothing written). */
+int q_window_values(const qv *q, size_t col, int64_t pre, double *out);
+/* The program total of column col (the window's for the trace column). */
+double q_root_total(const qv *q, size_t col);
+/* 'window 1.5 s - 2.5 s (trace (sec))', malloc'd (NULL when out of memory), for views to name it. */
+char *q_window_text(const qv *q);
+/* Stats of the trace metric (over q's window, else the whole run): for each lane of a profile in index (profile id ->
+ * index in p), p[i].value = the lane's seconds in the window inside the center's outermost
+ * occurrences (the root without a center); *program += the lane's seconds on any context.
+ * Returns CCT_OK or an error. */
+int q_window_stats(const qv *q, const qmap *index, struct cct_stats_profile *p, double *program, cct_err *err);
+/* Serial of q's window, 0 when none (a cache of trace-column values is valid for one serial). */
+int q_window_serial(const qv *q);
+/* The run's 'trace (sec)' column, r->ncols when none. */
+size_t q_trace_column(const qrun *r);
+/* Frees the archive's trace records (q_arch_close calls it). */
+void q_traces_close(qarch *a);
 
 /* Builds the computation q for spec on archive a (the session s supplies run 0's meaning). */
 int q_spec_bind(cct_query *s, const cct_view_spec *spec, qv *q, cct_err *err);

@@ -155,6 +155,7 @@ void cct_view_spec_init(const cct_query *q, int view, cct_view_spec *spec) {
   spec->percent = q->percent;
   spec->filters = q->filters;
   spec->nfilters = q->nfilters;
+  spec->window = cct_query_window(q);
 }
 
 /* The new run and center are built aside and swapped in only when complete: a
@@ -173,6 +174,7 @@ int cct_query_set_run(cct_query *q, int run, cct_err *err) {
   if (rc) return rc;
   cct_center_free(q->center);
   q->center = c;
+  if (q->r != r) q->windowed = 0; /* a window is of one run's traces */
   q->r = r;
   q->disp = disp;
   if (q->vmetric && !q_vm_is_virtual(q, run, q->vmetric)) free(q->vmetric), q->vmetric = NULL; /* not in that run */

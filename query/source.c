@@ -518,9 +518,12 @@ int q_stats(const qv *q, size_t bins, int order, cct_stats **out, cct_err *err) 
   if (st) sqlite3_reset(st);
   if (!st) rc = CCT_ESQL;
   if (!rc) rc = step;
-  if (!rc && !(st = q_stmt(q, ST_PROFILE_VALUES, err))) rc = CCT_ESQL;
-  if (!rc) sqlite3_bind_int64(st, 2, q->r->cols[q->disp].id);
-  while (!rc && (step = cct_step(st, err)) == CCT_STEP_ROW) {
+  int windowed = q->disp == q_trace_column(q->r); /* the trace metric: from the records (and the window) */
+  if (!rc && windowed) rc = q_window_stats(q, &index, s->profiles, &s->program_sum, err);
+  st = NULL;
+  if (!rc && !windowed && !(st = q_stmt(q, ST_PROFILE_VALUES, err))) rc = CCT_ESQL;
+  if (!rc && st) sqlite3_bind_int64(st, 2, q->r->cols[q->disp].id);
+  while (!rc && st && (step = cct_step(st, err)) == CCT_STEP_ROW) {
     int64_t *slot = qmap_get(&index, sqlite3_column_int64(st, 0), 0, 0, 0, 0);
     if (!slot) continue;
     size_t n = 0;
@@ -538,7 +541,7 @@ int q_stats(const qv *q, size_t bins, int order, cct_stats **out, cct_err *err) 
     s->program_sum += pvec_incl(&v, (uint32_t)q->r->root.id);
     free(buf);
   }
-  if (!rc) rc = step;
+  if (!rc && st) rc = step;
   if (st) sqlite3_reset(st);
   qmap_free(&index);
   free(ids);
@@ -562,7 +565,7 @@ int q_stats(const qv *q, size_t bins, int order, cct_stats **out, cct_err *err) 
     qsort(s->profiles, s->count, sizeof *s->profiles,
           order == CCT_STATS_BY_RANK ? by_rank : order == CCT_STATS_BY_THREAD ? by_thread : by_value_desc);
   /* what the figures do not say by themselves */
-  s->program_total = q->r->root_incl ? q->r->root_incl[q->disp] : 0;
+  s->program_total = q->r->root_incl ? q_root_total(q, q->disp) : 0;
   char note[300] = "";
   if (!s->count)
     snprintf(note, sizeof note, "run %d has no per-profile data (the database holds summary values only)", q->shown_run);

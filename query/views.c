@@ -172,7 +172,7 @@ cct_view *q_view_new(const qv *q, const char *name, const size_t *vcols, size_t 
   int lost = 0; /* out of memory */
   for (size_t i = 0; i < n; i++) {
     v->metrics[i] = q_strdup(q->r->cols[vcols[i]].name);
-    v->total[i] = v->base[i] = q->r->root_incl[vcols[i]];
+    v->total[i] = v->base[i] = q_root_total(q, vcols[i]);
     lost |= !v->metrics[i] && q->r->cols[vcols[i]].name;
   }
   if (q->percent == CCT_PERCENT_CENTER && q->c->nitems && n) { /* shares of the center's inclusive */
@@ -183,9 +183,11 @@ cct_view *q_view_new(const qv *q, const char *name, const size_t *vcols, size_t 
     v->percent = CCT_PERCENT_CENTER;
   }
   for (size_t i = 0; i < q->c->nitems; i++) lost |= !(v->center[i] = q_strdup(q->c->items[i].text));
-  if (q->nfilters && (v->filters = calloc(q->nfilters, sizeof *v->filters))) {
+  size_t nf = q->nfilters + (q->win != NULL); /* a window is named as the filters are (window.c) */
+  if (nf && (v->filters = calloc(nf, sizeof *v->filters))) {
     for (size_t i = 0; i < q->nfilters; i++) lost |= !(v->filters[v->nfilters++] = cct_filter_text(&q->filters[i]));
-  } else if (q->nfilters) {
+    if (q->win) lost |= !(v->filters[v->nfilters++] = q_window_text(q));
+  } else if (nf) {
     lost = 1;
   }
   if (lost) {
@@ -1112,6 +1114,10 @@ int q_flat(const qv *q, int kind, int n, cct_view **out, cct_err *err) {
   *out = NULL;
   if (kind < CCT_FLAT_FUNCTIONS || kind > CCT_FLAT_TREE) return cct_err_set(err, CCT_EUSAGE, "bad flat kind %d", kind);
   size_t vcols[CCT_VIEW_MAX_METRICS], nm = q_view_columns(q, vcols);
+  for (size_t m = 0; q->win && m < nm; m++) /* the static-scope totals are the whole run's */
+    if (vcols[m] == q->win->col)
+      return cct_err_set(err, CCT_EUSAGE, "flat under a window is not supported yet: center the function and use "
+                                          "topdown, or 'window reset'");
   int need = q->percent == CCT_PERCENT_CENTER ? q_center_need(q, vcols, nm, err) : CCT_OK; /* shares of the center */
   if (need) return need;
   cct_view *v = q_view_new(q, "flat", vcols, nm);

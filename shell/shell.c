@@ -107,6 +107,17 @@ static const cct_cmd commands[] = {
      "totals per static scope, the N first by KEY (default 20, 0 = all); center rows marked *",
      "KEY: inclusive (default), exclusive, occurrences (the 'contexts' column: how many\n"
      "calling contexts a function, loop or line has, as 'center' counts them), name."},
+    {"window", cct_shell_cmd_window, CMD_NEEDS_DB, "window [A [B] | reset]",
+     "show or set the time window of the metric 'trace (sec)' (runs with traces)",
+     "  window A B     every view, center and stats count only the traced time in [A, B):\n"
+     "                 seconds since the run's first record (1.5, 1.5s, 250ms) or percents\n"
+     "                 of its span (10%); B omitted: the end of the run; records cut at the\n"
+     "                 edges count for their part, so adjacent windows add up to their union\n"
+     "  window reset   the whole run            window   show the window and the span\n"
+     "Views name the window on their 'filters:' line.  Other metrics are the whole run's."},
+    {"timeline", cct_shell_cmd_timeline, CMD_NEEDS_DB, "timeline [N]",
+     "per traced profile (N lanes, default 16, 0 = all; the most on the center first), when the center "
+     "was on the sampled stack, over the window", NULL},
     {"source", cmd_source, CMD_NEEDS_DB, "source [FILE | @N]",
      "source text with per-line metrics; '>' marks the center's lines (default: the center's file)", NULL},
     {"stats", cmd_stats, CMD_NEEDS_DB, "stats [by rank|by thread] [BINS]",

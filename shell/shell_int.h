@@ -421,4 +421,8 @@ int cct_out_limit(cct_shell *p);
  * Returns CCT_CMD_OK, or CCT_CMD_ERROR (message printed) when it cannot start. */
 int cct_tui_run(cct_shell *p);
 
+/* ---- Traces (shell_trace.c): the 'window' and 'timeline' commands ---- */
+int cct_shell_cmd_window(cct_shell *p, cct_words *w);
+int cct_shell_cmd_timeline(cct_shell *p, cct_words *w);
+
 #endif

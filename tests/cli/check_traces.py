@@ -73,6 +73,17 @@ def classic_traces(db):
                 yield recs
 
 
+def classic_alias(db):
+    """Classic records name statements by S@it: it -> the context id S@i."""
+    alias = {}
+    xml = open(os.path.join(db, "experiment.xml"), encoding="utf-8", errors="replace").read()
+    for attrs in re.findall(r"<S\b([^>]*)>", xml):
+        i, it = re.search(r'\bi="(\d+)"', attrs), re.search(r'\bit="(\d+)"', attrs)
+        if it:
+            alias[int(it.group(1))] = int(i.group(1))
+    return alias
+
+
 def main():
     db, archive = sys.argv[1], sys.argv[2]
     run = int(sys.argv[3]) if len(sys.argv) > 3 else 1
@@ -85,13 +96,7 @@ def main():
     else:
         traces = list(classic_traces(db))
     # classic records name statements by S@it; map them to the context ids (S@i)
-    alias = {}
-    if fmt.startswith("classic"):
-        xml = open(os.path.join(db, "experiment.xml"), encoding="utf-8", errors="replace").read()
-        for attrs in re.findall(r"<S\b([^>]*)>", xml):
-            i, it = re.search(r'\bi="(\d+)"', attrs), re.search(r'\bit="(\d+)"', attrs)
-            if it:
-                alias[int(it.group(1))] = int(i.group(1))
+    alias = classic_alias(db) if fmt.startswith("classic") else {}
     point_ns = defaultdict(int)
     lanes = []
     for recs in traces:

@@ -1,0 +1,158 @@
+#!/usr/bin/env python3
+"""check_window.py DBDIR ARCHIVE FUNCTION: checks cctq's time windows and
+timeline against the raw trace files (read by check_traces.py's readers),
+independently of cctq's code:
+
+- for windows [0, 100%), [0, 50%), [50%, 100%) and [10%, 35%) of the span,
+  every traced context's 'trace (sec)' inclusive and exclusive (cctq: 'center
+  #ID; topdown 0') equals the time its records (and its subtree's, by the
+  scope rules of formats.md 3.4) spend inside the window, each record cut at
+  the window's edges; and the two halves add up to the whole;
+- 'timeline' (json, 100 columns) with FUNCTION as the center: per lane and
+  column, the share of the column's time whose record lies inside a frame of
+  FUNCTION, and per lane the seconds on it.
+Exits 1 on the first mismatch."""
+import json
+import os
+import subprocess
+import sqlite3
+import sys
+from collections import defaultdict
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import check_traces as ct  # noqa: E402
+
+
+def lanes_of(db, fmt):
+    if fmt == "v4":
+        return list(ct.v4_traces(os.path.join(db, "trace.db")))
+    if fmt == "prof2":
+        return list(ct.prof2_traces(os.path.join(db, "trace.db")))
+    return list(ct.classic_traces(db))
+
+
+def main():
+    db, archive, function = sys.argv[1:4]
+    cctq = os.environ["CCTQ"]
+    con = sqlite3.connect(archive)
+    fmt = con.execute("SELECT format FROM runs WHERE run = 1").fetchone()[0]
+    lanes = lanes_of(db, fmt)
+    if fmt.startswith("classic"):
+        alias = ct.classic_alias(db)
+        lanes = [[(t, alias.get(c, 0) if c else 0) for t, c in l] for l in lanes]
+    ctx = {cid: (parent, kind, rel, name) for cid, parent, kind, rel, name in
+           con.execute("SELECT id, parent, kind, relation, name FROM contexts WHERE run = 1")}
+    t0 = min(l[0][0] for l in lanes)
+    span = max(l[-1][0] for l in lanes) - t0
+    # each record: (lane, start, end, ctx) with times in ns since t0
+    recs = []
+    for k, l in enumerate(lanes):
+        for (t, c), (t2, _) in zip(l, l[1:] + [l[-1]]):
+            if c:
+                recs.append((k, t - t0, t2 - t0, c))
+
+    def window(a, b):
+        incl, excl = defaultdict(float), defaultdict(float)
+        for _, s, e, c in recs:
+            d = min(e, b) - max(s, a)
+            if d <= 0:
+                continue
+            chain, x = True, c
+            while x is not None:
+                incl[x] += d
+                if chain:
+                    excl[x] += d
+                parent, kind, rel, _ = ctx[x]
+                if kind in ("root", "function") or rel != "lexical":
+                    chain = False
+                x = parent
+        return incl, excl
+
+    ids = sorted({c for _, _, _, c in recs} | {p for c in {c for _, _, _, c in recs} for p in [ctx[c][0]] if p})
+    wins = [(0, span), (0, span / 2), (span / 2, span), (span * 0.1, span * 0.35)]
+    got = {}
+    for a, b in wins:
+        cmds = ["metric trace", "mode csv", "window %.9fs %.9fs" % (a * 1e-9, b * 1e-9)]
+        for c in ids:
+            cmds += ["center #%d" % c, "topdown 0"]
+        out = subprocess.run([cctq, archive, "-c", "; ".join(cmds)], check=True, capture_output=True, text=True).stdout
+        vals = {}
+        for line in out.splitlines():
+            f = line.split(",")
+            if len(f) > 12 and f[3] == "center":
+                vals[int(f[4][1:])] = (float(f[11]), float(f[12]))
+        got[(a, b)] = vals
+        incl, excl = window(round(a), round(b))
+        for c in ids:
+            gi, ge = vals[c]
+            wi, we = incl[c] * 1e-9, excl[c] * 1e-9
+            if abs(gi - wi) > 1e-9 + 1e-9 * wi or abs(ge - we) > 1e-9 + 1e-9 * we:
+                print("check_window: %s: window %g-%g s, context %d: inclusive %r exclusive %r, expected %r %r"
+                      % (db, a * 1e-9, b * 1e-9, c, gi, ge, wi, we), file=sys.stderr)
+                return 1
+    whole, h1, h2 = got[wins[0]], got[wins[1]], got[wins[2]]
+    for c in ids:
+        if abs(h1[c][0] + h2[c][0] - whole[c][0]) > 1e-9 * max(1, whole[c][0]):
+            print("check_window: %s: context %d: halves %r + %r != %r" % (db, c, h1[c][0], h2[c][0], whole[c][0]),
+                  file=sys.stderr)
+            return 1
+    # the timeline of FUNCTION over the whole run
+    def on(c):
+        x = c
+        while x is not None:
+            parent, kind, rel, name = ctx[x]
+            if kind == "function" and (name == function or name.startswith(function + " [")):
+                return True
+            x = parent
+        return False
+    cols = 100
+    out = subprocess.run([cctq, archive, "-c", "mode json; center '%s'; timeline 0" % function], check=True,
+                         capture_output=True, text=True).stdout
+    tl = json.loads(out)
+    colw = span / cols
+    for lane in tl["lanes"]:
+        k = lane["lane"] - 1
+        share = [0.0] * cols
+        total = 0
+        for kk, s, e, c in recs:
+            if kk != k or not on(c):
+                continue
+            total += e - s
+            for j in range(int(s // colw), min(cols, int(e // colw) + 1)):
+                d = min(e, (j + 1) * colw if j < cols - 1 else span) - max(s, j * colw)
+                if d > 0:
+                    share[j] += d / colw
+        if abs(lane["on"] - total * 1e-9) > 1e-9 + 1e-9 * total * 1e-9:
+            print("check_window: %s: lane %d on %r s, expected %r" % (db, k + 1, lane["on"], total * 1e-9), file=sys.stderr)
+            return 1
+        for j in range(cols):
+            if abs(lane["shares"][j] - share[j]) > 1e-3:
+                print("check_window: %s: lane %d column %d share %r, expected %r" % (db, k + 1, j, lane["shares"][j],
+                                                                                    share[j]), file=sys.stderr)
+                return 1
+    # stats of the metric over the profiles: each traced profile's value is its lane's time on FUNCTION
+    # in the window [10%, 35%) (lanes bound to profiles by trace_lane.profile)
+    a, b = round(span * 0.1), round(span * 0.35)
+    out = subprocess.run([cctq, archive, "-c", "mode json; metric trace; center '%s'; window %.9fs %.9fs; stats"
+                          % (function, a * 1e-9, b * 1e-9)], check=True, capture_output=True, text=True).stdout
+    st = json.loads(out[out.index("{"):])
+    prof = dict(con.execute("SELECT lane, profile FROM trace_lane WHERE run = 1 AND profile IS NOT NULL"))
+    for p in st["profiles"]:
+        lane = [k for k, v in prof.items() if v == p["profile"]]
+        want = sum(min(e, b) - max(s, a) for kk, s, e, c in recs
+                   if lane and kk == lane[0] - 1 and on(c) and min(e, b) > max(s, a)) * 1e-9
+        if abs(p["value"] - want) > 1e-9 + 1e-9 * want:
+            print("check_window: %s: stats: profile %d %r s, expected %r" % (db, p["profile"], p["value"], want),
+                  file=sys.stderr)
+            return 1
+    ons = [l["on"] for l in tl["lanes"]]
+    if ons != sorted(ons, reverse=True):
+        print("check_window: %s: lanes not by time on the center" % db, file=sys.stderr)
+        return 1
+    print("check_window: %s: %d contexts in 4 windows, timeline of %s in %d lanes: ok" % (db, len(ids), function,
+                                                                                        len(tl["lanes"])))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
