@@ -529,7 +529,7 @@ void q_arch_close(qarch *a) {
   for (size_t i = 0; i < a->npaths; i++) free(a->paths[i]);
   free(a->paths);
   qmap_free(&a->pathmap);
-  q_traces_close(a);
+  if (a->traces_free) a->traces_free(a); /* window.c's trace records */
   for (size_t i = 0; i < a->nruns; i++) run_free(a->runs[i]);
   free(a->runs);
   for (int i = 0; i < ST_COUNT; i++) sqlite3_finalize(a->st[i]);

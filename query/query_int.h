@@ -13,6 +13,7 @@
 #include "cct_sqlite.h" /* after the public headers: the extension build routes sqlite3_* calls */
 
 #include <stdint.h>
+#include <string.h>
 
 /* Context kinds and relations of base.sql: CCT_KIND_*, CCT_REL_* of common/cct_kinds.h. */
 
@@ -132,6 +133,7 @@ typedef struct qarch {
   qfiltered **filtered;  /* filtered runs of this archive (filter.c), most recent last */
   size_t nfiltered;
   int serial;            /* the last filtered run's serial number */
+  void (*traces_free)(struct qarch *a); /* frees traces (set by window.c, called by q_arch_close) */
   struct qtrace_cache *traces; /* the runs' trace records and last windows (window.c), NULL: none read */
 } qarch;
 
@@ -368,12 +370,50 @@ int q_vm_is_virtual(cct_query *s, int run, const char *name);
 void q_vm_defs_free(cct_query *s);
 /* ---- window.c ---- */
 
+/* One lane's records: times (ns since the run's first record) and context
+ * node indexes (0 = idle), in time order, and when its last record ends. */
+typedef struct qlane {
+  int64_t lane, profile, node, rank, thread, core, gpucontext, gpustream;
+  char *source;
+  int64_t *t;
+  uint32_t *ctx;
+  size_t n, cap;         /* records read, records the lane has */
+  int64_t end;          /* the time the last record lasts until (= its own time) */
+} qlane;
+
+/* The traces of one run, loaded once. */
+typedef struct qtraces {
+  int run;
+  int64_t t0, span;     /* ns */
+  long long records, strays;
+  qlane *lanes;
+  size_t nlanes;
+  qwin win;             /* the last window computed (win.v NULL: none) */
+} qtraces;
+/* The traces of run r (read and decoded once per archive); *out NULL when it has none. */
+int q_traces_get(qarch *a, const qrun *r, qtraces **out, cct_err *err);
+/* 1 for the tree nodes inside q's center's outermost occurrences (all without a center), 0 for
+ * the root; malloc'd, NULL when out of memory. */
+unsigned char *q_center_marks(const qv *q);
+/* Seconds of lane l's records inside [from, to): on a marked node, on any. */
+void q_lane_time(const qlane *l, const unsigned char *in, int64_t from, int64_t to, double *on, double *any);
+
+
+
 /* Binds window w (NULL: none) of q's run into q->win, computing its values
  * once.  Returns CCT_OK, CCT_ENOTFOUND (no traces), CCT_EUSAGE or an error. */
 int q_window_bind(qv *q, const cct_window *w, cct_err *err);
 /* When col is the windowed trace column of q: its 3 values at context pre into
- * out, returns 1; else 0 (nothing written). */
-int q_window_values(const qv *q, size_t col, int64_t pre, double *out);
+ * out, returns 1; else 0 (nothing written).  Inline: archive.c reads through it,
+ * and the query files call one way (archive.c never calls window.c). */
+static inline int q_window_values(const qv *q, size_t col, int64_t pre, double *out) {
+  const qwin *w = q->win;
+  if (!w || col != w->col) return 0;
+  int64_t i = pre - w->base;
+  if (i < 0 || i >= w->n) out[0] = out[1] = out[2] = 0;
+  else out[0] = w->v[3 * i], out[1] = w->v[3 * i + 1], out[2] = w->v[3 * i + 2];
+  return 1;
+}
 /* The program total of column col (the window's for the trace column). */
 double q_root_total(const qv *q, size_t col);
 /* 'window 1.5 s - 2.5 s (trace (sec))', malloc'd (NULL when out of memory), for views to name it. */
@@ -384,11 +424,14 @@ char *q_window_text(const qv *q);
  * Returns CCT_OK or an error. */
 int q_window_stats(const qv *q, const qmap *index, struct cct_stats_profile *p, double *program, cct_err *err);
 /* Serial of q's window, 0 when none (a cache of trace-column values is valid for one serial). */
-int q_window_serial(const qv *q);
-/* The run's 'trace (sec)' column, r->ncols when none. */
-size_t q_trace_column(const qrun *r);
-/* Frees the archive's trace records (q_arch_close calls it). */
-void q_traces_close(qarch *a);
+static inline int q_window_serial(const qv *q) { return q->win ? q->win->serial : 0; }
+/* The run's 'trace (sec)' column, r->ncols when none.  (Inline, as q_window_values: the
+ * files below window.c read through them.) */
+static inline size_t q_trace_column(const qrun *r) {
+  for (size_t i = 0; i < r->nsum; i++)
+    if (r->cols[i].name && !strcmp(r->cols[i].name, CCT_TRACE_METRIC)) return i;
+  return r->ncols;
+}
 
 /* Builds the computation q for spec on archive a (the session s supplies run 0's meaning). */
 int q_spec_bind(cct_query *s, const cct_view_spec *spec, qv *q, cct_err *err);

@@ -155,7 +155,7 @@ void cct_view_spec_init(const cct_query *q, int view, cct_view_spec *spec) {
   spec->percent = q->percent;
   spec->filters = q->filters;
   spec->nfilters = q->nfilters;
-  spec->window = cct_query_window(q);
+  spec->window = q->windowed ? &q->window : NULL; /* the session's window (timeline.c sets it) */
 }
 
 /* The new run and center are built aside and swapped in only when complete: a

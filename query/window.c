@@ -16,27 +16,6 @@
 #include <string.h>
 #include <zstd.h>
 
-/* One lane's records: times (ns since the run's first record) and context
- * node indexes (0 = idle), in time order, and when its last record ends. */
-typedef struct qlane {
-  int64_t lane, profile, node, rank, thread, core, gpucontext, gpustream;
-  char *source;
-  int64_t *t;
-  uint32_t *ctx;
-  size_t n, cap;         /* records read, records the lane has */
-  int64_t end;          /* the time the last record lasts until (= its own time) */
-} qlane;
-
-/* The traces of one run, loaded once. */
-typedef struct qtraces {
-  int run;
-  int64_t t0, span;     /* ns */
-  long long records, strays;
-  qlane *lanes;
-  size_t nlanes;
-  qwin win;             /* the last window computed (win.v NULL: none) */
-} qtraces;
-
 struct qtrace_cache {
   qtraces **runs;
   size_t n;
@@ -54,7 +33,7 @@ static void lanes_free(qtraces *t) {
   free(t);
 }
 
-void q_traces_close(qarch *a) {
+static void traces_close(qarch *a) {
   if (!a->traces) return;
   for (size_t i = 0; i < a->traces->n; i++) lanes_free(a->traces->runs[i]);
   free(a->traces->runs);
@@ -62,11 +41,6 @@ void q_traces_close(qarch *a) {
   a->traces = NULL;
 }
 
-size_t q_trace_column(const qrun *r) {
-  for (size_t i = 0; i < r->nsum; i++)
-    if (r->cols[i].name && !strcmp(r->cols[i].name, CCT_TRACE_METRIC)) return i;
-  return r->ncols;
-}
 
 static int64_t col_opt(sqlite3_stmt *st, int i) {
   return sqlite3_column_type(st, i) == SQLITE_NULL ? -1 : sqlite3_column_int64(st, i);
@@ -104,9 +78,10 @@ static int decode_chunk(qlane *l, const void *z, size_t zn, int64_t first, int64
 }
 
 /* Loads the traces of run r (cached); *out NULL when it has none. */
-static int traces_get(qarch *a, const qrun *r, qtraces **out, cct_err *err) {
+int q_traces_get(qarch *a, const qrun *r, qtraces **out, cct_err *err) {
   *out = NULL;
   if (!a->traces && !(a->traces = calloc(1, sizeof *a->traces))) return cct_err_set(err, CCT_ENOMEM, "out of memory");
+  a->traces_free = traces_close;
   struct qtrace_cache *tc = a->traces;
   for (size_t i = 0; i < tc->n; i++)
     if (tc->runs[i]->run == r->run) return *out = tc->runs[i]->nlanes ? tc->runs[i] : NULL, CCT_OK;
@@ -236,7 +211,7 @@ int q_window_bind(qv *q, const cct_window *w, cct_err *err) {
   if (!w) return CCT_OK;
   if (q->tree) return cct_err_set(err, CCT_EUSAGE, "a window and filters together are not supported yet: 'filter reset' or 'window reset'");
   qtraces *t = NULL;
-  int rc = traces_get(q->a, q->r, &t, err);
+  int rc = q_traces_get(q->a, q->r, &t, err);
   if (rc) return rc;
   if (!t) return cct_err_set(err, CCT_ENOTFOUND, "run %d has no traces: no window", q->r->run);
   size_t col = q_trace_column(q->r);
@@ -256,15 +231,6 @@ int q_window_bind(qv *q, const cct_window *w, cct_err *err) {
   return CCT_OK;
 }
 
-int q_window_values(const qv *q, size_t col, int64_t pre, double *out) {
-  const qwin *w = q->win;
-  if (!w || col != w->col) return 0;
-  int64_t i = pre - w->base;
-  if (i < 0 || i >= w->n) out[0] = out[1] = out[2] = 0;
-  else memcpy(out, w->v + 3 * i, 3 * sizeof *out);
-  return 1;
-}
-
 double q_root_total(const qv *q, size_t col) {
   double v[3];
   if (q_window_values(q, col, q->r->tree.base, v)) return v[0];
@@ -278,12 +244,11 @@ char *q_window_text(const qv *q) {
   return q_strdup(b);
 }
 
-int q_window_serial(const qv *q) { return q->win ? q->win->serial : 0; }
 
 /* Marks in[i] = 1 for the nodes inside the outermost occurrences of q's center
  * (every node without a center), 0 for the root (idle records).  Returns a
  * malloc'd array of the tree's size, NULL when out of memory. */
-static unsigned char *center_marks(const qv *q) {
+unsigned char *q_center_marks(const qv *q) {
   const cct_tree *tr = &q->r->tree;
   unsigned char *in = calloc((size_t)tr->n, 1);
   if (!in) return NULL;
@@ -298,7 +263,7 @@ static unsigned char *center_marks(const qv *q) {
 }
 
 /* Seconds of lane l's records inside [from, to), on a marked node (*on) and on any (*any). */
-static void lane_time(const qlane *l, const unsigned char *in, int64_t from, int64_t to, double *on, double *any) {
+void q_lane_time(const qlane *l, const unsigned char *in, int64_t from, int64_t to, double *on, double *any) {
   *on = *any = 0;
   for (size_t i = 0; i < l->n; i++) {
     int64_t a = l->t[i], b = i + 1 < l->n ? l->t[i + 1] : l->end;
@@ -312,15 +277,15 @@ static void lane_time(const qlane *l, const unsigned char *in, int64_t from, int
 
 int q_window_stats(const qv *q, const qmap *index, struct cct_stats_profile *p, double *program, cct_err *err) {
   qtraces *t = NULL;
-  int rc = traces_get(q->a, q->r, &t, err);
+  int rc = q_traces_get(q->a, q->r, &t, err);
   if (rc || !t) return rc;
-  unsigned char *in = center_marks(q);
+  unsigned char *in = q_center_marks(q);
   if (!in) return cct_err_set(err, CCT_ENOMEM, "out of memory");
   for (size_t k = 0; k < t->nlanes; k++) {
     const int64_t *slot = t->lanes[k].profile > 0 ? qmap_get(index, t->lanes[k].profile, 0, 0, 0, 0) : NULL;
     if (!slot) continue; /* a trace without a profile (gauss: ranks 2 and 3) */
     double on, any;
-    lane_time(&t->lanes[k], in, q->win ? q->win->from : 0, q->win ? q->win->to : INT64_MAX, &on, &any);
+    q_lane_time(&t->lanes[k], in, q->win ? q->win->from : 0, q->win ? q->win->to : INT64_MAX, &on, &any);
     p[*slot].value = on;
     *program += any;
   }
@@ -328,182 +293,3 @@ int q_window_stats(const qv *q, const qmap *index, struct cct_stats_profile *p, 
   return CCT_OK;
 }
 
-/* ---- the session's window and the run's traces, public ---- */
-
-int cct_query_traces(cct_query *s, int run, cct_traces_info *info, cct_err *err) {
-  memset(info, 0, sizeof *info);
-  const qrun *r = NULL;
-  int rc = q_run_get(&s->a, run ? run : s->r->run, &r, err);
-  qtraces *t = NULL;
-  q_begin(&s->a);
-  if (!rc) rc = traces_get(&s->a, r, &t, err);
-  q_end(&s->a);
-  if (rc || !t) return rc;
-  info->has = 1;
-  info->span = (double)t->span * 1e-9;
-  info->t0 = t->t0;
-  info->records = t->records;
-  info->strays = t->strays;
-  info->lanes = (long long)t->nlanes;
-  return CCT_OK;
-}
-
-/* Parses a window edge: seconds ('1.5', '1.5s', '250ms') or a percent of span ('10%'). */
-static int parse_edge(const char *s, double span, double *out) {
-  char *end = NULL;
-  double v = strtod(s, &end);
-  if (end == s || !isfinite(v) || v < 0) return -1;
-  if (!strcmp(end, "%")) v = v / 100 * span;
-  else if (!strcmp(end, "ms")) v /= 1e3;
-  else if (*end && strcmp(end, "s")) return -1;
-  *out = v;
-  return 0;
-}
-
-int cct_query_set_window(cct_query *s, const char *from, const char *to, cct_err *err) {
-  if (!from) {
-    s->windowed = 0;
-    return CCT_OK;
-  }
-  cct_traces_info info;
-  int rc = cct_query_traces(s, 0, &info, err);
-  if (rc) return rc;
-  if (!info.has) return cct_err_set(err, CCT_ENOTFOUND, "run %d has no traces: no window", s->r->run);
-  cct_window w;
-  if (parse_edge(from, info.span, &w.from))
-    return cct_err_set(err, CCT_EUSAGE, "'%s' is not a time: give seconds (1.5, 1.5s, 250ms) or a percent of the run (10%%)", from);
-  if (!to) w.to = info.span;
-  else if (parse_edge(to, info.span, &w.to))
-    return cct_err_set(err, CCT_EUSAGE, "'%s' is not a time: give seconds (1.5, 1.5s, 250ms) or a percent of the run (10%%)", to);
-  if (w.to <= w.from)
-    return cct_err_set(err, CCT_EUSAGE, "the window ends (%g s) before it starts (%g s)", w.to, w.from);
-  s->window = w;
-  s->windowed = 1;
-  return CCT_OK;
-}
-
-const cct_window *cct_query_window(const cct_query *s) { return s->windowed ? &s->window : NULL; }
-
-/* ---- the timeline ---- */
-
-void cct_timeline_free(cct_timeline *t) {
-  if (!t) return;
-  for (size_t i = 0; i < t->nlanes; i++) free(t->label[i]);
-  free(t->label);
-  free(t->lane);
-  free(t->on);
-  free(t->busy);
-  free(t->frac);
-  free(t->center);
-  free(t);
-}
-
-static void lane_label(const qlane *l, char *buf, size_t n) {
-  size_t k = 0;
-  buf[0] = 0;
-  const struct { const char *name; int64_t v; } f[] = {{"rank", l->rank}, {"thread", l->thread}, {"core", l->core},
-                                                       {"gpu ctx", l->gpucontext}, {"stream", l->gpustream}};
-  for (size_t i = 0; i < sizeof f / sizeof *f && k < n; i++)
-    if (f[i].v >= 0) k += (size_t)snprintf(buf + k, n - k, "%s%s %lld", k ? " " : "", f[i].name, (long long)f[i].v);
-  if (!buf[0]) snprintf(buf, n, "%s", l->source ? l->source : "?");
-}
-
-typedef struct lane_order {
-  size_t i;
-  double on, busy;
-} lane_order;
-
-static int by_on(const void *a, const void *b) {
-  const lane_order *x = a, *y = b;
-  if (x->on != y->on) return x->on < y->on ? 1 : -1;
-  if (x->busy != y->busy) return x->busy < y->busy ? 1 : -1;
-  return x->i < y->i ? -1 : x->i > y->i;
-}
-
-int cct_timeline_compute(cct_query *s, size_t nlanes, size_t ncols, cct_timeline **out, cct_err *err) {
-  *out = NULL;
-  cct_view_spec spec;
-  cct_view_spec_init(s, CCT_VIEW_TOPDOWN, &spec);
-  if (ncols < 1 || ncols > 4096) return cct_err_set(err, CCT_EUSAGE, "a timeline is 1 to 4096 columns wide");
-  qv q;
-  q_begin(&s->a);
-  int rc = q_spec_bind(s, &spec, &q, err);
-  qtraces *t = NULL;
-  if (!rc && q.tree) rc = cct_err_set(err, CCT_EUSAGE, "a timeline under filters is not supported yet: 'filter reset'");
-  if (!rc) rc = traces_get(q.a, q.r, &t, err);
-  if (!rc && !t) rc = cct_err_set(err, CCT_ENOTFOUND, "run %d has no traces: no timeline", q.r->run);
-  unsigned char *in = rc ? NULL : center_marks(&q); /* nodes in the center's subtrees */
-  cct_timeline *tl = rc ? NULL : calloc(1, sizeof *tl);
-  lane_order *ord = rc ? NULL : calloc(t->nlanes, sizeof *ord);
-  if (!rc && (!in || !tl || !ord)) rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
-  if (!rc) {
-    const cct_window *w = s->windowed ? &s->window : NULL;
-    int64_t from = w ? (int64_t)llround(w->from * 1e9) : 0, to = w ? (int64_t)llround(w->to * 1e9) : t->span;
-    if (to <= from) to = from + 1;
-    tl->run = q.r->run;
-    tl->from = (double)from * 1e-9;
-    tl->to = (double)to * 1e-9;
-    tl->ncols = ncols;
-    tl->total_lanes = t->nlanes;
-    tl->center = q_strdup(q.c->nitems ? q_center_label(q.c) : "<program root>");
-    double *frac = calloc(t->nlanes * ncols, sizeof *frac), *busyc = calloc(t->nlanes * ncols, sizeof *busyc);
-    if (!frac || !busyc || !tl->center) rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
-    double colw = (double)(to - from) / (double)ncols;
-    for (size_t k = 0; !rc && k < t->nlanes; k++) {
-      const qlane *l = &t->lanes[k];
-      ord[k].i = k;
-      for (size_t i = 0; i < l->n; i++) {
-        int64_t a = l->t[i], b = i + 1 < l->n ? l->t[i + 1] : l->end;
-        if (a < from) a = from;
-        if (b > to) b = to;
-        if (b <= a || !l->ctx[i]) continue;
-        int on = in[l->ctx[i]];
-        ord[k].busy += (double)(b - a);
-        if (on) ord[k].on += (double)(b - a);
-        /* spread [a, b) over the columns it covers */
-        for (double x = (double)(a - from); x < (double)(b - from);) {
-          size_t c = (size_t)(x / colw);
-          if (c >= ncols) c = ncols - 1;
-          double cend = (double)(c + 1) * colw, y = cend < (double)(b - from) ? cend : (double)(b - from);
-          if (c == ncols - 1) y = (double)(b - from);
-          busyc[k * ncols + c] += y - x;
-          if (on) frac[k * ncols + c] += y - x;
-          if (y <= x) break;
-          x = y;
-        }
-      }
-    }
-    if (!rc) {
-      qsort(ord, t->nlanes, sizeof *ord, by_on);
-      tl->nlanes = nlanes && nlanes < t->nlanes ? nlanes : t->nlanes;
-      tl->label = calloc(tl->nlanes + 1, sizeof *tl->label);
-      tl->lane = calloc(tl->nlanes + 1, sizeof *tl->lane);
-      tl->on = calloc(tl->nlanes + 1, sizeof *tl->on);
-      tl->busy = calloc(tl->nlanes + 1, sizeof *tl->busy);
-      tl->frac = calloc(tl->nlanes * ncols + 1, sizeof *tl->frac);
-      if (!tl->label || !tl->lane || !tl->on || !tl->busy || !tl->frac) rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
-      for (size_t r = 0; !rc && r < tl->nlanes; r++) {
-        size_t k = ord[r].i;
-        char buf[128];
-        lane_label(&t->lanes[k], buf, sizeof buf);
-        if (!(tl->label[r] = q_strdup(buf))) rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
-        tl->lane[r] = t->lanes[k].lane;
-        tl->on[r] = ord[r].on * 1e-9;
-        tl->busy[r] = ord[r].busy * 1e-9;
-        for (size_t c = 0; c < ncols; c++) /* share of the column's time on the center: idle time counts as off */
-          tl->frac[r * ncols + c] = frac[k * ncols + c] / colw;
-      }
-    }
-    free(frac);
-    free(busyc);
-  }
-  q_end(&s->a);
-  free(in);
-  free(ord);
-  if (rc) {
-    cct_timeline_free(tl);
-    return rc;
-  }
-  *out = tl;
-  return CCT_OK;
-}

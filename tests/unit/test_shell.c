@@ -171,7 +171,7 @@ static void test_candidates(void **state) {
   char out[512] = "";
   cct_shell_init(&p, stdout, stderr);
   cct_shell_candidates(&p, 'c', NULL, "t", collect, out);
-  assert_string_equal(out, "topdown,threshold,timer,tui");
+  assert_string_equal(out, "topdown,timeline,threshold,timer,tui");
   out[0] = '\0';
   cct_shell_candidates(&p, 'c', NULL, "m", collect, out);
   assert_string_equal(out, "metric,metrics,mode");
