@@ -241,8 +241,8 @@ static int additive(const reader *r, int m) {
 /* Closes the innermost CCT element and sets its function-scope exclusive.
  * hpcprof's classic exclusive of a procedure frame (<PF>, t="exclusive") holds
  * the inlined code (<Pr>) lexically inside it, whose cost is also the <Pr>'s own
- * exclusive (gauss: main's PF i=2 has 515965000 = its statements 515826783 +
- * its three <Pr> 137909); loops do not hold it, and neither does an inlined
+ * exclusive (gauss: main's PF i=2 has 515965000 = 515827091 of its own + its
+ * three <Pr> 137909); loops do not hold it, and neither does an inlined
  * frame hold the inlined frames inside it (LULESH: each of the 94 <Pr> with
  * <Pr> inside has the exclusive of its own statements alone; taking theirs off
  * made CalcForceForNodes' enclosing '<inline> (lulesh.cc:1263)' -95809).  The
