@@ -4,6 +4,7 @@
  * small cached look-ups keyed by (id, run): functions, paths, values, caller frames.  Everything above it (centers, views, the session)
  * calls down into this file, never the other way. */
 #include "query_int.h"
+#include "filter_tree.h"
 
 #include <math.h>
 #include <ctype.h>
@@ -37,7 +38,7 @@ static const char *const stmt_names[ST_COUNT] = {
     [ST_COMPLETE_FUNCTIONS] = "complete_functions", [ST_COMPLETE_METRICS] = "complete_metrics",
     [ST_RUN_EXISTS] = "run_exists", [ST_COLUMNS] = "columns", [ST_RUNS] = "runs", [ST_BEGIN] = "begin", [ST_COMMIT] = "commit",
     [ST_VALUES] = "values", [ST_LOOP_COSTS] = "loop_costs", [ST_FUNCTIONS_AT] = "functions_at",
-    [ST_FILE_CONTEXTS] = "file_contexts", [ST_OCC_FUNCTION] = "occ_function"};
+    [ST_FILE_CONTEXTS] = "file_contexts", [ST_OCC_FUNCTION] = "occ_function", [ST_COLUMN_VALUES] = "column_values"};
 
 sqlite3_stmt *q_arch_stmt(qarch *a, int i, int run, cct_err *err) {
   if (!a->st[i] && cct_schema_prepare_named(a->db, cct_sql_query, stmt_names[i], &a->st[i], err)) return NULL;
@@ -112,7 +113,73 @@ static int finite_col(sqlite3_stmt *st, int c, double *out, cct_err *err) {
                      file && *file ? file : "the archive", isnan(sqlite3_column_double(st, c)) ? "NaN" : "infinite");
 }
 
+/* Column col of filtered run q->r: 3 values per node of its tree, the run's own values
+ * carried through the filters' log (read once, one rowid range, kept in qrun.colv). */
+static int filtered_column(const qv *q, size_t col, const double **out, cct_err *err) {
+  qrun *r = cct_unconst(q->r); /* colv is a cache behind the const run */
+  *out = r->colv[col];
+  if (*out) return CCT_OK;
+  const qf_tree *f = r->ft;
+  const cct_tree *t = &r->tree;
+  double *v = malloc((size_t)t->n * 3 * sizeof *v), *in = NULL;
+  if (!v) return cct_err_set(err, CCT_ENOMEM, "out of memory");
+  int rc = CCT_OK;
+  if (col == r->primary) { /* the filtered tree carries it */
+    for (int32_t i = 0; i < t->n; i++) v[3 * (size_t)i] = t->incl[i], v[3 * (size_t)i + 1] = t->excl[i], v[3 * (size_t)i + 2] = t->lex[i];
+  } else {
+    in = calloc((size_t)f->nsrc * 3, sizeof *in);
+    sqlite3_stmt *st = in ? q_stmt(q, ST_COLUMN_VALUES, err) : NULL;
+    if (!in) rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
+    else if (!st) rc = CCT_ESQL;
+    if (!rc) {
+      sqlite3_bind_int64(st, 2, r->cols[col].id);
+      sqlite3_bind_int64(st, 3, t->base);
+      sqlite3_bind_int64(st, 4, t->base + f->nsrc - 1);
+      while ((rc = cct_step(st, err)) == CCT_STEP_ROW) {
+        int64_t i = sqlite3_column_int64(st, 0) - t->base;
+        if (i < 0 || i >= f->nsrc) continue;
+        for (int c = 0; c < 3 && rc == CCT_STEP_ROW; c++)
+          if (finite_col(st, 1 + c, &in[3 * i + c], err)) rc = CCT_ECORRUPT;
+        if (rc != CCT_STEP_ROW) break;
+      }
+      sqlite3_reset(st);
+    }
+    if (!rc) rc = qf_values(f, in, 3, v, err);
+  }
+  free(in);
+  if (rc) {
+    free(v);
+    return rc;
+  }
+  *out = r->colv[col] = v;
+  return CCT_OK;
+}
+
+int q_column_values(const qv *q, size_t col, const double **v, cct_err *err) {
+  *v = NULL;
+  if (!q->r->ft || col >= q->r->ncols) return cct_err_set(err, CCT_EUSAGE, "column %zu of run %d is not a filtered one", col, q->shown_run);
+  return filtered_column(q, col, v, err);
+}
+
+/* Values of a filtered run's node numbered pre, for the columns cols[0..n). */
+static int filtered_values(const qv *q, const int64_t *pres, size_t n, const size_t *cols, size_t ncols, double *out,
+                           size_t stride, cct_err *err) {
+  for (size_t m = 0; m < ncols; m++) {
+    const double *v = NULL;
+    int rc = filtered_column(q, cols[m], &v, err);
+    if (rc) return rc;
+    for (size_t i = 0; i < n; i++) {
+      int64_t x = pres[i] - q->r->tree.base;
+      double *o = out + stride * i + 3 * m;
+      if (x < 0 || x >= q->r->tree.n) o[0] = o[1] = o[2] = 0;
+      else memcpy(o, v + 3 * x, 3 * sizeof *o);
+    }
+  }
+  return CCT_OK;
+}
+
 int q_values(const qv *q, int64_t pre, const size_t *vcols, size_t n, double *out, cct_err *err) {
+  if (q->r->ft) return filtered_values(q, &pre, 1, vcols, n, out, 0, err);
   sqlite3_stmt *st = q_stmt(q, ST_VALUE, err);
   if (!st) return CCT_ESQL;
   for (size_t i = 0; i < n; i++) {
@@ -151,6 +218,7 @@ static int by_pre(const void *a, const void *b) {
 
 int q_values_many(const qv *q, const int64_t *pres, size_t n, const size_t *cols, size_t ncols, const double *pv,
                   size_t pv_stride, double *out, size_t stride, cct_err *err) {
+  if (q->r->ft) return filtered_values(q, pres, n, cols, ncols, out, stride, err);
   prei *idx = NULL;
   int64_t *keys = NULL;
   qkeys k = {NULL, n, 1};

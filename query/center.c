@@ -178,6 +178,11 @@ static void suggest_format(suggest *s, char *buf, size_t size) {
 /* Whether function fn has a frame in the run (a filtered run keeps the
  * functions whose frames it removed). */
 static int has_frames(const qv *q, int64_t fn) {
+  if (q->r->ft) { /* a filtered run: its own tree, not the archive's contexts */
+    const int32_t *v = NULL;
+    size_t n = 0;
+    return q_frames_of(q, fn, 0, &v, &n, NULL) || n > 0;
+  }
   sqlite3_stmt *st = q_stmt(q, ST_OCC_FUNCTION, NULL);
   if (!st) return 1;
   sqlite3_bind_int64(st, 2, fn);

@@ -23,8 +23,7 @@ int q_spec_bind(cct_query *s, const cct_view_spec *spec, qv *q, cct_err *err) {
   if (rc) return rc;
   q->shown_run = run;
   if (spec->nfilters) { /* the filtered copy of the run */
-    if ((rc = q_filtered(&s->a, run, spec->filters, spec->nfilters, &q->a, &q->tree, err))) return rc;
-    if ((rc = q_run_get(q->a, 1, &q->r, err))) return rc;
+    if ((rc = q_filtered(&s->a, run, spec->filters, spec->nfilters, &q->r, &q->tree, err))) return rc;
     q->filters = spec->filters;
     q->nfilters = spec->nfilters;
   }

@@ -1,24 +1,18 @@
 /* filter.c: filters (SPEC section 5).  A run seen through a list of filters
- * is computed once as the one run of a private archive: the items are
- * resolved in the run (center syntax, center.c), the ingest library writes the
- * filtered tree with the numbering and static-scope totals of any run
- * (cct_ingest_derive), and the file is opened immutable and unlinked at once,
- * so nothing is left behind.  The archive keeps the filtered runs it made
- * (keyed by run and filter list); views, centers and checks then run on them
- * unchanged (core.c binds a spec with filters to its filtered run); the
- * session's list of filters is in session.c. */
-#include "cct_util.h"
+ * is a run of the same archive whose tree is the filtered one: the items are
+ * resolved in the run (center syntax, center.c), the run's tree image is
+ * transformed in memory (filter_tree.c), and the other metrics' values follow
+ * on demand through the filters' log (archive.c, qrun.colv).  Nothing is
+ * written anywhere.  The archive keeps the filtered runs it made (keyed by run
+ * and filter list); views, centers and checks then run on them unchanged
+ * (core.c binds a spec with filters to its filtered run); the session's list
+ * of filters is in session.c. */
 #include "query_int.h"
-#include "cct_ingest.h"
+#include "filter_tree.h"
 
-#include <dirent.h>
-#include <errno.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/types.h>
-#include <unistd.h>
 
 /* At most this many filtered runs are kept per archive (the oldest goes). */
 #define Q_FILTERED_MAX 8
@@ -26,7 +20,8 @@
 struct qfiltered {
   char *key;  /* run and filter list (see filter_key) */
   int serial; /* cct_center.tree of centers resolved in it */
-  qarch a;    /* run 1 is the filtered tree */
+  qrun run;   /* the filtered run (its columns are the run's: not owned) */
+  qf_tree ft; /* how its tree came from the run's (ft.t moved into run.tree) */
 };
 
 static const char *const kind_names[] = {"keep", "drop", "hide", "prune", "recursion"};
@@ -53,17 +48,22 @@ char *cct_filter_text(const cct_filter *f) {
 static char *filter_key(int run, const cct_filter *f, size_t n) {
   size_t len = 32;
   for (size_t i = 0; i < n; i++) len += 16 + (f[i].item ? strlen(f[i].item) : 0);
-  char *k = malloc(len), *p = k;
+  char *k = malloc(len);
   if (!k) return NULL;
-  p += snprintf(p, len, "%d", run); /* len: room for every part, so no part is cut */
-  for (size_t i = 0; i < n; i++)
-    p += snprintf(p, len - (size_t)(p - k), "\n%d %s", f[i].kind, f[i].item ? f[i].item : "");
+  size_t at = (size_t)snprintf(k, len, "%d", run);
+  for (size_t i = 0; i < n && at < len; i++) at += (size_t)snprintf(k + at, len - at, "\n%d %s", f[i].kind, f[i].item ? f[i].item : "");
   return k;
 }
 
 static void filtered_free(qfiltered *d) {
   if (!d) return;
-  q_arch_close(&d->a);
+  for (size_t i = 0; d->run.colv && i < d->run.ncols; i++) free(d->run.colv[i]);
+  free(d->run.colv);
+  free(d->run.root_incl);
+  q_scopes_free(d->run.scopes);
+  q_index_free(d->run.idx);
+  cct_tree_free(&d->run.tree);
+  qf_free(&d->ft);
   free(d->key);
   free(d);
 }
@@ -75,9 +75,9 @@ void q_filtered_close(qarch *a) {
   a->nfiltered = 0;
 }
 
-/* The context ids of filter f's item's occurrences in run r of a. */
-static int item_ids(qarch *a, const qrun *r, const cct_filter *f, long long **ids, size_t *n, cct_err *err) {
-  *ids = NULL;
+/* The occurrences of filter f's item in run r of a, as nodes of r's tree (none without an item). */
+static int item_nodes(qarch *a, const qrun *r, const cct_filter *f, int32_t **nodes, size_t *n, cct_err *err) {
+  *nodes = NULL;
   *n = 0;
   if (!f->item) return CCT_OK;
   qv q = {.a = a, .r = r, .c = &q_no_center, .gran = CCT_GRAN_FUNCTION, .shown_run = r->run};
@@ -86,37 +86,54 @@ static int item_ids(qarch *a, const qrun *r, const cct_filter *f, long long **id
   int rc = q_center_edit(&q, NULL, CCT_CENTER_SET, f->item, NULL, 0, &c, &e);
   if (rc) return cct_err_set(err, rc, "filter %s %s: %s", cct_filter_name(f->kind), f->item, e.msg);
   if (!c) return CCT_OK;
-  *ids = malloc((c->nO + 1) * sizeof **ids);
-  if (!*ids) rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
-  for (size_t i = 0; !rc && i < c->nO; i++) (*ids)[(*n)++] = c->O[i].id;
+  *nodes = malloc((c->nO + 1) * sizeof **nodes);
+  if (!*nodes) rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
+  for (size_t i = 0; !rc && i < c->nO; i++)
+    if (c->O[i].pre >= r->tree.base && c->O[i].pre - r->tree.base < r->tree.n) (*nodes)[(*n)++] = (int32_t)(c->O[i].pre - r->tree.base);
   cct_center_free(c);
   return rc;
 }
 
-/* Removes what processes killed while writing a filtered copy left in dir
- * (cctq-filtered-PID-N.sqlite and its temporaries, PID no longer running). */
-static void remove_stale(const char *dir) {
-  DIR *d = opendir(dir);
-  struct dirent *e;
-  while (d && (e = readdir(d))) {
-    long pid;
-    int n = 0;
-    if (sscanf(e->d_name, "cctq-filtered-%ld-%*d.sqlite%n", &pid, &n) != 1 || !n || pid <= 0) continue;
-    if (kill((pid_t)pid, 0) == 0 || errno != ESRCH) continue; /* alive, or not ours to judge */
-    char p[4200];
-    snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
-    unlink(p);
+/* Makes d->run from run r and the filtered tree in d->ft: the run's 'sum' columns, the
+ * filtered root, program totals and default metric. */
+static int make_run(qarch *a, const qrun *r, qfiltered *d, cct_err *err) {
+  qrun *x = &d->run;
+  x->run = r->run;
+  x->cols = r->cols;
+  x->ncols = x->nsum = r->nsum; /* the stored sums (as derive.c did): what filters can carry */
+  x->primary = r->primary < x->ncols ? r->primary : x->ncols;
+  x->defdisp = r->defdisp < x->ncols ? r->defdisp : 0;
+  x->tree = d->ft.t; /* moved */
+  memset(&d->ft.t, 0, sizeof d->ft.t);
+  x->ft = &d->ft;
+  const cct_tree *t = &x->tree;
+  qctx *c = &x->root;
+  *c = r->root;
+  c->last = t->base + t->last[0];
+  c->nframes = t->nframes[0];
+  c->pv[0] = t->incl[0], c->pv[1] = t->excl[0], c->pv[2] = t->lex[0];
+  x->colv = calloc(x->ncols + 1, sizeof *x->colv);
+  x->root_incl = calloc(x->ncols + 1, sizeof *x->root_incl);
+  x->idx = q_index_new();
+  if (!x->colv || !x->root_incl || !x->idx) return cct_err_set(err, CCT_ENOMEM, "out of memory");
+  qv q = {.a = a, .r = x, .c = &q_no_center, .gran = CCT_GRAN_FUNCTION, .shown_run = r->run};
+  for (size_t i = 0; i < x->ncols; i++) {
+    double v[3];
+    int rc = q_values(&q, t->base, &i, 1, v, err);
+    if (rc) return rc;
+    x->root_incl[i] = v[0];
   }
-  if (d) closedir(d);
+  return CCT_OK;
 }
 
-int q_filtered(qarch *a, int run, const cct_filter *f, size_t n, qarch **out, int *serial, cct_err *err) {
+int q_filtered(qarch *a, int run, const cct_filter *f, size_t n, const qrun **out, int *serial, cct_err *err) {
+  *out = NULL;
   char *key = filter_key(run, f, n);
   if (!key) return cct_err_set(err, CCT_ENOMEM, "out of memory");
   for (size_t i = a->nfiltered; i-- > 0;)
     if (!strcmp(a->filtered[i]->key, key)) {
       free(key);
-      *out = &a->filtered[i]->a;
+      *out = &a->filtered[i]->run;
       *serial = a->filtered[i]->serial;
       return CCT_OK;
     }
@@ -128,39 +145,30 @@ int q_filtered(qarch *a, int run, const cct_filter *f, size_t n, qarch **out, in
     }
   const qrun *r = NULL;
   int rc = q_run_get(a, run, &r, err);
-  cct_derive_step *steps = calloc(n + 1, sizeof *steps);
-  long long **ids = calloc(n + 1, sizeof *ids);
-  if (!rc && (!steps || !ids)) rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
+  qf_step *steps = calloc(n + 1, sizeof *steps);
+  int32_t **nodes = calloc(n + 1, sizeof *nodes);
+  qfiltered *d = calloc(1, sizeof *d);
+  if (!rc && (!steps || !nodes || !d)) rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
   q_begin(a);
   for (size_t i = 0; !rc && i < n; i++) {
     steps[i].kind = f[i].kind;
-    rc = item_ids(a, r, &f[i], &ids[i], &steps[i].nids, err);
-    steps[i].ids = ids[i];
+    rc = item_nodes(a, r, &f[i], &nodes[i], &steps[i].nocc, err);
+    steps[i].occ = nodes[i];
   }
-  char path[4200];
-  const char *tmp = getenv("TMPDIR");
-  tmp = tmp && *tmp ? tmp : "/tmp";
-  remove_stale(tmp);
-  snprintf(path, sizeof path, "%s/cctq-filtered-%ld-%d.sqlite", tmp, (long)getpid(), a->serial + 1);
-  unlink(path); /* a leftover of a dead process with our pid */
-  if (!rc) rc = cct_ingest_derive(a->db, run, steps, n, path, err);
+  if (!rc) rc = qf_make(&r->tree, steps, n, &d->ft, err);
+  if (!rc) rc = make_run(a, r, d, err);
   q_end(a);
-  qfiltered *d = rc ? NULL : calloc(1, sizeof *d);
-  if (!rc && !d) rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
-  if (!rc) rc = q_arch_open(&d->a, path, CCT_OPEN_IMMUTABLE, NULL, err);
-  unlink(path); /* open or not, the file is private: gone once closed */
-  for (size_t i = 0; ids && i < n; i++) free(ids[i]);
-  free(ids);
+  for (size_t i = 0; nodes && i < n; i++) free(nodes[i]);
+  free(nodes);
   free(steps);
   if (!rc && a->nfiltered == Q_FILTERED_MAX) {
     filtered_free(a->filtered[0]);
     memmove(a->filtered, a->filtered + 1, --a->nfiltered * sizeof *a->filtered);
   }
-  qfiltered **grown = rc ? NULL : cct_reallocarray(a->filtered, (a->nfiltered + 1), sizeof *grown);
+  qfiltered **grown = rc ? NULL : cct_reallocarray(a->filtered, a->nfiltered + 1, sizeof *grown);
   if (!rc && !grown) rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
   if (rc) {
-    if (d) q_arch_close(&d->a);
-    free(d);
+    filtered_free(d);
     free(key);
     return rc;
   }
@@ -168,7 +176,7 @@ int q_filtered(qarch *a, int run, const cct_filter *f, size_t n, qarch **out, in
   d->key = key;
   d->serial = ++a->serial;
   a->filtered[a->nfiltered++] = d;
-  *out = &d->a;
+  *out = &d->run;
   *serial = d->serial;
   return CCT_OK;
 }

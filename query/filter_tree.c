@@ -455,7 +455,7 @@ int qf_values(const qf_tree *f, const double *in, int comps, double *out, cct_er
     double *x = a;
     a = b, b = x;
   }
-  int32_t n = f->t.n;
+  int32_t n = f->nstages ? f->stages[f->nstages - 1].nout : f->nsrc; /* (f->t may have moved) */
   double scale = fabs(a[0]);
   for (int32_t i = 0; i < n; i++) {
     const double *v = &a[(size_t)i * comps];
@@ -494,6 +494,7 @@ int qf_make(const cct_tree *src, const qf_step *steps, size_t n, qf_tree *out, c
   memset(out, 0, sizeof *out);
   int32_t ns = src->n;
   out->nsrc = ns;
+  out->src = src;
   out->stages = calloc(n + 1, sizeof *out->stages);
   uint8_t *want = calloc((size_t)ns, 1);
   int32_t *orig = malloc((size_t)ns * sizeof *orig);

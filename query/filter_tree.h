@@ -47,6 +47,7 @@ typedef struct qf_tree {
   cct_tree t;        /* the filtered tree (base: the run's; node i is not the archive's pre base + i
                       * unless orig[i] == i); incl/excl/lex: the run's primary metric, filtered */
   int32_t *orig;     /* per node of t: the run's node it is */
+  const cct_tree *src; /* the run's tree (the caller's, outlives f) */
   int32_t nsrc;      /* nodes of the run's tree */
   qf_stage *stages;  /* one per filter */
   size_t nstages;

@@ -82,7 +82,7 @@ enum {
   ST_LINE_COSTS, ST_FLAT, ST_FLAT_ONE, ST_SOURCE,
   ST_PROFILES, ST_PROFILE_VALUES, ST_COMPLETE_FUNCTIONS, ST_COMPLETE_METRICS, ST_RUN_EXISTS, ST_COLUMNS,
   ST_RUNS, ST_BEGIN, ST_COMMIT, ST_VALUES, ST_LOOP_COSTS, ST_FUNCTIONS_AT, ST_FILE_CONTEXTS,
-  ST_OCC_FUNCTION, ST_COUNT
+  ST_OCC_FUNCTION, ST_COLUMN_VALUES, ST_COUNT
 };
 
 /* What '@N' can refer to: the facts of each row of a view (cct_view.priv). */
@@ -111,6 +111,12 @@ typedef struct qrun {
   qctx root;
   double *root_incl;     /* per column: program total */
   cct_tree tree;         /* the run's tree image (tree_image), read and checked when the run loads */
+  const struct qf_tree *ft; /* a filtered run (filter.c): how its tree came from the run's; NULL for a run
+                          * of the archive.  Node i of a filtered tree is numbered tree.base + i, which
+                          * is not the archive's context of that pre: values come from colv */
+  double **colv;         /* a filtered run: per column, NULL until read, then 3 values per node of tree
+                          * (q_values_many; a cache behind the const run) */
+  struct qscache *scopes; /* a filtered run: its static-scope totals once computed (scopes.c) */
   struct qindex *idx;    /* look-ups over the tree (occur.c), each built on first use */
 } qrun;
 
@@ -278,6 +284,29 @@ int q_suffix_match(const char *path, const char *suffix);
 /* strdup that returns NULL on NULL. */
 char *q_strdup(const char *s);
 
+/* The values of column col (3 per node of the tree) of filtered run q->r (qrun.ft), read and
+ * carried through the filters once.  Returns CCT_OK, CCT_EUSAGE for a run that is not
+ * filtered, or an error. */
+int q_column_values(const qv *q, size_t col, const double **v, cct_err *err);
+
+/* ---- scopes.c: static-scope totals of a filtered run ---- */
+
+/* One static scope of a kind (CCT_TOTAL_*): key (function, file or module id; loops and
+ * lines: file id), line (loops and lines, else 0), totals, contexts in the scope. */
+typedef struct qscope {
+  int64_t key, line;
+  double incl, excl;
+  int64_t contexts;
+} qscope;
+typedef struct qscache qscache;
+/* The scopes of kind with a value in column col of q's run, computed over its tree by
+ * the outermost rule (as scope_total holds them for an archive's run) and kept with the
+ * run: *out[0..*n), sorted by (key, line).  Returns CCT_OK or an error. */
+int q_scopes(const qv *q, int kind, size_t col, const qscope **out, size_t *n, cct_err *err);
+/* The totals of one scope (0 when it has no value).  Returns CCT_OK or an error. */
+int q_scope_one(const qv *q, int kind, size_t col, int64_t key, int64_t line, double *incl, double *excl, cct_err *err);
+/* Frees a run's scope cache (NULL: no-op). */
+void q_scopes_free(qscache *c);
 /* ---- occur.c: look-ups over the run's tree image ---- */
 
 typedef struct qindex qindex;
@@ -342,10 +371,10 @@ int q_stats(const qv *q, size_t bins, int order, cct_stats **out, cct_err *err);
 const lastrow *q_view_facts(const cct_view *v);
 /* ---- filter.c ---- */
 
-/* The archive holding run seen through filters f[0..n) (n > 0): a private
- * archive whose run 1 is the filtered tree, made once and cached in a; its
- * serial in *serial.  Returns CCT_OK or an error (an item that matches nothing). */
-int q_filtered(qarch *a, int run, const cct_filter *f, size_t n, qarch **out, int *serial, cct_err *err);
+/* Run seen through filters f[0..n) (n > 0): a run of a whose tree is the filtered one
+ * (qrun.ft), made in memory once and cached in a; its serial in *serial.  Returns
+ * CCT_OK or an error (an item that matches nothing). */
+int q_filtered(qarch *a, int run, const cct_filter *f, size_t n, const qrun **out, int *serial, cct_err *err);
 /* Frees the filtered runs of a. */
 void q_filtered_close(qarch *a);
 

@@ -5,6 +5,7 @@
  * profiles, from the zstd-compressed per-profile vectors of profile_value). */
 #include "cct_util.h"
 #include "query_int.h"
+#include "filter_tree.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -255,6 +256,10 @@ static int source_file(const qv *q, const char *file, const cct_view *last, int6
 }
 
 int q_source(const qv *q, const char *file, const cct_view *last, cct_view **out, cct_err *err) {
+  if (q->r->ft) {
+    *out = NULL;
+    return cct_err_set(err, CCT_EUSAGE, "'source' is not computed under filters yet ('filter reset' first)");
+  }
   *out = NULL;
   int64_t fid = 0;
   int rc = source_file(q, file, last, &fid, err);
@@ -398,6 +403,41 @@ static int decode_profile(const char *buf, size_t size, pvec *v) {
   return 0;
 }
 
+/* A context id of a run's tree and its node. */
+typedef struct idnode {
+  int64_t id;
+  int32_t node;
+} idnode;
+
+static int by_id(const void *a, const void *b) {
+  int64_t x = ((const idnode *)a)->id, y = ((const idnode *)b)->id;
+  return (x > y) - (x < y);
+}
+
+/* Profile v carried through the filters of run q->r (qrun.ft): the inclusive of the
+ * nodes nodes[0..n) of the filtered tree added up into *sum, the root's into *root.
+ * byid: the run's tree's nodes by id; layer, out: room for 2 values per node of the
+ * run's and of the filtered tree. */
+static int filtered_profile(const qv *q, const pvec *v, const idnode *byid, double *layer, double *out,
+                            const int32_t *nodes, size_t n, double *sum, double *root, cct_err *err) {
+  const qf_tree *f = q->r->ft;
+  memset(layer, 0, (size_t)f->nsrc * 2 * sizeof *layer);
+  for (uint32_t k = 0; k < v->n; k++) {
+    uint32_t c;
+    memcpy(&c, v->ctx + 4 * (size_t)k, 4);
+    idnode key = {c, 0}, *x = bsearch(&key, byid, (size_t)f->nsrc, sizeof *byid, by_id);
+    if (!x) continue; /* elided contexts: their cost is in their ancestors' */
+    memcpy(&layer[2 * (size_t)x->node], v->incl + 8 * (size_t)k, 8);
+    memcpy(&layer[2 * (size_t)x->node + 1], v->incl + 8 * ((size_t)v->n + k), 8);
+  }
+  int rc = qf_values(f, layer, 2, out, err);
+  if (rc) return rc;
+  *sum = 0;
+  for (size_t i = 0; i < n; i++) *sum += out[2 * (size_t)nodes[i]];
+  *root = out[0];
+  return CCT_OK;
+}
+
 /* Inclusive value of ctx in v (binary search), 0 when absent. */
 static double pvec_incl(const pvec *v, uint32_t ctx) {
   size_t lo = 0, hi = v->n;
@@ -493,6 +533,26 @@ int q_stats(const qv *q, size_t bins, int order, cct_stats **out, cct_err *err) 
   for (size_t i = 0; i < q->c->nO; i++)
     if (q->c->outer[i]) ids[no++] = (uint32_t)q->c->O[i].id;
   int rc = CCT_OK;
+  /* a filtered run: each profile's values carried through the filters, over the nodes */
+  const qf_tree *ft = q->r->ft;
+  int32_t *nodes = NULL;
+  idnode *byid = NULL;
+  double *layer = NULL, *fout = NULL;
+  if (ft) {
+    nodes = malloc((q->c->nO + 1) * sizeof *nodes);
+    byid = malloc((size_t)ft->nsrc * sizeof *byid);
+    layer = malloc((size_t)ft->nsrc * 2 * sizeof *layer);
+    fout = malloc((size_t)q->r->tree.n * 2 * sizeof *fout);
+    if (!nodes || !byid || !layer || !fout) rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
+    size_t k = 0;
+    if (!rc && !q->c->nitems) nodes[k++] = 0;
+    for (size_t i = 0; !rc && i < q->c->nO; i++)
+      if (q->c->outer[i] && q->c->O[i].pre - q->r->tree.base >= 0 && q->c->O[i].pre - q->r->tree.base < q->r->tree.n)
+        nodes[k++] = (int32_t)(q->c->O[i].pre - q->r->tree.base);
+    no = k;
+    for (int32_t i = 0; !rc && i < ft->nsrc; i++) byid[i] = (idnode){ft->src->id[i], i};
+    if (!rc) qsort(byid, (size_t)ft->nsrc, sizeof *byid, by_id);
+  }
   sqlite3_stmt *st = q_stmt(q, ST_PROFILES, err);
   size_t cap = 0;
   qmap index = {0};
@@ -535,12 +595,22 @@ int q_stats(const qv *q, size_t bins, int order, cct_stats **out, cct_err *err) 
                        (long long)sqlite3_column_int64(st, 0));
       break;
     }
-    double sum = 0;
-    for (size_t i = 0; i < no; i++) sum += pvec_incl(&v, ids[i]);
+    double sum = 0, root = 0;
+    if (ft) {
+      rc = filtered_profile(q, &v, byid, layer, fout, nodes, no, &sum, &root, err);
+    } else {
+      for (size_t i = 0; i < no; i++) sum += pvec_incl(&v, ids[i]);
+      root = pvec_incl(&v, (uint32_t)q->r->root.id);
+    }
     s->profiles[*slot].value = sum;
-    s->program_sum += pvec_incl(&v, (uint32_t)q->r->root.id);
+    s->program_sum += root;
     free(buf);
+    if (rc) break;
   }
+  free(nodes);
+  free(byid);
+  free(layer);
+  free(fout);
   if (!rc && st) rc = step;
   if (st) sqlite3_reset(st);
   qmap_free(&index);

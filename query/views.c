@@ -355,6 +355,7 @@ static int loc_label(const qv *q, const char *prefix, int64_t file, long long li
 static int flat_one(const qv *q, int s, int64_t key, int64_t line, size_t col, double *incl, double *excl,
                     cct_err *err) {
   *incl = *excl = 0;
+  if (q->r->ft) return q_scope_one(q, s, col, key, line, incl, excl, err); /* a filtered run: in memory */
   sqlite3_stmt *st = q_stmt(q, ST_FLAT_ONE, err);
   if (!st) return CCT_ESQL;
   sqlite3_bind_int(st, 2, s); /* CCT_FLAT_* = CCT_TOTAL_* (static_assert in flat_rows) */
@@ -851,16 +852,29 @@ static int flat_rows(const qv *q, int s, int n, int count, frow **prows, size_t 
   *prows = NULL;
   *pnr = 0;
   if (!q->r->ncols) return CCT_OK;
-  sqlite3_stmt *st = q_stmt(q, ST_FLAT, err);
-  if (!st) return CCT_ESQL;
-  sqlite3_bind_int(st, 2, s);
-  sqlite3_bind_int64(st, 3, q->r->cols[q->disp].id);
   int sort = q->sort;
   int counted = (count || sort == CCT_SORT_OCCURRENCES) &&
                 (s == CCT_FLAT_FUNCTIONS || s == CCT_FLAT_LOOPS || s == CCT_FLAT_LINES);
   frow *rows = NULL;
   size_t nr = 0, cap = 0;
   int step;
+  if (q->r->ft) { /* a filtered run: its scopes computed in memory */
+    const qscope *sc = NULL;
+    size_t nsc = 0;
+    int rc = q_scopes(q, s, q->disp, &sc, &nsc, err);
+    if (!rc && nsc && !(rows = calloc(nsc, sizeof *rows))) rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
+    if (rc) return rc;
+    for (size_t i = 0; i < nsc; i++) {
+      rows[nr] = (frow){sc[i].key, sc[i].line, sc[i].incl, sc[i].excl, NULL, -1, 0};
+      if (counted && (s == CCT_FLAT_FUNCTIONS || sc[i].line >= 0)) rows[nr].occ = sc[i].contexts;
+      nr++;
+    }
+    goto sorted;
+  }
+  sqlite3_stmt *st = q_stmt(q, ST_FLAT, err);
+  if (!st) return CCT_ESQL;
+  sqlite3_bind_int(st, 2, s);
+  sqlite3_bind_int64(st, 3, q->r->cols[q->disp].id);
   while ((step = cct_step(st, err)) == CCT_STEP_ROW) {
     if (CCT_GROW(rows, nr + 1, cap)) {
       free(rows);
@@ -877,6 +891,7 @@ static int flat_rows(const qv *q, int s, int n, int count, frow **prows, size_t 
     free(rows);
     return step;
   }
+sorted:;
   /* Sorting by name needs the labels of every row first. */
   int rc = sort == CCT_SORT_NAME ? flat_labels(q, s, rows, nr, err) : CCT_OK;
   flat_sortv(rows, nr, sort);
@@ -1128,7 +1143,9 @@ int q_flat(const qv *q, int kind, int n, cct_view **out, cct_err *err) {
   size_t nroots = 0;
   int rc = CCT_OK;
   double cut = nm ? q->threshold * v->base[0] : 0;
-  if (kind == CCT_FLAT_TREE) {
+  if (kind == CCT_FLAT_TREE && q->r->ft) {
+    rc = cct_err_set(err, CCT_EUSAGE, "'flat tree' is not computed under filters yet ('filter reset', or flat functions|loops|lines|files|modules)");
+  } else if (kind == CCT_FLAT_TREE) {
     rc = flat_tree(q, &t, n, vcols, nm, cut, &roots, &nroots, err);
   } else {
     frow *rows = NULL;

@@ -58,6 +58,12 @@ SELECT inclusive, exclusive, exclusive_lex FROM value WHERE key = ?2 * CCT_VALUE
 SELECT k.i, v.inclusive, v.exclusive, v.exclusive_lex
 FROM cct_keys(?2) k CROSS JOIN value v ON v.key = ?3 * CCT_VALUE_KEY + k.key;
 
+-- @column_values  (?1 run, ?2 metric, ?3 first pre, ?4 last pre) -> pre, inclusive, exclusive,
+-- exclusive_lex of one metric column over a range of contexts (one rowid range: value.key =
+-- metric * 2^40 + pre): what a filtered run carries through its filters (query/archive.c)
+SELECT key - ?2 * 1099511627776, inclusive, exclusive, exclusive_lex FROM value
+WHERE key BETWEEN ?2 * 1099511627776 + ?3 AND ?2 * 1099511627776 + ?4;
+
 -- @function_info  (?1 run, ?2 function) -> name, module id, file id, line, file path, module path
 SELECT f.name, f.module, f.file, f.line, fi.path, m.path
 FROM function f

@@ -11,6 +11,7 @@
 
 #include <cmocka.h>
 
+#include "cct_ingest.h"
 #include "filter_tree.h"
 #include "query_int.h"
 
@@ -183,9 +184,22 @@ static void compare(cct_query *s, const char *sample, const cct_filter *f, size_
   sqlite3_finalize(st);
   qf_tree ft;
   if (qf_make(&r->tree, steps, n, &ft, &e)) fail_msg("%s: %s", sample, e.msg);
-  qarch *da = NULL;
-  int serial = 0;
-  if (q_filtered(&s->a, 1, f, n, &da, &serial, &e)) fail_msg("%s: derive: %s", sample, e.msg);
+  /* derive.c's filtered archive, opened as the query library did */
+  cct_derive_step ds[4];
+  for (size_t k = 0; k < n; k++) {
+    long long *ids = malloc((steps[k].nocc + 1) * sizeof *ids);
+    for (size_t j = 0; j < steps[k].nocc; j++) ids[j] = r->tree.id[steps[k].occ[j]];
+    ds[k] = (cct_derive_step){f[k].kind, ids, steps[k].nocc};
+  }
+  char path[1200];
+  snprintf(path, sizeof path, "%s/derived.sqlite", test_tmpdir());
+  unlink(path);
+  if (cct_ingest_derive(s->a.db, 1, ds, n, path, &e)) fail_msg("%s: derive: %s", sample, e.msg);
+  for (size_t k = 0; k < n; k++) free(cct_unconst(ds[k].ids));
+  static qarch dab;
+  q_arch_close(&dab);
+  qarch *da = &dab;
+  if (q_arch_open(da, path, CCT_OPEN_IMMUTABLE, NULL, &e)) fail_msg("%s: open derived: %s", sample, e.msg);
   const qrun *dr = NULL;
   assert_int_equal(q_run_get(da, 1, &dr, &e), CCT_OK);
   const cct_tree *a = &ft.t, *b = &dr->tree;
