@@ -57,25 +57,6 @@ int cct_archive_remove(const char *path, int run, cct_err *err);
  * makes it version 5, in one transaction.  Returns CCT_OK or an error. */
 int cct_archive_reindex(const char *path, cct_err *err);
 
-/* One step of a filtered copy of a run (cct_ingest_derive). */
-typedef struct cct_derive_step {
-  int kind;             /* CCT_FILTER_* (cct.h) */
-  const long long *ids; /* the database ids of the item's occurrences in the run (contexts; for
-                           CCT_FILTER_RECURSION frames whose functions collapse) */
-  size_t nids;          /* CCT_FILTER_RECURSION with 0 ids: every function */
-} cct_derive_step;
-
 typedef struct sqlite3 sqlite3;
-
-/* Writes run `run` of the archive open on db, transformed by steps[0..nsteps)
- * in order (each step sees the tree the steps before it left; ids no longer in
- * it are ignored), as the only run of a new archive at out_path (absent): the
- * same modules, files (with their copies of the text), functions, 'sum' metric
- * columns and profiles, and a tree whose values follow the filters of SPEC
- * section 5.  Contexts keep their database ids.  Reads db inside whatever
- * transaction the caller holds.  Returns CCT_OK or an error (a new archive
- * that fails is removed). */
-int cct_ingest_derive(sqlite3 *db, int run, const cct_derive_step *steps, size_t nsteps, const char *out_path,
-                      cct_err *err);
 
 #endif

@@ -10,9 +10,9 @@
 
 /* SQL text of the schema/ files (NUL-terminated, embedded at build time): the archive's
  * tables, indexes and public views, and the statements of the writer (ingest.sql), of the
- * filters' reader (derive.sql), of the query library (query.sql) and of its listings on the
- * public views (listing.sql), and the trace tables (trace.sql) and their reads (trace_query.sql). */
-extern const char cct_sql_base[], cct_sql_indexes[], cct_sql_views[], cct_sql_ingest[], cct_sql_derive[],
+ * query library (query.sql) and of its listings on the public views (listing.sql), and the
+ * trace tables (trace.sql) and their reads (trace_query.sql). */
+extern const char cct_sql_base[], cct_sql_indexes[], cct_sql_views[], cct_sql_ingest[],
     cct_sql_query[], cct_sql_listing[], cct_sql_trace[], cct_sql_trace_query[];
 
 enum {

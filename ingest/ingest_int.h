@@ -131,8 +131,6 @@ int cct_tree_image_write(sqlite3 *db, int64_t run, int64_t nodes, cct_err *err);
 int cct_read_classic(const char *db_dir, cct_writer *w, cct_err *err);
 int cct_read_v4(const char *db_dir, cct_writer *w, cct_err *err);
 int cct_read_prof2(const char *db_dir, cct_writer *w, cct_err *err);
-/* The run of an archive (see cct_ingest_derive), read back with filters applied. */
-int cct_read_derived(sqlite3 *db, int run, const cct_derive_step *steps, size_t nsteps, cct_writer *w, cct_err *err);
 
 /* Opens path for reading when it is a regular file (never waits on a FIFO,
  * never reads a device).  Returns the descriptor (or stream), or -1 (NULL)

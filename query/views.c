@@ -1143,9 +1143,7 @@ int q_flat(const qv *q, int kind, int n, cct_view **out, cct_err *err) {
   size_t nroots = 0;
   int rc = CCT_OK;
   double cut = nm ? q->threshold * v->base[0] : 0;
-  if (kind == CCT_FLAT_TREE && q->r->ft) {
-    rc = cct_err_set(err, CCT_EUSAGE, "'flat tree' is not computed under filters yet ('filter reset', or flat functions|loops|lines|files|modules)");
-  } else if (kind == CCT_FLAT_TREE) {
+  if (kind == CCT_FLAT_TREE) {
     rc = flat_tree(q, &t, n, vcols, nm, cut, &roots, &nroots, err);
   } else {
     frow *rows = NULL;

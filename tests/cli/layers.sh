@@ -3,7 +3,8 @@
 # (issue 14): the query library's archive holds no shell object, its files call
 # each other one way only (no cycle in the graph of which object file uses a
 # function another defines, from nm), the shell's files too, and no C file carries the pictures'
-# JavaScript or CSS (they are real files under query/picture/, embedded at build).
+# JavaScript or CSS (they are real files under query/picture/, embedded at build), and
+# it does not link the ingest library (issue 23).
 set -euo pipefail
 [ -n "${CCT_QUERY_LIB:-}" ] && [ -f "$CCT_QUERY_LIB" ] || { echo "skip: no query library"; exit 77; }
 command -v nm >/dev/null 2>&1 || { echo "skip: no nm"; exit 77; }
@@ -44,6 +45,19 @@ graph "$CCT_QUERY_LIB" "query library" 10
 # shell_file.c, shell_split.c, shell_base.c; before, shell.c and tui.c called each other.
 [ -n "${CCT_SHELL_LIB:-}" ] && [ -f "$CCT_SHELL_LIB" ] || { echo "FAIL: no shell library (CCT_SHELL_LIB)"; exit 1; }
 graph "$CCT_SHELL_LIB" "shell library" 6
+# The query library does not link the ingest library (issue 23): no symbol it uses is one
+# the ingest library defines, and CMake does not link them (filters are in memory).
+[ -n "${CCT_INGEST_LIB:-}" ] && [ -f "$CCT_INGEST_LIB" ] || { echo "FAIL: no ingest library to compare with"; exit 1; }
+defined=$(mktemp)
+trap 'rm -f "$defined"' EXIT
+nm "$CCT_INGEST_LIB" | awk 'NF == 3 && $2 ~ /^[TDRB]$/ {print $3}' | sort -u > "$defined"
+[ -s "$defined" ] || { echo "FAIL: no symbol read from the ingest library"; exit 1; }
+both=$(nm "$CCT_QUERY_LIB" | awk '$1 == "U" {print $2}' | sort -u | comm -12 - "$defined")
+if [ -n "$both" ]; then echo "FAIL: the query library uses ingest symbols: $both"; exit 1; fi
+if grep -n 'target_link_libraries(cct_query[^)]*cct_ingest' "$CCT_SRC/CMakeLists.txt"; then
+  echo "FAIL: CMakeLists.txt links the query library with the ingest library"; exit 1
+fi
+echo "ok the query library uses no symbol of the ingest library"
 if grep -l -E 'addEventListener|getElementById|querySelector|font-family:|stroke-width:' "$CCT_SRC"/query/*.c "$CCT_SRC"/shell/*.c; then
   echo "FAIL: JavaScript or CSS in a C file (above)"; exit 1
 fi

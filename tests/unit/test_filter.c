@@ -1,4 +1,4 @@
-/* test_filter.c: filters (SPEC section 5, query/filter.c + ingest/derive.c):
+/* test_filter.c: filters (SPEC section 5, query/filter.c + query/filter_tree.c):
  * each kind worked by hand on the hand-made recursion database, a filter
  * naming a loop on LULESH (SPEC section 4's worked loop), and on every real
  * sample the relations a filter must keep (keep X: the program total is X's
