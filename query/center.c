@@ -325,7 +325,7 @@ static int split_file_line(const char *arg, char **file, long long *line) {
 static const struct {
   const char *word;
   int type;
-} keywords[] = {{"glob", IT_GLOB},   {"re", IT_RE},       {"loop", IT_LOOP},       {"file", IT_FILE},
+} keywords[] = {{"glob", IT_GLOB},   {"re", IT_RE},       {"loop", IT_LOOP},       {"line", IT_LINE}, {"file", IT_FILE},
                 {"module", IT_MODULE}, {"class", IT_CLASS}, {"namespace", IT_NAMESPACE}};
 
 /* Parses item text into it (text, type, arg, line, id).  Returns CCT_OK or CCT_EUSAGE. */
@@ -355,10 +355,10 @@ static int parse_item(const char *text, citem *it, cct_err *err) {
         it->arg = unquote(t + w, n - w);
         if (!it->arg) return cct_err_set(err, CCT_ENOMEM, "out of memory");
         if (!*it->arg) return cct_err_set(err, CCT_EUSAGE, "bad item '%s': '%s' needs an argument", t, keywords[k].word);
-        if (it->type == IT_LOOP) {
+        if (it->type == IT_LOOP || it->type == IT_LINE) { /* 'line FILE:LINE' is FILE:LINE */
           char *file = NULL;
           if (!split_file_line(it->arg, &file, &it->line))
-            return cct_err_set(err, CCT_EUSAGE, "bad item '%s': expected 'loop FILE:LINE'", t);
+            return cct_err_set(err, CCT_EUSAGE, "bad item '%s': expected '%s FILE:LINE'", t, keywords[k].word);
           free(it->arg);
           it->arg = file;
         }
@@ -399,6 +399,68 @@ static int contexts_at(const qv *q, const int64_t *files, size_t nfiles, long lo
   return CCT_OK;
 }
 
+/* Whether name[0..len) ends with arg, blanks aside ('eval<1,1,1>' is 'eval<1, 1, 1>'),
+ * the match starting name or following '::'. */
+static int ends_with(const char *name, size_t len, const char *arg) {
+  size_t i = len, j = strlen(arg);
+  for (;;) {
+    while (i && name[i - 1] == ' ') i--;
+    while (j && arg[j - 1] == ' ') j--;
+    if (!j) return i == 0 || (i >= 2 && name[i - 1] == ':' && name[i - 2] == ':');
+    if (!i || name[i - 1] != arg[j - 1]) return 0;
+    i--, j--;
+  }
+}
+
+/* Whether name, cut at its first '(' or at its first '<' (a C++ parameter list or
+ * template arguments), is arg or ends with '::' arg (blanks aside). */
+static int names_function(const char *name, const char *arg) {
+  for (int k = 0; k < 2; k++) {
+    const char *cut = strchr(name, k ? '<' : '(');
+    if (cut && ends_with(name, (size_t)(cut - name), arg)) return 1;
+  }
+  return 0;
+}
+
+/* The frames of the functions a NAME item names by its part before '(' or '<'
+ * (SPEC section 4 names need the full C++ parameter list; issue 27 item 11):
+ * when they all have one name, their frames go into l; several names are
+ * CCT_ENOTFOUND listing them; none leaves l empty.  Returns CCT_OK or an error. */
+static int name_prefix(const qv *q, const char *arg, occlist *l, cct_err *err) {
+  sqlite3_stmt *st = q_stmt(q, ST_FUNCTION_NAMES, err);
+  if (!st) return CCT_ESQL;
+  int64_t *ids = NULL;
+  char *names[8] = {0}; /* the distinct names, the first 8 */
+  size_t nids = 0, cap = 0, nnames = 0;
+  int rc = CCT_OK, step;
+  while (!rc && (step = cct_step(st, err)) == CCT_STEP_ROW) {
+    const char *name = (const char *)sqlite3_column_text(st, 1);
+    if (!name || !names_function(name, arg)) continue;
+    size_t k = 0;
+    while (k < nnames && k < 8 && strcmp(names[k], name)) k++;
+    if (k == nnames) {
+      if (nnames < 8 && !(names[nnames] = strdup(name))) rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
+      nnames++;
+    }
+    if (!rc && CCT_GROW(ids, nids + 1, cap)) rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
+    if (!rc) ids[nids++] = sqlite3_column_int64(st, 0);
+  }
+  if (!rc && step != CCT_STEP_DONE) rc = step;
+  sqlite3_reset(st);
+  if (!rc && nnames > 1) {
+    char list[900] = "";
+    size_t len = 0;
+    for (size_t k = 0; k < nnames && k < 8 && len < sizeof list; k++)
+      len += (size_t)snprintf(list + len, sizeof list - len, "%s'%s'", k ? ", " : "", names[k]);
+    rc = cct_err_set(err, CCT_ENOTFOUND, "'%s' names %zu functions in run %d: %s%s; center one by its full name", arg,
+                     nnames, q->shown_run, list, nnames > 8 ? ", ..." : "");
+  }
+  for (size_t i = 0; !rc && nnames == 1 && i < nids; i++) rc = frames_of(q, ids[i], l, err);
+  for (size_t k = 0; k < nnames && k < 8; k++) free(names[k]);
+  free(ids);
+  return rc;
+}
+
 /* Resolves it in the current run into it->occ.  An item that matches nothing
  * returns CCT_ENOTFOUND with a message and suggestions. */
 static int resolve_item(const qv *q, citem *it, cct_err *err) {
@@ -412,6 +474,7 @@ static int resolve_item(const qv *q, citem *it, cct_err *err) {
     if (!(st = q_stmt(q, ST_FUNCTIONS_BY_NAME, err))) return CCT_ESQL;
     sqlite3_bind_text(st, 2, it->arg, -1, SQLITE_TRANSIENT);
     rc = frames_of_ids(q, st, &l, err);
+    if (!rc && !l.n) rc = name_prefix(q, it->arg, &l, err); /* 'CommSend' for 'CommSend(int, double*)' */
     break;
   case IT_GLOB:
     if (!(st = q_stmt(q, ST_FUNCTIONS_BY_GLOB, err))) return CCT_ESQL;
@@ -520,7 +583,8 @@ static int resolve_item(const qv *q, citem *it, cct_err *err) {
       return cct_err_set(err, se.code, "%s", se.msg);
     }
     const char *shown = it->type == IT_CTX ? it->text + 1 : it->type == IT_NAME ? it->arg : it->text;
-    if (it->type == IT_LINE || it->type == IT_LOOP) shown = it->text + (it->type == IT_LOOP ? 5 : 0);
+    if (it->type == IT_LINE || it->type == IT_LOOP)
+      shown = it->text + (it->type == IT_LOOP || !strncmp(it->text, "line ", 5) ? 5 : 0);
     rc = cct_err_set(err, CCT_ENOTFOUND, "no %s '%s' in run %d%s%s", what[it->type], shown, q->shown_run,
                      q->nfilters ? " as filtered ('filter' lists the filters)" : "", sug);
   }

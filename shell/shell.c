@@ -81,9 +81,12 @@ static const cct_cmd commands[] = {
      "  center ITEM      make ITEM the center        center + ITEM   add ITEM\n"
      "  center - ITEM    remove ITEM                 center reset    no center (program root)\n"
      "  center           list the items with their occurrence counts\n"
-     "ITEM: NAME, 'NAME with spaces', glob PATTERN, re REGEX, FILE:LINE, loop FILE:LINE,\n"
-     "      file PATH, module PATH, class NAME, namespace NAME, #ID (one context),\n"
-     "      @N (row N of the last view)"},
+     "ITEM: NAME, 'NAME with spaces', glob PATTERN, re REGEX, FILE:LINE (or line\n"
+     "      FILE:LINE), loop FILE:LINE, file PATH, module PATH, class NAME, namespace\n"
+     "      NAME, #ID (one context), @N (row N of the last view)\n"
+     "A C++ NAME may stop before its '(' or '<' and drop leading 'ns::' parts\n"
+     "('center CommSend', 'center Pair::eval<1,1,1>'): one function centers, several\n"
+     "are listed."},
     {"filter", cmd_filter, CMD_NEEDS_DB, "filter [keep|drop|hide|prune ITEM | recursion [ITEM] | - N | reset]",
      "transform the tree every view shows (in order; the center is resolved after them)",
      "  filter keep ITEM    only the cost on paths through ITEM (ancestors keep the sum below)\n"
