@@ -325,7 +325,17 @@ int q_source(const qv *q, const char *file, const cct_view *last, cct_view **out
   }
   char note[600];
   if (!text) {
-    snprintf(note, sizeof note, "no stored copy of %s in the database; per-line figures only", path ? path : "the file");
+    /* where cctingest looked: hpcprof copies sources into DB/src (classic './src/...', v4 src/ + the path) */
+    const char *db = NULL, *rel = path ? path : "";
+    sqlite3_stmt *rs = q_stmt(q, ST_RUN_EXISTS, err);
+    if (rs && sqlite3_step(rs) == SQLITE_ROW) db = (const char *)sqlite3_column_text(rs, 1);
+    if (!strncmp(rel, "./", 2)) rel += 2;
+    int src = !strncmp(rel, "src/", 4);
+    snprintf(note, sizeof note,
+             "no stored copy of %s: cctingest looked for %s/%s%s%s (hpcprof copies sources into the database's "
+             "src/ directory); per-line figures only",
+             path ? path : "the file", db ? db : "the database", src ? "" : "src", src || rel[0] == '/' ? "" : "/", rel);
+    if (rs) sqlite3_reset(rs);
     v->note = strdup(note);
   }
   const char *p = text;

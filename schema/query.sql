@@ -28,8 +28,8 @@ PRAGMA cache_size = -65536;
 -- @runs  -> every run number, ascending
 SELECT run FROM run ORDER BY run;
 
--- @run_exists  (?1 run) -> 1 when the run exists
-SELECT 1 FROM run WHERE run = ?1;
+-- @run_exists  (?1 run) -> 1 when the run exists, and the database directory it was ingested from
+SELECT 1, path FROM run WHERE run = ?1;
 
 -- @columns  (?1 run) -> metric columns (id, base name, stat, whether it is the primary metric
 -- whose values context rows carry), 'sum' ones first, by id

@@ -128,6 +128,33 @@ static void fold_col(cct_result *r, int k, int incl, int flat) {
   r->nfold = k + 1;
 }
 
+/* The title of a source view (tree/table): the file, the center's lines (the
+ * first and last marked '>'), and, without a stored copy, the note at once,
+ * not after hundreds of bare numbers (issue 27 item 6). */
+static void source_title(cct_result *r, const cct_view *v) {
+  long long lo = -1, hi = -1;
+  for (size_t i = 0; i < v->nrows; i++)
+    if (v->rows[i].mark && v->rows[i].line > 0) {
+      if (lo < 0 || v->rows[i].line < lo) lo = v->rows[i].line;
+      if (v->rows[i].line > hi) hi = v->rows[i].line;
+    }
+  char *e = cct_escape_dup(v->rows[0].file ? v->rows[0].file : "?", CCT_ESC_TERM);
+  char *t = lo > 0 ? cct_xprintf("source: %s, the center's lines %lld-%lld\n", e ? e : "?", lo, hi)
+                   : cct_xprintf("source: %s\n", e ? e : "?");
+  cct_str_append(&r->title, t ? t : "");
+  if (!v->rows[0].text && v->note) {
+    char *n = cct_escape_dup(v->note, CCT_ESC_TERM);
+    cct_str_append(&r->title, "note: ");
+    cct_str_append(&r->title, n ? n : "");
+    cct_str_append(&r->title, "\n");
+    free(n);
+    r->note = NULL; /* said above the rows */
+  }
+  if (!t || !r->title) r->failed = 1;
+  free(t);
+  free(e);
+}
+
 /* A view as a result: the row columns, per metric inclusive and exclusive
  * (grouped under the metric name, % of the program total), the label and the
  * location (tree/table); the source view adds the mark and the line's text. */
@@ -141,6 +168,7 @@ static void view_result(cct_result *r, const cct_view *v) {
   cct_result_context(r, v->run, v->center, v->ncenter, v->granularity);
   cct_result_filters(r, v->filters, v->nfilters);
   if (v->note) cct_json_str(&r->json_head, "note", v->note);
+  if (src && v->nrows) source_title(r, v);
   int kind = row_cols(r, src, 0);
   int first = (int)r->ncols, shares = src && v->nrows && v->rows[0].share, per = shares ? 3 : 2;
   for (size_t m = 0; m < v->nmetrics; m++) {
