@@ -63,7 +63,7 @@ int cct_shell_scan(cct_split_state *st, const char *text, size_t len) {
 
 void cct_words_release(cct_words *w) {
   if (w->argv)
-    for (int i = 0; i < w->argc; i++) free(w->argv[i]);
+    for (size_t i = 0; w->argv[i]; i++) free(w->argv[i]); /* every word: a command may shrink argc ('by KEY') */
   free(w->argv);
   free(w->offset);
   memset(w, 0, sizeof *w);
