@@ -302,38 +302,29 @@ static int occurrences(work *w, const int32_t *orig, const uint8_t *want, int ou
   return CCT_OK;
 }
 
+/* The node after x in the pre order of w's links, -1 after the last. */
+static int32_t pre_next(const work *w, int32_t x) {
+  if (w->first[x] >= 0) return w->first[x];
+  while (x != 0 && w->next[x] < 0) x = w->parent[x];
+  return x == 0 ? -1 : w->next[x];
+}
+
 /* Writes the nodes left in w's links, in pre order, as the tree *t (from: per output
  * node, its input node). */
 static int write_out(work *w, cct_tree *t) {
   const cct_tree *in = w->in;
   int32_t n = 0;
-  for (int32_t x = 0;;) { /* number the nodes left */
-    w->map[x] = n++;
-    if (w->first[x] >= 0) {
-      x = w->first[x];
-      continue;
-    }
-    while (x != 0 && w->next[x] < 0) x = w->parent[x];
-    if (x == 0) break;
-    x = w->next[x];
-  }
+  for (int32_t x = 0; x >= 0; x = pre_next(w, x)) w->map[x] = n++; /* number the nodes left */
   qf_stage *s = w->st;
   s->nout = n;
   s->from = malloc((size_t)n * sizeof *s->from);
   if (!s->from || cct_tree_alloc(t, n)) return oom(w);
   t->base = in->base;
   int32_t k = 0;
-  for (int32_t x = 0;;) {
+  for (int32_t x = 0; x >= 0; x = pre_next(w, x)) {
     s->from[k] = x;
     t->last[k] = k; /* raised below as the subtree's nodes follow */
     k++;
-    if (w->first[x] >= 0) {
-      x = w->first[x];
-      continue;
-    }
-    while (x != 0 && w->next[x] < 0) x = w->parent[x];
-    if (x == 0) break;
-    x = w->next[x];
   }
   for (int32_t i = 0; i < n; i++) {
     int32_t x = s->from[i];
