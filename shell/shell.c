@@ -140,7 +140,10 @@ static const cct_cmd commands[] = {
      "alone lists the definitions.  Statistic and derived metrics work as display\n"
      "metric and in 'columns add' in every mode; 'stats' needs a stored metric."},
     {"metrics", cmd_metrics, CMD_NEEDS_DB, "metrics",
-     "list the metrics of the current run with their program totals, non-zero first", NULL},
+     "list the metrics of the current run with their program totals, non-zero first",
+     "The total is the root's value as hpcprof stored it, the base of every percentage.\n"
+     "Where the top-level contexts add up to another figure (classic experiment.xml\n"
+     "keeps 6 significant digits of each value), the 'note' column gives their sum."},
     {"granularity", cmd_granularity, CMD_NEEDS_DB, "granularity [function|line]",
      "show or set the row granularity of the views (default function)", NULL},
     {"threshold", cmd_threshold, CMD_NEEDS_DB, "threshold [P | P%]",
