@@ -243,15 +243,21 @@ int cct_out_fit(FILE *f, const char *s, int width, int pad);
 /* Display width of s in columns, as cct_out_fit prints it. */
 int cct_out_width(const char *s);
 
+/* What tells homonyms apart in a label (cct_out_dups' bits). */
+enum { CCT_DUP_FILE = 1, CCT_DUP_MODULE = 2 };
+
 /* The label of a view row as tree and table print it: name, ' @ callsite',
- * ' [inlined]', with dup set where it is (' (file:line)', ' (file)' or
- * ' (module)'), then suffix (NULL: none).  Returns a malloc'ed string, or
- * NULL when out of memory. */
+ * ' [inlined]', with dup's bits set where it is the definition's
+ * ' (file:line)' (CCT_DUP_FILE) and the module (CCT_DUP_MODULE, or when the
+ * file is unknown: ' (file.c:3, libc.so)', ' (libmpich.so)'), then suffix
+ * (NULL: none).  Returns a malloc'ed string, or NULL when out of memory. */
 char *cct_out_label(const cct_row *r, int dup, const char *suffix);
 
-/* Marks the function rows of v whose name another function row of v has in
- * another place (file, line, module): dup[i] = 1 (dup holds v->nrows bytes,
- * others untouched).  Returns 0, or -1 when out of memory. */
+/* Marks the function rows of v whose name another function row of v has
+ * with another identity (SPEC section 5: file, line, module): dup[i] gets
+ * CCT_DUP_FILE when their definitions' places differ, CCT_DUP_MODULE when
+ * only their modules do (dup holds v->nrows bytes, others untouched).
+ * Returns 0, or -1 when out of memory. */
 int cct_out_dups(const cct_view *v, unsigned char *dup);
 
 /* Prints the center's items and occurrence counts in p->mode.  Returns 0, or -1. */

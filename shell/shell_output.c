@@ -20,13 +20,16 @@ static const char *kind_name(int kind) {
 
 /* -------------------------------------------------------------- builders */
 
+/* A file the database names but does not know (classic '~unknown-file~'). */
+static int known_file(const char *f) { return f && strcmp(f, "~unknown-file~"); }
+
 char *cct_out_label(const cct_row *r, int dup, const char *suffix) {
   char loc[512] = "";
-  if (dup) {
-    if (r->file && r->line >= 0) snprintf(loc, sizeof loc, " (%s:%lld)", cct_basename(r->file), r->line);
-    else if (r->file) snprintf(loc, sizeof loc, " (%s)", cct_basename(r->file));
-    else if (r->module) snprintf(loc, sizeof loc, " (%s)", cct_basename(r->module));
-  }
+  int file = (dup & CCT_DUP_FILE) && known_file(r->file), mod = ((dup & CCT_DUP_MODULE) || (dup && !file)) && r->module;
+  if (file && r->line >= 0) snprintf(loc, sizeof loc, " (%s:%lld", cct_basename(r->file), r->line);
+  else if (file) snprintf(loc, sizeof loc, " (%s", cct_basename(r->file));
+  if (mod) snprintf(loc + strlen(loc), sizeof loc - strlen(loc), "%s%s", file ? ", " : " (", cct_basename(r->module));
+  if (file || mod) snprintf(loc + strlen(loc), sizeof loc - strlen(loc), ")");
   return cct_xprintf("%s%s%s%s%s%s", r->name ? r->name : "?", r->callsite ? " @ " : "", r->callsite ? r->callsite : "",
                  r->inlined ? " [inlined]" : "", loc, suffix ? suffix : "");
 }
@@ -51,6 +54,8 @@ static int cmp_name(const void *a, const void *b) {
   return c ? c : (x->row > y->row) - (x->row < y->row);
 }
 
+static int same_text(const char *a, const char *b) { return a ? b && !strcmp(a, b) : !b; }
+
 int cct_out_dups(const cct_view *v, unsigned char *dup) {
   nkey *idx = malloc((v->nrows + 1) * sizeof *idx);
   size_t n = 0;
@@ -58,12 +63,17 @@ int cct_out_dups(const cct_view *v, unsigned char *dup) {
   for (size_t i = 0; i < v->nrows; i++)
     if (v->rows[i].kind == CCT_ROW_FUNCTION && v->rows[i].name) idx[n++] = (nkey){v->rows[i].name, i};
   qsort(idx, n, sizeof *idx, cmp_name);
-  for (size_t i = 1; i < n; i++) {
-    const cct_row *a = &v->rows[idx[i - 1].row], *b = &v->rows[idx[i].row];
-    if (strcmp(a->name, b->name)) continue;
-    int same = (a->file ? b->file && !strcmp(a->file, b->file) : !b->file) && a->line == b->line &&
-               (a->module ? b->module && !strcmp(a->module, b->module) : !b->module);
-    if (!same) dup[idx[i - 1].row] = dup[idx[i].row] = 1;
+  for (size_t g = 0, e; g < n; g = e) { /* each group of homonyms, every pair in it */
+    for (e = g + 1; e < n && !strcmp(idx[e].name, idx[g].name); e++) {}
+    for (size_t i = g; i < e; i++)
+      for (size_t j = i + 1; j < e; j++) {
+        const cct_row *a = &v->rows[idx[i].row], *b = &v->rows[idx[j].row];
+        int place = !same_text(known_file(a->file) ? a->file : NULL, known_file(b->file) ? b->file : NULL) ||
+                    a->line != b->line;
+        int mod = !same_text(a->module, b->module);
+        unsigned char bits = (unsigned char)((place ? CCT_DUP_FILE : 0) | (mod && !place ? CCT_DUP_MODULE : 0));
+        dup[idx[i].row] |= bits, dup[idx[j].row] |= bits;
+      }
   }
   free(idx);
   return 0;
@@ -220,7 +230,7 @@ static void view_result(cct_result *r, const cct_view *v) {
       cct_cell_bool(&x[mark], w->mark);
       cct_cell_text(&x[text], w->text);
     } else {
-      label_cells(r, x, label, w, dup && dup[i], NULL);
+      label_cells(r, x, label, w, dup ? dup[i] : 0, NULL);
     }
   }
   free(dup);
