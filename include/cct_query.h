@@ -94,6 +94,11 @@ typedef struct cct_view {
   cct_row *rows;
   size_t nrows;
   const char *note;        /* a line for the user (e.g. 'no stored copy of the source'), or NULL */
+  double inlined;          /* topdown/bottomup of a center of functions: the display metric's
+                              exclusive cost in the frames inlined directly into the center's
+                              frames, when it exceeds the top row's exclusive (the function's
+                              code is mostly inlined; hpcviewer's classic exclusive counts it);
+                              else 0.  The note says so too. */
   const char **filters;    /* the filters the values went through, in order, as text ('hide MPI_*') */
   size_t nfilters;
   void *priv;              /* library data: what each row stands for (see cct_center_edit) */

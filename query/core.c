@@ -6,6 +6,7 @@
  * the extension) compute their views through here. */
 #include "query_int.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -55,6 +56,25 @@ int q_spec_bind(cct_query *s, const cct_view_spec *spec, qv *q, cct_err *err) {
   return q_window_bind(q, spec->window, err);
 }
 
+/* Sets v->inlined, and the note unless v has one, when the top row of a topdown or
+ * bottomup view of a function center leaves more exclusive cost of the display metric
+ * (a stored one) to the frames inlined into its frames than it holds itself
+ * (inlined.c). */
+static int inlined_note(const qv *q, int view, cct_view *v, cct_err *err) {
+  if ((view != CCT_VIEW_TOPDOWN && view != CCT_VIEW_BOTTOMUP) || !q->c->nitems || !v->nrows || !v->nmetrics ||
+      !v->metrics[0] || strcmp(q->r->cols[q->disp].name, v->metrics[0]))
+    return CCT_OK;
+  double in = 0, own = v->rows[0].exclusive[0];
+  int rc = q_center_inlined(q, q->disp, &in, err);
+  if (rc || !(in > own + 1e-9 * fabs(in))) return rc;
+  v->inlined = in;
+  if (v->note) return CCT_OK;
+  char b[512];
+  snprintf(b, sizeof b, "%s's exclusive leaves out %.3g %s in the frames inlined into it (its code is inlined; "
+           "hpcviewer's classic exclusive counts them)", v->rows[0].name, in, v->metrics[0]);
+  return (v->note = q_strdup(b)) ? CCT_OK : cct_err_set(err, CCT_ENOMEM, "out of memory");
+}
+
 int cct_view_compute(cct_query *s, const cct_view_spec *user, cct_view **out, cct_err *err) {
   *out = NULL;
   qv q;
@@ -71,6 +91,7 @@ int cct_view_compute(cct_query *s, const cct_view_spec *user, cct_view **out, cc
     default: rc = cct_err_set(err, CCT_EUSAGE, "no view %d", spec->view);
     }
   if (!rc) rc = q_vm_finish(plan, &q, *out, err);
+  if (!rc) rc = inlined_note(&q, spec->view, *out, err);
   int view = spec->view; /* spec may live in plan */
   q_end(&s->a);
   q_vm_free(plan);

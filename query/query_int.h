@@ -350,6 +350,12 @@ int q_center_need(const qv *q, const size_t *cols, size_t n, cct_err *err);
 /* Top-row values of the center for view columns vcols (read by q_center_need):
  * inclusive over O*, and exclusive over the counted members (lex = 1: exclusive_lex). */
 void q_center_top(const cct_center *c, const size_t *vcols, size_t n, int lex, double *incl, double *excl);
+/* inlined.c: into *out, the 'function'-scope exclusive of column col (an index in
+ * q->r->cols) of the frames inlined directly into the function frames of q's center
+ * (through their loops and lines; frames of the center itself left out): the cost that
+ * hpcviewer's classic exclusive of those frames holds and theirs does not (SPEC section
+ * 3).  0 without a center.  Returns CCT_OK or an error. */
+int q_center_inlined(const qv *q, size_t col, double *out, cct_err *err);
 /* Label of the top row: the item text or '<multiple contexts>'. */
 const char *q_center_label(const cct_center *c);
 /* Whether function id has an occurrence in the center (a frame of it). */

@@ -102,7 +102,9 @@ static const cct_cmd commands[] = {
      "copy then cost what they cost without filters, and the last 8 lists are kept."},
     {"topdown", cmd_topdown, CMD_NEEDS_DB, "topdown [DEPTH] [by KEY]",
      "callees of the center (or of the program root), DEPTH levels (default 3)",
-     "Siblings sort by inclusive value (default), 'by exclusive' or 'by name'."},
+     "Siblings sort by inclusive value (default), 'by exclusive' or 'by name'.\n"
+     "A center whose code is mostly inlined (its [inlined] rows hold more exclusive\n"
+     "cost than it does) gets a note, and 'inlined_exclusive' on its row in csv/json."},
     {"bottomup", cmd_bottomup, CMD_NEEDS_DB, "bottomup [DEPTH] [by KEY]",
      "callers of the center, DEPTH levels (default 3)",
      "Siblings sort by inclusive value (default), 'by exclusive' or 'by name'."},

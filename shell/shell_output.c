@@ -204,6 +204,9 @@ static void view_result(cct_result *r, const cct_view *v) {
       cct_col *c = cct_result_colp(r, occ = cct_result_col(r, "contexts", CCT_T_INT, CCT_ROLE_PLAIN, CCT_IN_ALL));
       c->order = 50;
     }
+  int inl = -1; /* the top row's cost in frames inlined into the center (the note says it in tree and table) */
+  if (v->inlined > 0 && v->nrows)
+    cct_result_colp(r, inl = cct_result_col(r, "inlined_exclusive", CCT_T_REAL, CCT_ROLE_PLAIN, CCT_IN_DATA))->order = 55;
   if (src) {
     cct_col *c = cct_result_colp(r, mark = cct_result_col(r, "mark", CCT_T_BOOL, CCT_ROLE_MARK, CCT_IN_ALL));
     c->title = ">", c->order = 1;
@@ -226,6 +229,7 @@ static void view_result(cct_result *r, const cct_view *v) {
       if (shares && w->share) cct_cell_real(&x[first + per * (int)m + 2], w->share[m]);
     }
     if (occ >= 0 && w->occurrences >= 0) cct_cell_int(&x[occ], w->occurrences);
+    if (inl >= 0 && i == 0) cct_cell_real(&x[inl], v->inlined);
     if (src) {
       cct_cell_bool(&x[mark], w->mark);
       cct_cell_text(&x[text], w->text);
