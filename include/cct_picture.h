@@ -62,4 +62,24 @@ int cct_picture_html_opts(cct_query *q, int depth, const cct_picture_opts *opts,
  * of cct_view_stats. */
 int cct_picture_stats_svg(cct_query *q, FILE *out, cct_err *err);
 
+/* Writes an SVG of the timeline (cct_timeline_compute with columns of one
+ * pixel over the whole run, nlanes lanes, 0: all): per lane (a traced profile,
+ * the most time on the center in the window first) a strip whose height is the
+ * share of each moment the center was on the sampled call stack (and, behind
+ * it, the share the profile was busy at all), its seconds on the center, the
+ * time axis in seconds and the session's window shaded.  Each lane is a
+ * <g class="lane"> with data-lane, data-label, data-on, data-busy; the window a
+ * <rect class="window"> with data-from, data-to.  Opts: width only.  Returns
+ * CCT_OK, CCT_ENOTFOUND (the run has no traces), CCT_EIO or an error. */
+int cct_picture_timeline_svg(cct_query *q, size_t nlanes, const cct_picture_opts *opts, FILE *out, cct_err *err);
+
+/* The same picture as a self-contained HTML page that gives the cctq commands
+ * of its gestures (it cannot change the session): dragging over the time axis
+ * shows 'window A B', a click on a lane shows the call stack the lane sampled
+ * at that time (innermost frame first) and 'center #ID' of its innermost frame
+ * (a click on another frame: that frame's), copied to the clipboard.  Each
+ * lane's data-at lists per column the frame sampled at the column's middle
+ * (index into the list #frames, -1 idle).  Returns as cct_picture_timeline_svg. */
+int cct_picture_timeline_html(cct_query *q, size_t nlanes, const cct_picture_opts *opts, FILE *out, cct_err *err);
+
 #endif

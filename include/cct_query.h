@@ -449,23 +449,43 @@ const cct_window *cct_query_window(const cct_query *q);
 
 /* A timeline: per lane (traced profile), per column of equal time, the share
  * of the column's time that the center was on the sampled stack (the records
- * whose context is inside an outermost occurrence; no center: any context). */
+ * whose context is inside an outermost occurrence; no center: any context),
+ * and what each lane sampled at the middle of each column (for 'center #ID'). */
 typedef struct cct_timeline {
   int run;
-  double from, to;    /* seconds since the run's first record: the window drawn */
+  double from, to;    /* seconds since the run's first record: the time the columns cover */
+  double span;        /* the run's span (seconds) */
+  int windowed;       /* the session has a window: win_from .. win_to (else 0 .. span) */
+  double win_from, win_to;
   size_t nlanes, ncols, total_lanes;
   char **label;       /* per lane: 'rank 0 thread 1', or its trace file */
   long long *lane;    /* per lane: its number (trace_lane.lane) */
   double *on, *busy;  /* per lane: seconds on the center, on any context, in the window */
-  double *frac;       /* nlanes x ncols shares 0..1, row-major */
+  double *frac;       /* nlanes x ncols shares 0..1 on the center, row-major */
+  double *busyfrac;   /* nlanes x ncols shares 0..1 on any context (not idle) */
   char *center;       /* the center's label */
+  /* The frames sampled: at[lane * ncols + col] is the innermost frame (function
+   * context) on the stack the lane sampled at the middle of the column, -1 when
+   * idle there; frame k is the context '#frame_id[k]' of function frame_name[k],
+   * called from frame frame_caller[k] (-1: from the program root). */
+  int *at;
+  size_t nframes;
+  long long *frame_id;
+  int *frame_caller;
+  char **frame_name;
 } cct_timeline;
 
+/* Which time a timeline's columns cover. */
+enum {
+  CCT_TIMELINE_WINDOW = 0, /* the session's window (the whole run without one) */
+  CCT_TIMELINE_RUN = 1     /* the whole run (the window is where on and busy are counted) */
+};
+
 /* The timeline of the session's run, center and window: the lanes most on the
- * center first (at most nlanes, 0: all), ncols columns.  Returns CCT_OK with
- * *out (free with cct_timeline_free), CCT_ENOTFOUND for a run without traces,
- * or an error. */
-int cct_timeline_compute(cct_query *q, size_t nlanes, size_t ncols, cct_timeline **out, cct_err *err);
+ * center in the window first (at most nlanes, 0: all), ncols columns over the
+ * time 'over' says (CCT_TIMELINE_*).  Returns CCT_OK with *out (free with
+ * cct_timeline_free), CCT_ENOTFOUND for a run without traces, or an error. */
+int cct_timeline_compute(cct_query *q, size_t nlanes, size_t ncols, int over, cct_timeline **out, cct_err *err);
 void cct_timeline_free(cct_timeline *t);
 
 #endif

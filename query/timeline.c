@@ -71,12 +71,18 @@ const cct_window *cct_query_window(const cct_query *s) { return s->windowed ? &s
 void cct_timeline_free(cct_timeline *t) {
   if (!t) return;
   for (size_t i = 0; i < t->nlanes; i++) free(t->label[i]);
+  for (size_t i = 0; i < t->nframes; i++) free(t->frame_name[i]);
   free(t->label);
   free(t->lane);
   free(t->on);
   free(t->busy);
   free(t->frac);
+  free(t->busyfrac);
   free(t->center);
+  free(t->at);
+  free(t->frame_id);
+  free(t->frame_caller);
+  free(t->frame_name);
   free(t);
 }
 
@@ -102,7 +108,104 @@ static int by_on(const void *a, const void *b) {
   return x->i < y->i ? -1 : x->i > y->i;
 }
 
-int cct_timeline_compute(cct_query *s, size_t nlanes, size_t ncols, cct_timeline **out, cct_err *err) {
+/* Spreads the records of lane l inside [from, to) over ncols columns of equal
+ * time: on[c] and busy[c] get the column's shares (0..1) on a marked node and
+ * on any node (idle records count for neither). */
+static void lane_columns(const qlane *l, const unsigned char *in, int64_t from, int64_t to, size_t ncols, double *on,
+                         double *busy) {
+  double colw = (double)(to - from) / (double)ncols;
+  for (size_t i = 0; i < l->n; i++) {
+    int64_t a = l->t[i], b = i + 1 < l->n ? l->t[i + 1] : l->end;
+    if (a < from) a = from;
+    if (b > to) b = to;
+    if (b <= a || !l->ctx[i]) continue;
+    int mark = in[l->ctx[i]];
+    double xa = (double)(a - from), xb = (double)(b - from); /* [a, b) over the columns it covers */
+    size_t c0 = (size_t)(xa / colw), c1 = (size_t)(xb / colw);
+    if (c0 >= ncols) c0 = ncols - 1;
+    if (c1 >= ncols) c1 = ncols - 1; /* the last column ends at to */
+    for (size_t c = c0; c <= c1; c++) {
+      double lo = c == c0 ? xa : (double)c * colw, hi = c == c1 ? xb : (double)(c + 1) * colw;
+      if (hi <= lo) continue;
+      busy[c] += (hi - lo) / colw;
+      if (mark) on[c] += (hi - lo) / colw;
+    }
+  }
+}
+
+/* The node lane l sampled at time x (ns): the record covering it, 0 (idle) before the first record, at or after the
+ * lane's end. */
+static uint32_t lane_node_at(const qlane *l, int64_t x) {
+  if (!l->n || x < l->t[0] || x >= l->end) return 0;
+  size_t lo = 0, hi = l->n; /* the last record at or before x */
+  while (hi - lo > 1) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (l->t[mid] <= x) lo = mid;
+    else hi = mid;
+  }
+  return l->ctx[lo];
+}
+
+/* The frames of the stacks a timeline draws: node -> frame index + 1 (0: not yet). */
+typedef struct frame_table {
+  int32_t *index;
+  size_t cap_id, cap_caller, cap_name;
+} frame_table;
+
+/* Index in tl's frames of frame node f (> 0), adding it and the frames that called it.  Returns the index, or -1
+ * with err set. */
+static int frame_index(const qv *q, cct_timeline *tl, frame_table *ft, int32_t f, cct_err *err) {
+  const cct_tree *tr = &q->r->tree;
+  int32_t chain[512];
+  size_t n = 0;
+  for (int32_t x = f; x > 0 && !ft->index[x] && n < sizeof chain / sizeof *chain; x = tr->fparent[x]) chain[n++] = x;
+  while (n--) { /* the outermost new frame first: its caller has its index */
+    int32_t x = chain[n], up = tr->fparent[x];
+    size_t k = tl->nframes;
+    if (CCT_GROW(tl->frame_id, k + 1, ft->cap_id) || CCT_GROW(tl->frame_caller, k + 1, ft->cap_caller) ||
+        CCT_GROW(tl->frame_name, k + 1, ft->cap_name))
+      return cct_err_set(err, CCT_ENOMEM, "out of memory"), -1;
+    const fninfo *fn = NULL;
+    if (q_function(q, tr->function[x], &fn, err)) return -1;
+    char buf[32];
+    snprintf(buf, sizeof buf, "<function %lld>", (long long)tr->function[x]);
+    if (!(tl->frame_name[k] = q_strdup(fn ? fn->name : buf))) return cct_err_set(err, CCT_ENOMEM, "out of memory"), -1;
+    tl->frame_id[k] = (long long)tr->id[x];
+    tl->frame_caller[k] = up > 0 && ft->index[up] ? ft->index[up] - 1 : -1;
+    tl->nframes++;
+    ft->index[x] = (int32_t)k + 1;
+  }
+  return ft->index[f] ? ft->index[f] - 1 : (cct_err_set(err, CCT_ECORRUPT, "a call stack deeper than 512 frames"), -1);
+}
+
+/* Fills tl->at: per drawn lane (lanes[k] of the traces for row r: order[r].i) and column, the innermost frame
+ * sampled at the column's middle.  Returns CCT_OK or an error. */
+static int timeline_frames(const qv *q, const qtraces *t, const lane_order *order, int64_t from, int64_t to,
+                           cct_timeline *tl, cct_err *err) {
+  frame_table ft = {calloc((size_t)q->r->tree.n, sizeof *ft.index), 0, 0, 0};
+  tl->at = malloc(tl->nlanes * tl->ncols * sizeof *tl->at + 1);
+  if (!ft.index || !tl->at) {
+    free(ft.index);
+    return cct_err_set(err, CCT_ENOMEM, "out of memory");
+  }
+  double colw = (double)(to - from) / (double)tl->ncols;
+  int rc = CCT_OK;
+  for (size_t r = 0; !rc && r < tl->nlanes; r++)
+    for (size_t c = 0; c < tl->ncols; c++) {
+      uint32_t node = lane_node_at(&t->lanes[order[r].i], from + (int64_t)((double)c * colw + colw / 2));
+      int32_t f = node ? q->r->tree.frame[node] : 0;
+      int k = f > 0 ? frame_index(q, tl, &ft, f, err) : -1;
+      if (f > 0 && k < 0) {
+        rc = err->code ? err->code : CCT_ENOMEM;
+        break;
+      }
+      tl->at[r * tl->ncols + c] = k;
+    }
+  free(ft.index);
+  return rc;
+}
+
+int cct_timeline_compute(cct_query *s, size_t nlanes, size_t ncols, int over, cct_timeline **out, cct_err *err) {
   *out = NULL;
   cct_view_spec spec;
   cct_view_spec_init(s, CCT_VIEW_TOPDOWN, &spec);
@@ -120,64 +223,45 @@ int cct_timeline_compute(cct_query *s, size_t nlanes, size_t ncols, cct_timeline
   if (!rc && (!in || !tl || !ord)) rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
   if (!rc) {
     const cct_window *w = s->windowed ? &s->window : NULL;
-    int64_t from = w ? (int64_t)llround(w->from * 1e9) : 0, to = w ? (int64_t)llround(w->to * 1e9) : t->span;
+    int64_t wfrom = w ? (int64_t)llround(w->from * 1e9) : 0, wto = w ? (int64_t)llround(w->to * 1e9) : t->span;
+    if (wto <= wfrom) wto = wfrom + 1;
+    int64_t from = over == CCT_TIMELINE_RUN ? 0 : wfrom, to = over == CCT_TIMELINE_RUN ? t->span : wto;
     if (to <= from) to = from + 1;
     tl->run = q.r->run;
     tl->from = (double)from * 1e-9;
     tl->to = (double)to * 1e-9;
+    tl->span = (double)t->span * 1e-9;
+    tl->windowed = w != NULL;
+    tl->win_from = (double)wfrom * 1e-9;
+    tl->win_to = (double)wto * 1e-9;
     tl->ncols = ncols;
     tl->total_lanes = t->nlanes;
     tl->center = q_strdup(q.c->nitems ? q_center_label(q.c) : "<program root>");
-    double *frac = calloc(t->nlanes * ncols, sizeof *frac), *busyc = calloc(t->nlanes * ncols, sizeof *busyc);
-    if (!frac || !busyc || !tl->center) rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
-    double colw = (double)(to - from) / (double)ncols;
-    for (size_t k = 0; !rc && k < t->nlanes; k++) {
-      const qlane *l = &t->lanes[k];
+    for (size_t k = 0; k < t->nlanes; k++) {
       ord[k].i = k;
-      for (size_t i = 0; i < l->n; i++) {
-        int64_t a = l->t[i], b = i + 1 < l->n ? l->t[i + 1] : l->end;
-        if (a < from) a = from;
-        if (b > to) b = to;
-        if (b <= a || !l->ctx[i]) continue;
-        int on = in[l->ctx[i]];
-        ord[k].busy += (double)(b - a);
-        if (on) ord[k].on += (double)(b - a);
-        /* spread [a, b) over the columns it covers */
-        for (double x = (double)(a - from); x < (double)(b - from);) {
-          size_t c = (size_t)(x / colw);
-          if (c >= ncols) c = ncols - 1;
-          double cend = (double)(c + 1) * colw, y = cend < (double)(b - from) ? cend : (double)(b - from);
-          if (c == ncols - 1) y = (double)(b - from);
-          busyc[k * ncols + c] += y - x;
-          if (on) frac[k * ncols + c] += y - x;
-          if (y <= x) break;
-          x = y;
-        }
-      }
+      q_lane_time(&t->lanes[k], in, wfrom, wto, &ord[k].on, &ord[k].busy);
     }
-    if (!rc) {
-      qsort(ord, t->nlanes, sizeof *ord, by_on);
-      tl->nlanes = nlanes && nlanes < t->nlanes ? nlanes : t->nlanes;
-      tl->label = calloc(tl->nlanes + 1, sizeof *tl->label);
-      tl->lane = calloc(tl->nlanes + 1, sizeof *tl->lane);
-      tl->on = calloc(tl->nlanes + 1, sizeof *tl->on);
-      tl->busy = calloc(tl->nlanes + 1, sizeof *tl->busy);
-      tl->frac = calloc(tl->nlanes * ncols + 1, sizeof *tl->frac);
-      if (!tl->label || !tl->lane || !tl->on || !tl->busy || !tl->frac) rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
-      for (size_t r = 0; !rc && r < tl->nlanes; r++) {
-        size_t k = ord[r].i;
-        char buf[128];
-        lane_label(&t->lanes[k], buf, sizeof buf);
-        if (!(tl->label[r] = q_strdup(buf))) rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
-        tl->lane[r] = t->lanes[k].lane;
-        tl->on[r] = ord[r].on * 1e-9;
-        tl->busy[r] = ord[r].busy * 1e-9;
-        for (size_t c = 0; c < ncols; c++) /* share of the column's time on the center: idle time counts as off */
-          tl->frac[r * ncols + c] = frac[k * ncols + c] / colw;
-      }
+    qsort(ord, t->nlanes, sizeof *ord, by_on);
+    tl->nlanes = nlanes && nlanes < t->nlanes ? nlanes : t->nlanes;
+    tl->label = calloc(tl->nlanes + 1, sizeof *tl->label);
+    tl->lane = calloc(tl->nlanes + 1, sizeof *tl->lane);
+    tl->on = calloc(tl->nlanes + 1, sizeof *tl->on);
+    tl->busy = calloc(tl->nlanes + 1, sizeof *tl->busy);
+    tl->frac = calloc(tl->nlanes * ncols + 1, sizeof *tl->frac);
+    tl->busyfrac = calloc(tl->nlanes * ncols + 1, sizeof *tl->busyfrac);
+    if (!tl->center || !tl->label || !tl->lane || !tl->on || !tl->busy || !tl->frac || !tl->busyfrac)
+      rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
+    for (size_t r = 0; !rc && r < tl->nlanes; r++) {
+      const qlane *l = &t->lanes[ord[r].i];
+      char buf[128];
+      lane_label(l, buf, sizeof buf);
+      if (!(tl->label[r] = q_strdup(buf))) rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
+      tl->lane[r] = l->lane;
+      tl->on[r] = ord[r].on;
+      tl->busy[r] = ord[r].busy;
+      lane_columns(l, in, from, to, ncols, tl->frac + r * ncols, tl->busyfrac + r * ncols);
     }
-    free(frac);
-    free(busyc);
+    if (!rc) rc = timeline_frames(&q, t, ord, from, to, tl, err);
   }
   q_end(&s->a);
   free(in);

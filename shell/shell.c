@@ -122,7 +122,12 @@ static const cct_cmd commands[] = {
      "Views name the window on their 'filters:' line.  Other metrics are the whole run's."},
     {"timeline", cct_shell_cmd_timeline, CMD_NEEDS_DB, "timeline [N]",
      "per traced profile (N lanes, default 16, 0 = all; the most on the center first), when the center "
-     "was on the sampled stack, over the window", NULL},
+     "was on the sampled stack, over the window",
+     "Text at the terminal's width (' .:=#': on it for 0, <25, <50, <75, >=75% of a column's time);\n"
+     "'mode json' gives each lane's shares of 100 columns.  'export FILE' then writes it: .txt and\n"
+     ".json as printed, .svg a picture over the whole run with the window shaded, .html the same\n"
+     "picture giving the command of each gesture to paste here: a drag over its time axis\n"
+     "'window A B', a click on a lane the call stack sampled there and 'center #ID' of a frame."},
     {"source", cmd_source, CMD_NEEDS_DB, "source [FILE | @N]",
      "source text with per-line metrics; '>' marks the center's lines (default: the center's file)", NULL},
     {"stats", cmd_stats, CMD_NEEDS_DB, "stats [by rank|by thread] [BINS]",
@@ -214,7 +219,7 @@ static const cct_cmd commands[] = {
     {"export", cmd_export, CMD_NEEDS_DB | CMD_LIST_EXPORTS, "export FILE",
      "write the last view (or diff, or stats) to FILE in the format of its extension",
      "  .svg     a picture of the center: callees as a flame graph above, callers below\n"
-     "           (after 'stats': the distribution over profiles)\n"
+     "           (after 'stats': the distribution over profiles; after 'timeline': the timeline)\n"
      "  .html    the same picture, interactive\n"
      "The view written is the one shown (settings changed since do not count; csv and json\n"
      "compute it again for the run's other metrics while the center and filters are those\n"
@@ -459,6 +464,7 @@ static void shown_clear(cct_shell *p) {
   cct_view_free(w->from);
   cct_stats_free(w->s);
   cct_diff_free(w->d);
+  free(w->timeline_key);
   memset(w, 0, sizeof *w);
   w->view = CCT_VIEW_NONE;
 }
@@ -1077,6 +1083,7 @@ static int cmd_diff(cct_shell *p, cct_words *w) {
   p->shown.d = d;
   p->shown.diff_run = run;
   p->shown.diff_flags = flags;
+  p->shown.timeline = 0;
   if (out && cct_shell_interrupted) return cct_shell_error(p, "interrupted");
   if (out) return cct_shell_error(p, "out of memory");
   return CCT_CMD_OK;
@@ -1133,6 +1140,7 @@ typedef struct export_job {
 
 static int export_fill(FILE *f, void *arg) {
   export_job *j = arg;
+  if (j->p->shown.timeline) return cct_shell_timeline_export(j->p, f, j->mode, j->ext);
   return j->mode < 0 ? export_picture(j->p, f, j->ext) : export_text(j->p, f, j->mode);
 }
 
@@ -1152,13 +1160,15 @@ static int cmd_export(cct_shell *p, cct_words *w) {
     return cct_shell_error(p, "unknown export format '%s': name a FILE ending in %s.svg or .html", path, list);
   }
   const char *ext = mode >= 0 ? cct_modes[mode].ext : pictures[pic];
-  if (p->shown.view == CCT_VIEW_NONE)
+  if (p->shown.timeline && mode >= 0 && mode != CCT_MODE_TREE && mode != CCT_MODE_JSON)
+    return cct_shell_error(p, "export of 'timeline' to .%s is not available; use .txt, .json, .svg or .html", ext);
+  if (p->shown.view == CCT_VIEW_NONE && !p->shown.timeline)
     return cct_shell_error(p, "nothing to export: run a view first (topdown, bottomup, flat, source, stats, diff)");
   if (mode < 0 && !CCT_HAVE_PICTURE)
     return cct_shell_error(p, "export to .%s is not available in this build", ext);
   if (mode < 0 && p->shown.d)
     return cct_shell_error(p, "export to .%s of a diff is not available; use .csv or .json", ext);
-  if (mode < 0 && p->shown.view == CCT_VIEW_STATS && strcmp(ext, "svg"))
+  if (mode < 0 && p->shown.view == CCT_VIEW_STATS && !p->shown.timeline && strcmp(ext, "svg"))
     return cct_shell_error(p, "export of 'stats' to .%s is not available; use .svg", ext);
   if (mode == CCT_MODE_FOLDED && !p->shown.d && (p->shown.view == CCT_VIEW_SOURCE || p->shown.view == CCT_VIEW_STATS))
     return cct_shell_error(p, "export of '%s' to .folded is not available: it has no call paths",

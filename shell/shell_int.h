@@ -41,6 +41,8 @@ typedef struct cct_shown {
   int order;            /* stats: CCT_STATS_BY_* */
   cct_diff *d;          /* the diff shown after the view above (owned), NULL if none */
   int diff_run, diff_flags; /* its other run and CCT_DIFF_* flags */
+  size_t timeline;      /* 'timeline N' shown after the view above: N + 1 (0: none; export writes it) */
+  char *timeline_key;   /* its center and window (owned), for export to see they are still the session's */
 } cct_shown;
 
 /* The state of one shell session. */
@@ -430,5 +432,9 @@ int cct_tui_run(cct_shell *p);
 /* ---- Traces (shell_trace.c): the 'window' and 'timeline' commands ---- */
 int cct_shell_cmd_window(cct_shell *p, cct_words *w);
 int cct_shell_cmd_timeline(cct_shell *p, cct_words *w);
+/* Writes the timeline shown (p->shown.timeline) to f: mode CCT_MODE_TREE (text)
+ * or CCT_MODE_JSON as the command prints it, or mode -1 and ext "svg" / "html"
+ * the picture; for the session's center and window now.  Returns a CCT_CMD_* code. */
+int cct_shell_timeline_export(cct_shell *p, FILE *f, int mode, const char *ext);
 
 #endif

@@ -42,7 +42,7 @@ shot() { # shot FILE.png URL
 for f in a.svg a-stats.svg a.html b.svg b.html; do shot "$t/$f.png" "file://$t/$f"; done
 
 exec timeout 170 python3 - "$chrome" "$t" <<'PY'
-import json, os, struct, subprocess, sys, time, zlib
+import json, os, struct, sys, zlib
 
 chrome, tmp = sys.argv[1], sys.argv[2]
 failures = []
@@ -96,104 +96,12 @@ for f in ['a.svg', 'a-stats.svg', 'a.html', 'b.svg', 'b.html']:
     n = png_colors(p) if os.path.exists(p) else 0
     check(n > 20, 'screenshot of %s is not blank (%d colors)' % (f, n))
 
-# ---- DevTools protocol over a pipe ----
-def fd_high(fd):
-    import fcntl
-    g = fcntl.fcntl(fd, fcntl.F_DUPFD, 10)
-    os.close(fd)
-    return g
-
-to_r, to_w = (fd_high(x) for x in os.pipe())
-from_r, from_w = (fd_high(x) for x in os.pipe())
-
-def child():
-    os.dup2(to_r, 3)
-    os.dup2(from_w, 4)
-
-proc = subprocess.Popen([chrome, '--headless', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage',
-                         '--remote-debugging-pipe', '--user-data-dir=' + os.path.join(tmp, 'profile'),
-                         '--host-resolver-rules=MAP * ~NOTFOUND', '--window-size=1200,800', 'about:blank'],
-                        preexec_fn=child, close_fds=False, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-os.close(to_r)
-os.close(from_w)
-buf, seq, blocked, events = b'', 0, [], []
-
-def read_msg():
-    global buf
-    while b'\0' not in buf:
-        chunk = os.read(from_r, 1 << 16)
-        if not chunk:
-            raise SystemExit('FAIL chromium closed the DevTools pipe')
-        buf += chunk
-    msg, buf = buf.split(b'\0', 1)
-    return json.loads(msg)
-
-def send(method, params=None, session=None):
-    global seq
-    seq += 1
-    m = {'id': seq, 'method': method, 'params': params or {}}
-    if session:
-        m['sessionId'] = session
-    os.write(to_w, json.dumps(m).encode() + b'\0')
-    my = seq
-    while True:
-        r = read_msg()
-        if r.get('id') == my:
-            if 'error' in r:
-                raise SystemExit('FAIL %s: %s' % (method, r['error']))
-            return r.get('result', {})
-        handle_event(r)
-
-def handle_event(r):
-    if r.get('method') == 'Fetch.requestPaused':
-        p, s = r['params'], r.get('sessionId')
-        url = p['request']['url']
-        if url.startswith('file:') or url.startswith('data:'):
-            send('Fetch.continueRequest', {'requestId': p['requestId']}, s)
-        else:
-            blocked.append(url)
-            send('Fetch.failRequest', {'requestId': p['requestId'], 'errorReason': 'BlockedByClient'}, s)
-    elif 'method' in r:
-        events.append(r)
-
-def wait_event(name, timeout=20):
-    end = time.time() + timeout
-    while time.time() < end:
-        for k, e in enumerate(events):
-            if e['method'] == name:
-                del events[k]
-                return e
-        handle_event(read_msg())
-    raise SystemExit('FAIL no %s' % name)
-
-target = send('Target.createTarget', {'url': 'about:blank'})['targetId']
-S = send('Target.attachToTarget', {'targetId': target, 'flatten': True})['sessionId']
-send('Fetch.enable', {'patterns': [{'urlPattern': '*'}]}, S)
-send('Page.enable', {}, S)
-send('Runtime.enable', {}, S)
-send('Emulation.setDeviceMetricsOverride', {'width': 1200, 'height': 800, 'deviceScaleFactor': 1, 'mobile': False}, S)
-
-def js(expr):
-    r = send('Runtime.evaluate', {'expression': expr, 'returnByValue': True, 'awaitPromise': True}, S)
-    if 'exceptionDetails' in r:
-        raise SystemExit('FAIL javascript: %s' % json.dumps(r['exceptionDetails'])[:500])
-    return r['result'].get('value')
-
-def load(url):
-    events.clear()
-    send('Page.navigate', {'url': url}, S)
-    wait_event('Page.loadEventFired')
-
-def click_at(x, y):
-    for t in ('mousePressed', 'mouseReleased'):
-        send('Input.dispatchMouseEvent', {'type': t, 'x': x, 'y': y, 'button': 'left', 'clickCount': 1}, S)
-
-def click(selector):
-    box = js('(() => { const e = document.querySelector(%s); if (!e) return null; e.scrollIntoView({block: "center"});'
-             ' const r = e.getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; })()' % json.dumps(selector))
-    if box is None:
-        raise SystemExit('FAIL nothing matches %s' % selector)
-    click_at(box[0], box[1])
+# ---- DevTools protocol over a pipe (devtools.py) ----
+sys.path.insert(0, os.environ['CCT_SRC'] + '/tests/cli')
+import devtools  # noqa: E402
+B = devtools.Browser(chrome, tmp)
+send, js, load, click = B.send, B.js, B.load, B.click
+blocked = B.blocked
 
 FRAMES = '''Array.from(document.querySelectorAll('#pic g.frame')).map(g => [g.dataset.part, +g.dataset.depth,
   g.dataset.name, +g.dataset.inclusive, +g.querySelector('rect').getAttribute('width'), !!g.querySelector('title'),
@@ -255,7 +163,7 @@ def scenario(page, first, click_name, clicked, reset_label, term):
     compare(b, page + ' after click on ' + click_name)
     # search: type into the box (real key input), frames whose name matches are highlighted
     js("document.getElementById('search').focus()")
-    send('Input.insertText', {'text': term}, S)
+    send('Input.insertText', {'text': term})
     hi = js('''[document.querySelectorAll('#pic g.frame.match').length,
       Array.from(document.querySelectorAll('#pic g.frame')).filter(g => new RegExp(%s, 'i').test(g.dataset.name)).length,
       getComputedStyle(document.querySelector('#pic g.frame.match rect') || document.body).fill]''' % json.dumps(term))
@@ -272,14 +180,7 @@ try:
     scenario('c.html', 'c.json', 'a', 'c-click.json', '(none)', '^b$')
     check(not blocked, 'no network requests (%s)' % blocked[:3])
 finally:
-    try:
-        send('Browser.close')
-    except BaseException:
-        pass
-    try:
-        proc.wait(10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
+    B.close()
 if failures:
     print('%d failure(s)' % len(failures))
     sys.exit(1)
