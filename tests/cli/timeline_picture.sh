@@ -76,6 +76,10 @@ W0, W1 = 3e9, 4.5e9
 on_win = [sum(max(0, min(b, W1) - max(a, W0)) for a, b, c in r if on_center(c)) * 1e-9 for r in records]
 
 # ---- the SVG ----
+for asset, out in [('timeline.js', 't.html'), ('timeline_page.css', 't.html'), ('timeline.css', 't.html'),
+                   ('timeline.css', 't.svg')]:
+    text = open(os.path.join(os.environ['CCT_SRC'], 'query/picture', asset), encoding='utf-8').read()
+    check(text in open(os.path.join(tmp, out), encoding='utf-8').read(), '%s holds %s verbatim' % (out, asset))
 S = '{http://www.w3.org/2000/svg}'
 svg = ET.parse(os.path.join(tmp, 't.svg')).getroot()
 x0, pw, ncols = float(svg.get('data-x0')), float(svg.get('data-plot-width')), int(svg.get('data-columns'))
