@@ -83,6 +83,15 @@ typedef struct tui {
   int msg_err;        /* the message is an error */
   regex_t re;         /* last search */
   int have_re;
+  struct tline {      /* the timeline pane ('T'): when the center was on each profile's sampled stack */
+    int on, focus;    /* shown; has the keys */
+    cct_timeline *t;  /* every lane, columns of the pane's width over the whole run (NULL: see note) */
+    char note[300];   /* why there is no timeline */
+    long lane, col;   /* the cursor: a lane (row of t) and a column */
+    long mark;        /* the first mark's column (space), -1: none */
+    long top;         /* first lane shown */
+    int y, h;         /* screen: title line at y, h lines (0: hidden) */
+  } tl;
 } tui;
 
 enum { C_CENTER = 1, C_ERROR, C_MARK, C_TITLE };
@@ -521,6 +530,8 @@ static void source_show(tui *t, const char *file, long long line) {
 
 static int src_visible(const tui *t) { return t->src_on == 1 || (t->src_on < 0 && LINES >= 40); }
 
+static void tl_compute(tui *t);
+
 /* Computes every pane again for the current settings (after a change of the
  * center, metric or granularity): the tree from its default open rows; the
  * flat cursor stays where it was with keep_flat (a new center does not
@@ -535,6 +546,7 @@ static void refresh_all(tui *t, int keep_flat) {
   if (file || cct_center_count(t->q)) source_show(t, file, file ? line : -1);
   else pane_set(sp, NULL, "no file yet: 's' on a row shows its source");
   free(file);
+  if (t->tl.on) tl_compute(t);
 }
 
 /* The source file of a row: NULL when it has none ('<unknown file>'). */
@@ -648,6 +660,223 @@ static void center_text(tui *t, char *buf, size_t n) {
   }
 }
 
+/* ------------------------------------------------------------ timeline pane */
+
+/* The timeline pane ('T'): per traced profile (lane, the most time on the center in the window first) one
+ * character per column of equal time over the whole run, as 'timeline' prints it (' .:=#': on the center for 0,
+ * <25, <50, <75, >=75% of the column's time; '-': busy elsewhere), the window under '=' on the axis line, a time
+ * cursor ('^') on the selected lane; the line below names what that lane sampled at the cursor (the middle of the
+ * column).  Keys: Left/Right move the cursor (H/L ten columns), Up/Down the lane, space marks a time and a second
+ * space makes the two marks the window, 'w' resets the window, 'c' centers on the innermost frame sampled at the
+ * cursor ('center #ID'). */
+
+enum { TL_LABEL = 14, TL_FIG = 16 }; /* ' 1.59s  33.9%' and a margin */
+
+static void bar(int y, int focused);
+
+/* Columns of the strip at the screen's width. */
+static long tl_width(void) { return COLS - TL_LABEL - TL_FIG - 3 > 10 ? COLS - TL_LABEL - TL_FIG - 3 : 10; } /* '|' x2 */
+
+/* Computes the timeline again for the session and the screen, keeping the cursor's lane (by number) and time. */
+static void tl_compute(tui *t) {
+  struct tline *p = &t->tl;
+  long long lane = p->t && p->lane < (long)p->t->nlanes ? p->t->lane[p->lane] : -1;
+  double at = p->t ? (double)p->col / (double)p->t->ncols : 0.5, mark = p->t && p->mark >= 0 ? (double)p->mark / (double)p->t->ncols : -1;
+  cct_timeline_free(p->t);
+  p->t = NULL;
+  p->note[0] = 0;
+  cct_err err = CCT_ERR_INIT;
+  tui_sigint = 0;
+  tui_db = cct_query_db(t->q);
+  if (cct_timeline_compute(t->q, 0, (size_t)tl_width(), CCT_TIMELINE_RUN, &p->t, &err))
+    snprintf(p->note, sizeof p->note, "%s", err.msg[0] ? err.msg : "no timeline");
+  tui_db = NULL;
+  if (!p->t) return;
+  p->col = (long)(at * (double)p->t->ncols);
+  p->mark = mark >= 0 ? (long)(mark * (double)p->t->ncols) : -1;
+  p->lane = 0;
+  for (size_t i = 0; i < p->t->nlanes; i++)
+    if (p->t->lane[i] == lane) p->lane = (long)i;
+}
+
+/* Seconds at the middle of column c of the timeline. */
+static double tl_time(const cct_timeline *tl, long c) {
+  return tl->from + ((double)c + 0.5) * (tl->to - tl->from) / (double)tl->ncols;
+}
+
+/* What the selected lane sampled at the cursor: 'thread 6 at 4.003 s: f < g < main (c: center #12)'. */
+static void tl_info(const struct tline *p, char *buf, size_t n) {
+  const cct_timeline *tl = p->t;
+  int k = tl->at[p->lane * (long)tl->ncols + p->col];
+  size_t at = (size_t)snprintf(buf, n, "%s at %.4g s: ", tl->label[p->lane], tl_time(tl, p->col));
+  if (k < 0) {
+    snprintf(buf + at, n - at, "idle");
+    return;
+  }
+  for (int f = k; f >= 0 && at < n; f = tl->frame_caller[f])
+    at += (size_t)snprintf(buf + at, n - at, "%s%s", f == k ? "" : " < ", tl->frame_name[f]);
+  if (at < n) snprintf(buf + at, n - at, "  (c: center #%lld)", tl->frame_id[k]);
+}
+
+static void tl_draw(tui *t) {
+  struct tline *p = &t->tl;
+  if (p->h <= 0) return;
+  bar(p->y, p->focus);
+  char title[700];
+  const cct_window *w = cct_query_window(t->q);
+  if (p->t) {
+    char win[96] = "";
+    if (w) snprintf(win, sizeof win, ", window %.4g s - %.4g s", w->from, w->to);
+    else if (p->mark >= 0) snprintf(win, sizeof win, ", mark at %.4g s", tl_time(p->t, p->mark));
+    if (w && p->mark >= 0) snprintf(win + strlen(win), sizeof win - strlen(win), ", mark at %.4g s", tl_time(p->t, p->mark));
+    snprintf(title, sizeof title, "%s Timeline of %s: %zu lanes, the most on it first%s", p->focus ? ">" : " ",
+             p->t->center, p->t->nlanes, win);
+  } else {
+    snprintf(title, sizeof title, "%s Timeline", p->focus ? ">" : " ");
+  }
+  put(p->y, 1, title, COLS - 2, 0, CUT_MIDDLE);
+  attrset(A_NORMAL);
+  if (!p->t) {
+    put(p->y + 1, 2, p->note, COLS - 3, 0, CUT_END);
+    return;
+  }
+  const cct_timeline *tl = p->t;
+  long rows = p->h - 3, nc = (long)tl->ncols;
+  if (p->lane < p->top) p->top = p->lane;
+  if (p->lane >= p->top + rows) p->top = p->lane - rows + 1;
+  double wlen = tl->win_to - tl->win_from;
+  for (long r = 0; r < rows && p->top + r < (long)tl->nlanes; r++) {
+    long i = p->top + r;
+    int y = p->y + 1 + (int)r, sel = i == p->lane;
+    attrset(sel && p->focus ? A_BOLD : A_NORMAL);
+    put(y, 1, tl->label[i], TL_LABEL, 0, CUT_END);
+    mvaddch(y, TL_LABEL + 1, '|');
+    for (long c = 0; c < nc; c++) {
+      double on = tl->frac[i * nc + c], busy = tl->busyfrac[i * nc + c];
+      chtype ch = on > 0 ? (chtype)(on < 0.25 ? '.' : on < 0.5 ? ':' : on < 0.75 ? '=' : '#') : busy >= 0.5 ? '-' : ' ';
+      if (on > 0 && t->color) ch |= COLOR_PAIR(C_CENTER);
+      if (sel && c == p->col) ch |= A_REVERSE;
+      mvaddch(y, TL_LABEL + 2 + (int)c, ch);
+    }
+    addch('|');
+    printw(" %6.3gs %5.1f%%", tl->on[i], wlen > 0 ? 100 * tl->on[i] / wlen : 0);
+  }
+  /* the axis: its ends in seconds, the window under '=', the mark 'm', the cursor '^' */
+  int ya = p->y + p->h - 2;
+  attrset(A_NORMAL);
+  char end[32];
+  snprintf(end, sizeof end, "%.4g s", tl->to);
+  mvprintw(ya, 1, "%*s", TL_LABEL, "0 s");
+  for (long c = 0; c < nc; c++) {
+    double a = tl->from + (double)c * (tl->to - tl->from) / (double)nc, b = a + (tl->to - tl->from) / (double)nc;
+    int in = tl->windowed && b > tl->win_from && a < tl->win_to;
+    mvaddch(ya, TL_LABEL + 2 + (int)c, c == p->col ? '^' : c == p->mark ? 'm' : in ? '=' : ' ');
+  }
+  mvprintw(ya, TL_LABEL + 3 + (int)nc, " %s", end);
+  char info[1024];
+  tl_info(p, info, sizeof info);
+  put(ya + 1, 1, info, COLS - 2, 0, CUT_END);
+}
+
+/* Makes the marks at columns a and b the session's window: [start of the earlier, end of the later). */
+static void tl_window(tui *t, long a, long b) {
+  const cct_timeline *tl = t->tl.t;
+  if (a > b) {
+    long x = a;
+    a = b;
+    b = x;
+  }
+  double colw = (tl->to - tl->from) / (double)tl->ncols;
+  char from[40], to[40];
+  snprintf(from, sizeof from, "%.9g", tl->from + (double)a * colw);
+  snprintf(to, sizeof to, "%.9g", tl->from + (double)(b + 1) * colw);
+  cct_err err = CCT_ERR_INIT;
+  if (cct_query_set_window(t->q, from, to, &err)) return say(t, 1, "%s", err.msg);
+  say(t, 0, "window %s s - %s s: the panes show 'trace (sec)' over it ('w' resets it)", from, to);
+  refresh_all(t, 1);
+}
+
+/* Handles key c (k: get_wch's code) in the focused timeline pane; returns 0 when the key is not the pane's. */
+static int tl_key(tui *t, int k, wint_t c) {
+  struct tline *p = &t->tl;
+  long nc = p->t ? (long)p->t->ncols : 1, nl = p->t ? (long)p->t->nlanes : 1;
+  if (k == KEY_CODE_YES) {
+    switch (c) {
+    case KEY_LEFT: p->col--; break;
+    case KEY_RIGHT: p->col++; break;
+    case KEY_UP: p->lane--; break;
+    case KEY_DOWN: p->lane++; break;
+    case KEY_PPAGE: p->lane -= p->h > 4 ? p->h - 3 : 1; break;
+    case KEY_NPAGE: p->lane += p->h > 4 ? p->h - 3 : 1; break;
+    case KEY_HOME: p->col = 0; break;
+    case KEY_END: p->col = nc - 1; break;
+    default: return 0;
+    }
+  } else {
+    switch (c) {
+    case L'h': p->col--; break;
+    case L'l': p->col++; break;
+    case L'H': p->col -= 10; break;
+    case L'L': p->col += 10; break;
+    case L'k': p->lane--; break;
+    case L'j': p->lane++; break;
+    case L' ':
+      if (!p->t) break;
+      if (p->mark < 0) {
+        p->mark = p->col;
+        say(t, 0, "mark at %.4g s: move to the window's other end and press space again", tl_time(p->t, p->col));
+      } else {
+        long m = p->mark;
+        p->mark = -1;
+        tl_window(t, m, p->col);
+      }
+      break;
+    case 27: p->mark = -1; break;
+    case L'w':
+      if (!cct_query_window(t->q)) return say(t, 0, "no window to reset"), 1;
+      cct_query_set_window(t->q, NULL, NULL, NULL);
+      say(t, 0, "the whole run");
+      refresh_all(t, 1);
+      break;
+    case L'c': {
+      int f = p->t ? p->t->at[p->lane * nc + p->col] : -1;
+      if (f < 0) return say(t, 1, "%s is idle here: nothing to center on", p->t ? p->t->label[p->lane] : "this lane"), 1;
+      char item[40];
+      snprintf(item, sizeof item, "#%lld", p->t->frame_id[f]);
+      cct_center *cn = NULL;
+      cct_err err = CCT_ERR_INIT;
+      if (cct_center_edit(t->q, 0, cct_query_center(t->q), CCT_CENTER_SET, item, NULL, &cn, &err))
+        return say(t, 1, "%s", err.msg), 1;
+      if (!cn) return say(t, 0, "this frame is the center"), 1;
+      center_set(t, cn);
+      say(t, 0, "center %s (%s): 'u' goes back", item, p->t ? p->t->center : "");
+      break;
+    }
+    default: return 0;
+    }
+  }
+  if (p->col < 0) p->col = 0;
+  if (p->col >= nc) p->col = nc - 1;
+  if (p->lane >= nl) p->lane = nl - 1;
+  if (p->lane < 0) p->lane = 0;
+  return 1;
+}
+
+/* 'T': shows the timeline pane with the keys, or hides it when it has them. */
+static void tl_toggle(tui *t) {
+  struct tline *p = &t->tl;
+  if (p->on && p->focus) {
+    p->on = p->focus = 0;
+    return;
+  }
+  if (!p->on) {
+    p->on = 1;
+    p->mark = -1;
+    tl_compute(t);
+  }
+  p->focus = 1;
+}
+
 /* ------------------------------------------------------------ drawing */
 
 static const char *const flat_names[] = {"functions", "loops", "lines", "files", "modules"};
@@ -655,7 +884,16 @@ static const char *const flat_names[] = {"functions", "loops", "lines", "files",
 /* Lays the panes out for the screen size: flat, tree and (when shown) source
  * stacked, the status and message lines at the bottom. */
 static void layout(tui *t) {
-  int avail = LINES - 2, src = src_visible(t);
+  int avail = LINES - 2, src = src_visible(t), top = 0;
+  if (t->tl.on && t->tl.t && (long)t->tl.t->ncols != tl_width()) tl_compute(t); /* the terminal's width changed */
+  if (t->tl.on) { /* the timeline pane on top: its lanes, the axis and the cursor's line */
+    int want = t->tl.t ? (int)t->tl.t->nlanes + 3 : 3, most = avail / 3 > 5 ? avail / 3 : 5;
+    t->tl.y = 0;
+    t->tl.h = top = want < most ? want : most;
+    avail -= top;
+  } else {
+    t->tl.h = 0;
+  }
   if (avail < 6) avail = 6;
   int hf, ht, hs = 0;
   if (src) {
@@ -669,11 +907,11 @@ static void layout(tui *t) {
     if (hf < 3) hf = 3;
     ht = avail - hf;
   }
-  t->pn[P_FLAT].y = 0;
+  t->pn[P_FLAT].y = top;
   t->pn[P_FLAT].h = hf;
-  t->pn[P_TREE].y = hf;
+  t->pn[P_TREE].y = top + hf;
   t->pn[P_TREE].h = ht;
-  t->pn[P_SOURCE].y = hf + ht;
+  t->pn[P_SOURCE].y = top + hf + ht;
   t->pn[P_SOURCE].h = hs;
   if (!src && t->focus == P_SOURCE) t->focus = P_TREE;
 }
@@ -798,12 +1036,13 @@ static void draw_pane(tui *t, int pi) {
 /* The key help of the bottom line, as many items as fit. */
 static const char *const help_items[] = {"?:keys", "q:quit", "Tab:pane", "c:center", "r:reset", "t/b:tree",
                                          "s:source", "/:find", "u:undo", "+/-:add/del", "m:metric", "g:gran",
-                                         "f:flat", "e:export", NULL};
+                                         "f:flat", "e:export", "T:timeline", NULL};
 
 static void draw(tui *t) {
   layout(t);
   erase();
   for (int i = 0; i < P_COUNT; i++) draw_pane(t, i);
+  tl_draw(t);
   /* Status line: the center on the left, metric, granularity, tree view and
    * run on the right; the center's label gives way when the line is full. */
   char cl[600], right[3][400];
@@ -938,6 +1177,12 @@ static const char *const key_help[] = {
     "g                granularity: function or line",
     "f                flat view: functions, loops, lines, files, modules",
     "e                export the picture to FILE.svg or FILE.html",
+    "T                timeline pane (T again, or Tab, leaves it): per traced profile",
+    "                 when the center was on its sampled stack ('-': busy elsewhere)",
+    "  Left Right     move the time cursor (H L: ten columns); Up Down: the profile",
+    "  space          mark a time; space again: the two marks are the window",
+    "  w              reset the window (the whole run)",
+    "  c              center on the innermost frame sampled at the cursor",
     "q                quit",
     "mouse            click selects, double click centers",
 };
@@ -1143,6 +1388,7 @@ static void mouse(tui *t) {
 #endif
   if (!(e.bstate & (BUTTON1_CLICKED | BUTTON1_DOUBLE_CLICKED | BUTTON1_PRESSED | BUTTON1_RELEASED))) return;
   if (e.bstate & BUTTON1_RELEASED && !(e.bstate & BUTTON1_CLICKED)) return;
+  t->tl.focus = 0;
   t->focus = pi;
   long row = pn->top + (e.y - pn->y - 1);
   if (e.y > pn->y && row < (long)pn->nvis) pn->sel = row;
@@ -1152,6 +1398,11 @@ static void mouse(tui *t) {
 
 /* Handles one key; returns 1 to quit. */
 static int key(tui *t, int k, wint_t c) {
+  if (t->tl.focus) { /* the timeline pane's keys; of the others, those that are not about a pane's rows */
+    if (k != KEY_CODE_YES) t->msg[0] = 0;
+    if (tl_key(t, k, c)) return 0;
+    if (k == KEY_CODE_YES ? c != KEY_RESIZE && c != KEY_BTAB : !wcschr(L"qmgrueT?\t\f", (wchar_t)c)) return 0;
+  }
   pane *pn = &t->pn[t->focus];
   int page = pn->h > 2 ? pn->h - 2 : 1;
   if (k == KEY_CODE_YES) {
@@ -1169,7 +1420,7 @@ static int key(tui *t, int k, wint_t c) {
     case KEY_LEFT:
       if (t->focus == P_TREE) tree_open(t, 0);
       break;
-    case KEY_BTAB: t->focus = (t->focus + P_COUNT - 1) % P_COUNT; if (t->focus == P_SOURCE && !src_visible(t)) t->focus = P_TREE; break;
+    case KEY_BTAB: t->tl.focus = 0; t->focus = (t->focus + P_COUNT - 1) % P_COUNT; if (t->focus == P_SOURCE && !src_visible(t)) t->focus = P_TREE; break;
     case KEY_MOUSE: mouse(t); break;
     case KEY_RESIZE: break;
     }
@@ -1185,10 +1436,17 @@ static int key(tui *t, int k, wint_t c) {
     if (t->focus == P_TREE) tree_open(t, 1);
     break;
   case L'\t':
+    if (t->tl.focus) { /* the timeline hands the keys to the flat pane */
+      t->tl.focus = 0;
+      t->focus = P_FLAT;
+      break;
+    }
     t->focus = (t->focus + 1) % P_COUNT;
     if (t->focus == P_SOURCE && !src_visible(t)) t->focus = P_FLAT;
+    if (t->focus == P_FLAT && t->tl.on) t->tl.focus = 1; /* the timeline comes first */
     follow(t);
     break;
+  case L'T': tl_toggle(t); break;
   case L'c': center_change(t, t->focus, CCT_CENTER_SET); break;
   case L'+': center_change(t, t->focus, CCT_CENTER_ADD); break;
   case L'-': center_change(t, t->focus, CCT_CENTER_REMOVE); break;
@@ -1350,6 +1608,7 @@ int cct_tui_run(cct_shell *p) {
     pane_clear(&t.pn[i]);
     spec_release(&t.pn[i].spec);
   }
+  cct_timeline_free(t.tl.t);
   for (size_t i = 0; i < t.nundo; i++) cct_center_free(t.undo[i]);
   free(t.undo);
   if (t.have_re) regfree(&t.re);

@@ -16,6 +16,19 @@ this script, not the TUI, decides which rows the screen must show.
                                     all are 0; the center's share last, with a
                                     center) and the text
 
+  tui_check.py timeline SCREEN TEXT DBDIR ARCHIVE
+                                    the timeline pane: lanes in the order and with the
+                                    strips of the shell's 'timeline' (TEXT, at the same
+                                    number of columns; '-' is a blank there); the line
+                                    under the axis names the stack the first lane
+                                    sampled at the cursor ('^') as the raw trace.db of
+                                    DBDIR and the contexts view say; prints its
+                                    innermost frame's id
+  tui_check.py timeline-window SCREEN DBDIR
+                                    the message of two marks names the window from the
+                                    start of the first's column to the end of the
+                                    second's (the cursor), and the axis shows it
+
 Panes are found by their title line (the value headings, then 'Flat',
 'Top-down of', 'Bottom-up of' or 'Source'); the label column starts where the
 title word does.  Exit status 0 when the pane matches, else 1 with the first
@@ -184,7 +197,101 @@ def check_source(j, rows, view):
             fail("line %s: text %r, expected %r" % (m.group(2), text, want))
 
 
+def timeline_pane(lines):
+    """(lanes [(label, strip, on)], axis line, info line) of the timeline pane."""
+    top = next((i for i, l in enumerate(lines) if "Timeline of" in l), None)
+    if top is None:
+        fail("no timeline pane")
+    lanes, i = [], top + 1
+    while i < len(lines):
+        m = re.match(r"^ (.{14})\|(.*)\| +(\S+)s +(\S+)%$", lines[i])
+        if not m:
+            break
+        lanes.append((m.group(1).strip(), m.group(2), float(m.group(3))))
+        i += 1
+    if not lanes or i + 1 >= len(lines):
+        fail("no lanes or no axis in the timeline pane")
+    return lanes, lines[i], lines[i + 1]
+
+
+def raw_span_records(dbdir):
+    import os
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import check_traces as ct
+    lanes = list(ct.v4_traces(os.path.join(dbdir, "trace.db")))
+    t0 = min(l[0][0] for l in lanes)
+    span = max(l[-1][0] for l in lanes) - t0
+    return span, [[(a - t0, b - t0, c) for (a, c), (b, _) in zip(l, l[1:] + [l[-1]])] for l in lanes]
+
+
+def check_timeline(screen, text, dbdir, archive):
+    import sqlite3
+    lanes, axis, info = timeline_pane(screen)
+    shell = []
+    for l in text:
+        m = re.match(r"^(.{18}) +(\S+) s +(\S+)% \|(.*)\|$", l)
+        if m:
+            shell.append((m.group(1).strip(), m.group(4), float(m.group(2))))
+    if [l[0] for l in lanes] != [l[0] for l in shell]:
+        fail("lanes %r, the shell's %r" % ([l[0] for l in lanes], [l[0] for l in shell]))
+    for (label, strip, on), (_, want, won) in zip(lanes, shell):
+        if strip.replace("-", " ") != want:
+            fail("%s: strip %r, the shell's %r" % (label, strip, want))
+        if abs(on - won) > 5e-3 * abs(won):  # the pane shows 3 significant digits
+            fail("%s: %r s on it, the shell's %r" % (label, on, won))
+    nc, col = len(lanes[0][1]), axis.find("^") - 16
+    if not 0 <= col < nc:
+        fail("no cursor on the axis line %r" % axis)
+    span, recs = raw_span_records(dbdir)
+    con = sqlite3.connect(archive)
+    thread = int(lanes[0][0].split()[-1])
+    lane = con.execute("SELECT lane FROM trace_lane WHERE run = 1 AND thread = ?", (thread,)).fetchone()[0]
+    mid = (col + 0.5) * span / nc
+    leaf = [c for a, b, c in recs[lane - 1] if a <= mid < b]
+    ctx = {i: (p, k, n) for i, p, k, n in con.execute("SELECT id, parent, kind, name FROM contexts WHERE run = 1")}
+    stack, c = [], leaf[0] if leaf else None
+    while c:
+        p, k, n = ctx[c]
+        if k == "function":
+            stack.append((c, n))
+        c = p
+    if not stack:
+        fail("%s is idle at column %d in the trace; pick another time" % (lanes[0][0], col))
+    want = "%s at %.4g s: %s" % (lanes[0][0], mid * 1e-9, " < ".join(n for _, n in stack))
+    want += "  (c: center #%d)" % stack[0][0]
+    if not want.startswith(info.strip()) or len(info.strip()) < min(len(want), len(info) - 2):
+        fail("the cursor's line %r, expected %r" % (info.strip(), want))
+    print(stack[0][0])
+
+
+def check_timeline_window(screen, dbdir):
+    lanes, axis, info = timeline_pane(screen)
+    nc = len(lanes[0][1])
+    marks = [i - 16 for i, ch in enumerate(axis) if ch in "=^" and 16 <= i < 16 + nc]
+    b = axis.find("^") - 16
+    a = b - 5
+    m = next((re.search(r"^window (\S+) s - (\S+) s: ", l) for l in screen if l.startswith("window ")), None)
+    if not m:
+        fail("no window message")
+    span, _ = raw_span_records(dbdir)
+    got, want = (float(m.group(1)), float(m.group(2))), (a * span / nc * 1e-9, (b + 1) * span / nc * 1e-9)
+    if any(abs(g - w) > 1e-8 * max(1, w) for g, w in zip(got, want)):
+        fail("window %r s, expected %r s (columns %d to %d of %d)" % (got, want, a, b, nc))
+    if not set(range(a, b + 1)) <= set(marks) <= set(range(a - 1, b + 2)):
+        fail("the axis shows the window over columns %r, expected %d to %d" % (marks, a, b))
+
+
 def main():
+    if len(sys.argv) > 1 and sys.argv[1].startswith("timeline"):
+        texts = []
+        for f in sys.argv[2:4 if sys.argv[1] == "timeline" else 3]:
+            with open(f, encoding="utf-8") as fh:
+                texts.append(fh.read().split("\n"))
+        if sys.argv[1] == "timeline" and len(sys.argv) == 6:
+            return check_timeline(texts[0], texts[1], sys.argv[4], sys.argv[5])
+        if sys.argv[1] == "timeline-window" and len(sys.argv) == 4:
+            return check_timeline_window(texts[0], sys.argv[3])
+        fail("usage: tui_check.py timeline SCREEN TEXT DBDIR ARCHIVE | timeline-window SCREEN DBDIR")
     if len(sys.argv) != 4 or sys.argv[1] not in TITLES:
         fail("usage: tui_check.py flat|tree|source SCREEN JSON")
     with open(sys.argv[2], encoding="utf-8") as f:

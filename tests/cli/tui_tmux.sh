@@ -286,4 +286,40 @@ wait_for 'Top-down of the program' "TUI on hostile names"
 screen | grep -qF 'MPI_\x1b[2J\x1b]0;pwn\x07Fin\u009balize\nX' ||
   { echo "FAIL: the hostile name is not shown escaped"; screen; exit 1; }
 quit_ok "the TUI"
+# ---- the timeline pane ('T') on the traced inline.meta.db (8 threads), at 80 and 200 columns: each
+# lane's strip is the shell's 'timeline' at the same number of columns; the line under the axis names
+# the call stack the selected lane sampled at the cursor, as the raw trace.db says (tui_check.py
+# timeline); 'c' centers on its innermost frame; two marks (space) make the window; 'w' resets it.
+mkdir "$t/inline"
+ln -s "$CCT_DATA"/v4-hpcviewer-inline.meta.db/* "$CCT_DATA"/traces/v4-hpcviewer-inline.meta.db/* "$t/inline/"
+"$CCTINGEST" --quiet "$t/inline" "$t/inline.sqlite"
+for w in 80 200; do
+  start "$w" 40 --tui -c "'center gomp_team_barrier_wait_end'" inline.sqlite
+  wait_for 'Top-down of gomp_team_barrier_wait_end' "TUI on inline.sqlite at $w columns"
+  keys T
+  wait_for 'Timeline of gomp_team_barrier_wait_end: 8 lanes' "'T' did not show the timeline at $w columns"
+  # the cursor starts in the middle: 20 columns right, on the lane first
+  keys -N 20 l
+  screen >"$t/screen.txt"
+  "$CCTQ" -c "width $((w + 6)); center gomp_team_barrier_wait_end; timeline 0" "$t/inline.sqlite" >"$t/timeline.txt"
+  $check timeline "$t/screen.txt" "$t/timeline.txt" "$t/inline" "$t/inline.sqlite" >"$t/frame" ||
+    { echo "FAIL: the timeline pane at $w columns"; cat "$t/screen.txt"; exit 1; }
+  id=$(cat "$t/frame")
+  keys c
+  wait_for "^ center #$id \(1 occurrence\)" "'c' in the timeline did not center on #$id at $w columns"
+  wait_for "Timeline of #$id" "the timeline did not follow the new center"
+  # marks 5 columns apart: the window is from the first's start to the second's end
+  keys -N 10 h
+  keys Space
+  wait_for 'mark at [0-9.]+ s' "space did not mark a time"
+  keys -N 5 l
+  keys Space
+  wait_for "window [0-9.e-]+ s - [0-9.e-]+ s: the panes show 'trace \(sec\)'" "two marks did not set the window"
+  screen >"$t/screen.txt"
+  $check timeline-window "$t/screen.txt" "$t/inline" || { echo "FAIL: the window of two marks at $w columns"; cat "$t/screen.txt"; exit 1; }
+  keys w
+  wait_for '^the whole run' "'w' did not reset the window"
+  screen | grep -q 'Timeline of .*, window ' && { echo "FAIL: 'w' left the window in the title"; screen; exit 1; }
+  quit_ok "the TUI with the timeline"
+done
 echo ok
