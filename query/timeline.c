@@ -70,7 +70,7 @@ const cct_window *cct_query_window(const cct_query *s) { return s->windowed ? &s
 
 void cct_timeline_free(cct_timeline *t) {
   if (!t) return;
-  for (size_t i = 0; i < t->nlanes; i++) free(t->label[i]);
+  for (size_t i = 0; t->label && i < t->nlanes; i++) free(t->label[i]);
   for (size_t i = 0; i < t->nframes; i++) free(t->frame_name[i]);
   free(t->label);
   free(t->lane);

@@ -670,7 +670,7 @@ static void center_text(tui *t, char *buf, size_t n) {
  * space makes the two marks the window, 'w' resets the window, 'c' centers on the innermost frame sampled at the
  * cursor ('center #ID'). */
 
-enum { TL_LABEL = 14, TL_FIG = 16 }; /* ' 1.59s  33.9%' and a margin */
+enum { TL_LABEL = 18, TL_FIG = 16 }; /* ' 1.59s  33.9%' and a margin */
 
 static void bar(int y, int focused);
 
@@ -841,15 +841,16 @@ static int tl_key(tui *t, int k, wint_t c) {
     case L'c': {
       int f = p->t ? p->t->at[p->lane * nc + p->col] : -1;
       if (f < 0) return say(t, 1, "%s is idle here: nothing to center on", p->t ? p->t->label[p->lane] : "this lane"), 1;
-      char item[40];
+      char item[40], name[200];
       snprintf(item, sizeof item, "#%lld", p->t->frame_id[f]);
+      snprintf(name, sizeof name, "%s", p->t->frame_name[f]);
       cct_center *cn = NULL;
       cct_err err = CCT_ERR_INIT;
       if (cct_center_edit(t->q, 0, cct_query_center(t->q), CCT_CENTER_SET, item, NULL, &cn, &err))
         return say(t, 1, "%s", err.msg), 1;
       if (!cn) return say(t, 0, "this frame is the center"), 1;
       center_set(t, cn);
-      say(t, 0, "center %s (%s): 'u' goes back", item, p->t ? p->t->center : "");
+      if (!t->msg[0]) say(t, 0, "center %s: %s as sampled here ('u' goes back)", item, name); /* else center_set's error */
       break;
     }
     default: return 0;

@@ -197,6 +197,9 @@ def check_source(j, rows, view):
             fail("line %s: text %r, expected %r" % (m.group(2), text, want))
 
 
+TL_STRIP = 20  # the timeline pane's strips start at this column, after a blank, an 18-column label and '|'
+
+
 def timeline_pane(lines):
     """(lanes [(label, strip, on)], axis line, info line) of the timeline pane."""
     top = next((i for i, l in enumerate(lines) if "Timeline of" in l), None)
@@ -204,7 +207,7 @@ def timeline_pane(lines):
         fail("no timeline pane")
     lanes, i = [], top + 1
     while i < len(lines):
-        m = re.match(r"^ (.{14})\|(.*)\| +(\S+)s +(\S+)%$", lines[i])
+        m = re.match(r"^ (.{%d})\|(.*)\| +(\S+)s +(\S+)%%$" % (TL_STRIP - 2), lines[i])
         if not m:
             break
         lanes.append((m.group(1).strip(), m.group(2), float(m.group(3))))
@@ -239,7 +242,7 @@ def check_timeline(screen, text, dbdir, archive):
             fail("%s: strip %r, the shell's %r" % (label, strip, want))
         if abs(on - won) > 5e-3 * abs(won):  # the pane shows 3 significant digits
             fail("%s: %r s on it, the shell's %r" % (label, on, won))
-    nc, col = len(lanes[0][1]), axis.find("^") - 16
+    nc, col = len(lanes[0][1]), axis.find("^") - TL_STRIP
     if not 0 <= col < nc:
         fail("no cursor on the axis line %r" % axis)
     span, recs = raw_span_records(dbdir)
@@ -267,8 +270,8 @@ def check_timeline(screen, text, dbdir, archive):
 def check_timeline_window(screen, dbdir):
     lanes, axis, info = timeline_pane(screen)
     nc = len(lanes[0][1])
-    marks = [i - 16 for i, ch in enumerate(axis) if ch in "=^" and 16 <= i < 16 + nc]
-    b = axis.find("^") - 16
+    marks = [i - TL_STRIP for i, ch in enumerate(axis) if ch in "=^" and TL_STRIP <= i < TL_STRIP + nc]
+    b = axis.find("^") - TL_STRIP
     a = b - 5
     m = next((re.search(r"^window (\S+) s - (\S+) s: ", l) for l in screen if l.startswith("window ")), None)
     if not m:

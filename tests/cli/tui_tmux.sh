@@ -301,7 +301,7 @@ for w in 80 200; do
   # the cursor starts in the middle: 20 columns right, on the lane first
   keys -N 20 l
   screen >"$t/screen.txt"
-  "$CCTQ" -c "width $((w + 6)); center gomp_team_barrier_wait_end; timeline 0" "$t/inline.sqlite" >"$t/timeline.txt"
+  "$CCTQ" -c "width $((w + 2)); center gomp_team_barrier_wait_end; timeline 0" "$t/inline.sqlite" >"$t/timeline.txt"
   $check timeline "$t/screen.txt" "$t/timeline.txt" "$t/inline" "$t/inline.sqlite" >"$t/frame" ||
     { echo "FAIL: the timeline pane at $w columns"; cat "$t/screen.txt"; exit 1; }
   id=$(cat "$t/frame")
