@@ -27,8 +27,6 @@ SQLITE_EXTENSION_INIT1
 #include <stdlib.h>
 #include <string.h>
 
-enum { VIEW_TOPDOWN, VIEW_BOTTOMUP, VIEW_FLAT };
-
 /* Output columns, then the hidden argument columns. */
 static const char schema[] =
     "CREATE TABLE x(handle INTEGER, depth INTEGER, kind TEXT, name TEXT, file TEXT, line INTEGER, module TEXT, "
@@ -41,7 +39,7 @@ enum { COL_HANDLE, COL_DEPTH, COL_KIND, COL_NAME, COL_FILE, COL_LINE, COL_MODULE
 typedef struct cct_vtab {
   sqlite3_vtab base; /* must come first */
   sqlite3 *db;       /* the host's connection that loaded us: its main database is the archive */
-  int view;          /* VIEW_* */
+  int view;          /* CCT_VIEW_TOPDOWN, _BOTTOMUP or _FLAT */
 } cct_vtab;
 
 typedef struct cct_cursor {
@@ -159,7 +157,7 @@ static int vt_filter(sqlite3_vtab_cursor *p, int idxNum, const char *idxStr, int
   cursor_reset(c);
   cct_err err = CCT_ERR_INIT;
   if (cct_query_open_db(t->db, &c->q, &err)) return fail(p, err.msg); /* the host's connection, not a second one */
-  int flat = t->view == VIEW_FLAT;
+  int flat = t->view == CCT_VIEW_FLAT;
   const char *center = !flat && idxNum >= 1 ? (const char *)sqlite3_value_text(argv[0]) : NULL;
   int depth = flat ? (idxNum >= 1 ? sqlite3_value_int(argv[0]) : 0) : (idxNum >= 2 ? sqlite3_value_int(argv[1]) : 3);
   int run_arg = flat ? 1 : 2, metric_arg = run_arg + 1, filter_arg = metric_arg + 1;
@@ -167,8 +165,7 @@ static int vt_filter(sqlite3_vtab_cursor *p, int idxNum, const char *idxStr, int
       add_filters(c->q, (const char *)sqlite3_value_text(argv[filter_arg]), &err))
     return fail(p, err.msg);
   cct_view_spec spec;
-  cct_view_spec_init(c->q, t->view == VIEW_TOPDOWN ? CCT_VIEW_TOPDOWN : t->view == VIEW_BOTTOMUP ? CCT_VIEW_BOTTOMUP : CCT_VIEW_FLAT,
-                     &spec);
+  cct_view_spec_init(c->q, t->view, &spec);
   if (idxNum > run_arg && sqlite3_value_type(argv[run_arg]) != SQLITE_NULL) {
     spec.run = sqlite3_value_int(argv[run_arg]);
     spec.metric = NULL; /* that run's default */
@@ -271,8 +268,8 @@ __attribute__((visibility("default")))
 int sqlite3_cctq_init(sqlite3 *db, char **err, const sqlite3_api_routines *api) {
   (void)err;
   SQLITE_EXTENSION_INIT2(api);
-  int rc = sqlite3_create_module(db, "cct_topdown", &module, (void *)(intptr_t)VIEW_TOPDOWN);
-  if (rc == SQLITE_OK) rc = sqlite3_create_module(db, "cct_bottomup", &module, (void *)(intptr_t)VIEW_BOTTOMUP);
-  if (rc == SQLITE_OK) rc = sqlite3_create_module(db, "cct_flat", &module, (void *)(intptr_t)VIEW_FLAT);
+  int rc = sqlite3_create_module(db, "cct_topdown", &module, (void *)(intptr_t)CCT_VIEW_TOPDOWN);
+  if (rc == SQLITE_OK) rc = sqlite3_create_module(db, "cct_bottomup", &module, (void *)(intptr_t)CCT_VIEW_BOTTOMUP);
+  if (rc == SQLITE_OK) rc = sqlite3_create_module(db, "cct_flat", &module, (void *)(intptr_t)CCT_VIEW_FLAT);
   return rc;
 }
