@@ -1,12 +1,10 @@
 /* cct_picture.h: pictures of context-centric views (part of the cct_query
- * library).  A picture is drawn from the same views the shell prints
- * (cct_view_topdown, cct_view_bottomup, cct_view_stats) for the session's
- * current run, center, display metric, granularity and threshold, so its
- * numbers are the views' numbers.  The library writes only to the FILE* it is
- * given.
- *
- * Side effect: like any view, a picture replaces the session's copy of the
- * last view ('@N' refers to the rows of the last view computed). */
+ * library).  A picture is drawn from the views a cct_view_spec describes (its
+ * run, center, display metric, granularity, threshold, filters, window,
+ * depth), computed by cct_view_compute, or from a computed cct_stats, so its
+ * numbers are the views' numbers whatever the session's settings are.  The
+ * session is not changed ('@N' rows included).  The library writes only to
+ * the FILE* it is given. */
 #ifndef CCT_PICTURE_H
 #define CCT_PICTURE_H
 
@@ -27,20 +25,19 @@ typedef struct cct_picture_opts {
   double min_width; /* frames narrower than this many pixels are left out, with their subtrees (default 0.1) */
 } cct_picture_opts;
 
-/* Writes a self-contained SVG sandwich for the current center to out: the
- * center as the middle row (full width), its callee tree (cct_view_topdown,
- * depth levels) as a flame graph above and its caller tree
- * (cct_view_bottomup) as an icicle below; frame widths are proportional to
+/* Writes a self-contained SVG sandwich for spec's center to out: the center as
+ * the middle row (full width), its callee tree (spec as a CCT_VIEW_TOPDOWN,
+ * spec->depth levels; spec->view is not used) as a flame graph above and its
+ * caller tree (as a CCT_VIEW_BOTTOMUP) as an icicle below; frame widths are proportional to
  * the inclusive value of the display metric (metric 0 of the views).  With no
  * center: the top-down flame graph of the whole program (no lower half).
  * Every frame is a <g class="frame"> with data-part (center|root|callee|
  * caller), data-handle (the view row's handle), data-parent (the parent row's
  * handle, 0 for the middle row), data-depth, data-kind, data-name,
  * data-inclusive, data-exclusive, holding a <title> tooltip and a <rect>.
- * Returns CCT_OK, CCT_EUSAGE (depth < 0), CCT_EIO (write failed) or the
- * error of a view. */
-int cct_picture_svg(cct_query *q, int depth, FILE *out, cct_err *err);
-int cct_picture_svg_opts(cct_query *q, int depth, const cct_picture_opts *opts, FILE *out, cct_err *err);
+ * opts NULL: the defaults.  Returns CCT_OK, CCT_EUSAGE (depth < 0), CCT_EIO
+ * (write failed) or the error of a view. */
+int cct_picture_svg(cct_query *q, const cct_view_spec *spec, const cct_picture_opts *opts, FILE *out, cct_err *err);
 
 /* Writes a self-contained interactive HTML page (inline CSS and script, no
  * external assets) with the same picture.  The page embeds the program's
@@ -49,18 +46,19 @@ int cct_picture_svg_opts(cct_query *q, int depth, const cct_picture_opts *opts, 
  * library: clicking a frame makes its function (by name) the center, the
  * callee half is the merge of the children of the outermost occurrences and
  * the caller half the merge of their caller chains.  A reset button returns
- * to the session's center; a search box highlights frames whose name
- * matches.  Returns as cct_picture_svg. */
-int cct_picture_html(cct_query *q, int depth, FILE *out, cct_err *err);
-int cct_picture_html_opts(cct_query *q, int depth, const cct_picture_opts *opts, FILE *out, cct_err *err);
+ * to spec's center; a search box highlights frames whose name matches.  The
+ * embedded tree has spec's run, metric, filters and window.  Returns as
+ * cct_picture_svg. */
+int cct_picture_html(cct_query *q, const cct_view_spec *spec, const cct_picture_opts *opts, FILE *out, cct_err *err);
 
-/* Writes an SVG of the distribution of the center's inclusive value (display
- * metric) over profiles, from cct_view_stats: a bar chart of the profiles
- * sorted by value (with the mean) and a histogram, with labeled axes.  Each
- * bar is a <rect class="bar"> with data-profile and data-value; each bin a
- * <rect class="bin"> with data-count.  Returns CCT_OK, CCT_EIO or the error
- * of cct_view_stats. */
-int cct_picture_stats_svg(cct_query *q, FILE *out, cct_err *err);
+/* Writes an SVG of s, the distribution of center's inclusive value (display
+ * metric) over profiles (from cct_stats_compute; center labels it, NULL: the
+ * program): a bar chart of the profiles in the order s has them, which is
+ * order (CCT_STATS_BY_*, named on the axis), with the mean, and a histogram,
+ * with labeled axes.  Each bar is a <rect class="bar"> with data-profile and
+ * data-value; each bin a <rect class="bin"> with data-count.  Returns CCT_OK
+ * or CCT_EIO. */
+int cct_picture_stats_svg(const cct_stats *s, const cct_center *center, int order, FILE *out, cct_err *err);
 
 /* Writes an SVG of the timeline (cct_timeline_compute with columns of one
  * pixel over the whole run, nlanes lanes, 0: all): per lane (a traced profile,

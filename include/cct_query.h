@@ -8,10 +8,10 @@
  * immutable value made with cct_center_edit / cct_center_rerun.  Several views
  * of one archive, with different settings, can live side by side.
  * The session on top: a cct_query also holds current settings (run, center,
- * metric, granularity, threshold) and the cct_view_topdown/... calls compute
- * with them and remember the rows of the view they return, so that '@N' in
- * cct_center_apply / cct_view_source names a row the user saw.  Clients that
- * keep their own state (several panes, a diff, a picture) use the core.
+ * metric, granularity, threshold, filters), which cct_view_spec_init puts in
+ * a spec, and the rows of the view its client showed (cct_query_remember), so
+ * that '@N' in cct_center_apply and cct_query_filter_add names a row the
+ * user saw.
  *
  * Ownership: every cct_view returned must be freed with cct_view_free, every
  * cct_center with cct_center_free; strings inside them belong to them.
@@ -231,8 +231,14 @@ int cct_center_edit(cct_query *q, int run, const cct_center *base, int op, const
  * when none).  Returns CCT_OK or an error. */
 int cct_center_rerun(cct_query *q, const cct_center *c, int run, cct_center **out, char **missing, cct_err *err);
 
-/* Frees a center.  NULL is a no-op. */
+/* Frees a center (one owner's hold on it: see cct_center_share).  NULL is a no-op. */
 void cct_center_free(cct_center *c);
+
+/* c for one more owner, who frees it with cct_center_free when done: a center
+ * is immutable, so a client that keeps the center a view was computed with
+ * (the shell's shown value) shares it instead of resolving it again.  NULL
+ * gives NULL. */
+cct_center *cct_center_share(const cct_center *c);
 
 /* A center's run, item count, i-th item as typed, and its occurrence count. */
 int cct_center_run(const cct_center *c);
@@ -242,10 +248,10 @@ long long cct_center_occ(const cct_center *c, size_t i);
 
 /* ---- the session ---- */
 
-/* Makes '@N' in cct_center_apply / cct_view_source name the rows of v (a
- * view of the session's current run from cct_view_compute, e.g. the base view
- * of a diff the user sees); the session's own view calls do this themselves.
- * Returns CCT_OK, CCT_EUSAGE (a view of another run) or CCT_ENOMEM. */
+/* Makes '@N' in cct_center_apply and cct_query_filter_add name the rows of v
+ * (a view of the session's current run from cct_view_compute: the view the
+ * client shows, or the base view of a diff).  Returns CCT_OK, CCT_EUSAGE (a
+ * view of another run) or CCT_ENOMEM. */
 int cct_query_remember(cct_query *q, const cct_view *v, cct_err *err);
 
 /* The session's current center (never NULL; owned by the session, valid
@@ -358,20 +364,6 @@ int cct_query_swap_center(cct_query *q, cct_center *c, cct_center **old, cct_err
 size_t cct_center_count(const cct_query *q);
 const char *cct_center_item(const cct_query *q, size_t i);
 long long cct_center_occurrences(const cct_query *q, size_t i);
-
-/* Views (SPEC section 5) with the session's settings: cct_view_compute with
- * cct_view_spec_init's spec, and the rows remembered for '@N'.  depth counts
- * levels below the top row.  flat: kind CCT_FLAT_*, n rows at most (0 = all).
- * source: file (suffix match on the path) or "@N", or NULL for the center's
- * own file.  Each returns CCT_OK with *out set, or an error (*out NULL). */
-int cct_view_topdown(cct_query *q, int depth, cct_view **out, cct_err *err);
-int cct_view_bottomup(cct_query *q, int depth, cct_view **out, cct_err *err);
-int cct_view_flat(cct_query *q, int kind, int n, cct_view **out, cct_err *err);
-int cct_view_source(cct_query *q, const char *file, cct_view **out, cct_err *err);
-int cct_view_stats(cct_query *q, size_t bins, cct_stats **out, cct_err *err);
-/* cct_view_stats with the profiles in order CCT_STATS_BY_* (by rank: rank, then thread;
- * by thread: thread, then rank; node, GPU context and stream, id after). */
-int cct_view_stats_by(cct_query *q, size_t bins, int order, cct_stats **out, cct_err *err);
 
 /* Writes the names of the rows from the top-level row down to row i of v into
  * names[0..v->rows[i].depth] (names holds at least depth + 1 entries): a row's

@@ -678,8 +678,18 @@ static void clear_derived(cct_center *c) {
   qmap_free(&c->cfuncs);
 }
 
+cct_center *cct_center_share(const cct_center *c) {
+  cct_center *s = cct_unconst(c);
+  if (s && s != &q_no_center) s->owners++;
+  return s;
+}
+
 void cct_center_free(cct_center *c) {
   if (!c || c == &q_no_center) return;
+  if (c->owners) { /* another owner keeps it */
+    c->owners--;
+    return;
+  }
   for (size_t i = 0; i < c->nitems; i++) item_free(&c->items[i]);
   free(c->items);
   clear_derived(c);

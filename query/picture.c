@@ -2,9 +2,9 @@
  * an SVG "sandwich" (callee flame graph above the center, caller icicle
  * below), the same picture as an interactive HTML page that re-centers in the
  * browser, and an SVG of the center's distribution over profiles.  Every
- * number comes from the view core (cct_view_compute with specs built from the
- * session's settings, and cct_view_stats); this file only lays them out.  It
- * writes only to the FILE* it is given. */
+ * number comes from the view core (cct_view_compute with the caller's spec)
+ * or from the caller's cct_stats; this file only lays them out.  It writes
+ * only to the FILE* it is given. */
 #include "cct_picture.h"
 #include "cct_escape.h"
 #include "cct_util.h"
@@ -360,16 +360,17 @@ static int svg_legend(svgctx *c, double y, int write) {
   return (int)(lines * rowh);
 }
 
-/* Computes the views of the picture: topdown always, bottomup with a center. */
-static int picture_views(cct_query *q, int depth, cct_view **td, cct_view **bu, cct_err *err) {
+/* Computes the views of the picture from spec: topdown always, bottomup with a center. */
+static int picture_views(cct_query *q, const cct_view_spec *spec, cct_view **td, cct_view **bu, cct_err *err) {
   *td = *bu = NULL;
-  if (depth < 0) return cct_err_set(err, CCT_EUSAGE, "depth must be 0 or more");
-  cct_view_spec spec; /* the session's settings; its '@N' rows are not touched */
-  cct_view_spec_init(q, CCT_VIEW_TOPDOWN, &spec);
-  spec.depth = depth;
-  int rc = cct_view_compute(q, &spec, td, err);
-  spec.view = CCT_VIEW_BOTTOMUP;
-  if (!rc && cct_center_count(q) > 0) rc = cct_view_compute(q, &spec, bu, err);
+  if (spec->depth < 0) return cct_err_set(err, CCT_EUSAGE, "depth must be 0 or more");
+  cct_view_spec s = *spec; /* the caller's view as a tree: its run, center, metric, filters, ... */
+  s.view = CCT_VIEW_TOPDOWN;
+  if (s.sort == CCT_SORT_OCCURRENCES) s.sort = CCT_SORT_INCLUSIVE; /* a flat order only */
+  s.columns = NULL, s.ncolumns = 0, s.only_display = 1; /* frames show the display metric */
+  int rc = cct_view_compute(q, &s, td, err);
+  s.view = CCT_VIEW_BOTTOMUP;
+  if (!rc && s.center && cct_center_size(s.center) > 0) rc = cct_view_compute(q, &s, bu, err);
   if (!rc && (!(*td)->nrows || !(*td)->nmetrics)) rc = cct_err_set(err, CCT_ENOTFOUND, "run %d has no metrics", (*td)->run);
   if (rc) {
     cct_view_free(*td);
@@ -379,10 +380,10 @@ static int picture_views(cct_query *q, int depth, cct_view **td, cct_view **bu, 
   return rc;
 }
 
-/* The SVG sandwich of q's center (see cct_picture.h): CCT_OK or the error of a view / CCT_EIO. */
-static int svg_sandwich(cct_query *q, int depth, const cct_picture_opts *opts, FILE *out, cct_err *err) {
+/* The SVG sandwich of spec's center (see cct_picture.h): CCT_OK or the error of a view / CCT_EIO. */
+static int svg_sandwich(cct_query *q, const cct_view_spec *spec, const cct_picture_opts *opts, FILE *out, cct_err *err) {
   cct_view *td, *bu;
-  int rc = picture_views(q, depth, &td, &bu, err);
+  int rc = picture_views(q, spec, &td, &bu, err), depth = spec->depth;
   if (rc) return rc;
   svgctx c;
   memset(&c, 0, sizeof c);
@@ -485,16 +486,11 @@ static int svg_sandwich(cct_query *q, int depth, const cct_picture_opts *opts, F
 }
 
 /* The SVG sandwich (see cct_picture.h), its numbers in the C locale whatever the host's. */
-int cct_picture_svg_opts(cct_query *q, int depth, const cct_picture_opts *opts, FILE *out, cct_err *err) {
+int cct_picture_svg(cct_query *q, const cct_view_spec *spec, const cct_picture_opts *opts, FILE *out, cct_err *err) {
   cct_c_numeric loc = cct_c_numeric_begin();
-  int rc = svg_sandwich(q, depth, opts, out, err);
+  int rc = svg_sandwich(q, spec, opts, out, err);
   cct_c_numeric_end(loc);
   return rc;
-}
-
-/* cct_picture_svg_opts with the default options. */
-int cct_picture_svg(cct_query *q, int depth, FILE *out, cct_err *err) {
-  return cct_picture_svg_opts(q, depth, NULL, out, err);
 }
 
 /* ---- the HTML page ---- */
@@ -582,27 +578,24 @@ static int by_desc(const void *a, const void *b) {
   return (x < y) - (x > y);
 }
 
-/* The whole program's top-down tree at function granularity, from the view
- * core (the caller's session keeps its settings and its '@N' rows). */
-static int full_tree(cct_query *q, cct_view **out, cct_err *err) {
-  cct_view_spec spec;
-  cct_view_spec_init(q, CCT_VIEW_TOPDOWN, &spec);
-  spec.center = NULL;
-  spec.granularity = CCT_GRAN_FUNCTION;
-  spec.threshold = 0;
-  spec.depth = 1 << 20;
+/* The whole program's top-down tree at function granularity in spec's run,
+ * metric, filters and window, from the view core. */
+static int full_tree(cct_query *q, const cct_view_spec *of, cct_view **out, cct_err *err) {
+  cct_view_spec spec = {.view = CCT_VIEW_TOPDOWN, .run = of->run, .metric = of->metric, .filters = of->filters,
+                        .nfilters = of->nfilters, .window = of->window, .only_display = 1,
+                        .granularity = CCT_GRAN_FUNCTION, .depth = 1 << 20};
   return cct_view_compute(q, &spec, out, err);
 }
 
-/* The interactive page (see cct_picture.h): the views of q for the first picture, the
+/* The interactive page (see cct_picture.h): spec's views for the first picture, the
  * program's function-granularity tree for re-centering.  CCT_OK or an error. */
-static int html_page(cct_query *q, int depth, const cct_picture_opts *opts, FILE *out, cct_err *err) {
+static int html_page(cct_query *q, const cct_view_spec *spec, const cct_picture_opts *opts, FILE *out, cct_err *err) {
   cct_view *td, *bu, *full = NULL;
-  int rc = picture_views(q, depth, &td, &bu, err);
+  int rc = picture_views(q, spec, &td, &bu, err), depth = spec->depth;
   if (rc) return rc;
   popts o = resolve(opts);
   cct_err e2 = CCT_ERR_INIT;
-  int have_full = full_tree(q, &full, &e2) == CCT_OK && full->nrows && full->nmetrics;
+  int have_full = full_tree(q, spec, &full, &e2) == CCT_OK && full->nrows && full->nmetrics;
   /* the frame budget: the heaviest frames (an ancestor is never lighter than its descendants) */
   unsigned char *keep = NULL;
   int truncated = 0;
@@ -653,7 +646,7 @@ static int html_page(cct_query *q, int depth, const cct_picture_opts *opts, FILE
   fprintf(out, ",\"run\":%d,\"total\":", td->run);
   put_num(out, td->total[0]);
   fputs(",\"threshold\":", out);
-  put_num(out, cct_query_threshold(q));
+  put_num(out, spec->threshold);
   fprintf(out, ",\"depth\":%d,\"truncated\":%s,\"progRoot\":%d,\n\"tree\":", depth, truncated ? "true" : "false", pr);
   int bad = pr < 0;
   if (have_full) bad |= json_rows(out, full, &t, keep, 0);
@@ -694,16 +687,11 @@ static int html_page(cct_query *q, int depth, const cct_picture_opts *opts, FILE
 }
 
 /* The interactive page (see cct_picture.h), its numbers in the C locale whatever the host's. */
-int cct_picture_html_opts(cct_query *q, int depth, const cct_picture_opts *opts, FILE *out, cct_err *err) {
+int cct_picture_html(cct_query *q, const cct_view_spec *spec, const cct_picture_opts *opts, FILE *out, cct_err *err) {
   cct_c_numeric loc = cct_c_numeric_begin();
-  int rc = html_page(q, depth, opts, out, err);
+  int rc = html_page(q, spec, opts, out, err);
   cct_c_numeric_end(loc);
   return rc;
-}
-
-/* cct_picture_html_opts with the default options. */
-int cct_picture_html(cct_query *q, int depth, FILE *out, cct_err *err) {
-  return cct_picture_html_opts(q, depth, NULL, out, err);
 }
 
 /* ---- the distribution over profiles ---- */
@@ -746,9 +734,9 @@ static void axes(FILE *out, double x, double y, double w, double h, double ymax,
 }
 
 /* One kind's panels of the distribution SVG at height y: its figures, its
- * profiles as sorted bars (s->profiles is in descending order of value) and
- * its histogram. */
-static void stats_panels(FILE *out, const cct_stats *s, int kind, double y) {
+ * profiles as bars in the order of s->profiles (CCT_STATS_BY_* order) and its
+ * histogram. */
+static void stats_panels(FILE *out, const cct_stats *s, int order, int kind, double y) {
   const cct_stats_dist *d = &s->kinds[kind];
   const double ax = 80, ay = y + 50, aw = 470, ah = 270, bx = 660, bw = 310;
   const char *what = kind == CCT_PROFILE_GPU ? "GPU streams" : "CPU threads";
@@ -764,9 +752,10 @@ static void stats_panels(FILE *out, const cct_stats *s, int kind, double y) {
   /* sorted bars */
   double top = d->max > 0 ? d->max : 1, step = nice_step(top, 5), ymax = ceil(top / step) * step;
   char xl[128];
-  snprintf(xl, sizeof xl, "%s, sorted by value (%zu)", what, d->count);
+  const char *by = order == CCT_STATS_BY_RANK ? "rank" : order == CCT_STATS_BY_THREAD ? "thread" : "value";
+  snprintf(xl, sizeof xl, "%s, sorted by %s (%zu)", what, by, d->count);
   axes(out, ax, ay, aw, ah, ymax, step, xl, s->metric);
-  fprintf(out, "<text class=\"axis\" x=\"%.1f\" y=\"%.1f\" font-weight=\"bold\">per profile, sorted</text>\n", ax, ay - 10);
+  fprintf(out, "<text class=\"axis\" x=\"%.1f\" y=\"%.1f\" font-weight=\"bold\">per profile, by %s</text>\n", ax, ay - 10, by);
   double bwid = d->count ? aw / (double)d->count : 0;
   for (size_t i = 0, j = 0; i < s->count; i++) {
     const struct cct_stats_profile *p = &s->profiles[i];
@@ -820,14 +809,11 @@ static void stats_panels(FILE *out, const cct_stats *s, int kind, double y) {
  * of panels per kind of profile (CPU threads, GPU streams), never figures
  * pooled over both, as stats prints them; a run without per-profile data says
  * so.  CCT_OK or an error. */
-static int stats_svg(cct_query *q, FILE *out, cct_err *err) {
-  cct_stats *s = NULL;
-  int rc = cct_view_stats(q, 10, &s, err);
-  if (rc) return rc;
+static int stats_svg(const cct_stats *s, const cct_center *center, int order, FILE *out, cct_err *err) {
   int nk = (s->kinds[0].count > 0) + (s->kinds[1].count > 0);
   const int W = 1000, H = 40 + (nk ? nk : 1) * 380;
-  size_t nc = cct_center_count(q);
-  const char *label = nc == 0 ? "<program>" : nc == 1 ? cct_center_item(q, 0) : "<multiple contexts>";
+  size_t nc = center ? cct_center_size(center) : 0;
+  const char *label = nc == 0 ? "<program>" : nc == 1 ? cct_center_text(center, 0) : "<multiple contexts>";
   fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
                "height=\"%d\" viewBox=\"0 0 %d %d\" data-count=\"%zu\" data-center=\"",
           W, H, W, H, s->count);
@@ -847,17 +833,16 @@ static int stats_svg(cct_query *q, FILE *out, cct_err *err) {
     fputs("</text>\n", out);
   }
   for (int k = 0, i = 0; k < 2; k++)
-    if (s->kinds[k].count) stats_panels(out, s, k, 50.0 + 380.0 * i++);
+    if (s->kinds[k].count) stats_panels(out, s, order, k, 50.0 + 380.0 * i++);
   fputs("</svg>\n", out);
-  cct_stats_free(s);
   if (ferror(out)) return cct_err_set(err, CCT_EIO, "cannot write the picture");
   return CCT_OK;
 }
 
 /* The distribution SVG (see cct_picture.h), its numbers in the C locale whatever the host's. */
-int cct_picture_stats_svg(cct_query *q, FILE *out, cct_err *err) {
+int cct_picture_stats_svg(const cct_stats *s, const cct_center *center, int order, FILE *out, cct_err *err) {
   cct_c_numeric loc = cct_c_numeric_begin();
-  int rc = stats_svg(q, out, err);
+  int rc = stats_svg(s, center, order, out, err);
   cct_c_numeric_end(loc);
   return rc;
 }

@@ -162,6 +162,7 @@ struct cct_center {
                           * trace column's, filled again for another window) */
   int cv_window;         /* the window serial the trace column's cv is of (0: none) */
   qmap cfuncs;           /* functions with a frame in O (key: function id) */
+  int owners;            /* owners besides the first (cct_center_share): cct_center_free frees at 0 */
 };
 
 /* The values of a run's 'trace (sec)' column over a window (window.c): per

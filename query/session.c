@@ -1,10 +1,10 @@
 /* session.c: the query session (cct_query): an archive with current
- * settings (run, center, display metric, granularity, threshold) and the rows
- * of the last view it returned, for '@N'.  A convenience layer over the view
- * core (core.c): each view call binds the settings into a cct_view_spec and
- * calls cct_view_compute; each setting change builds the new state aside and
- * swaps it in only when complete, so a failed change leaves the session as it
- * was.  Also completion. */
+ * settings (run, center, display metric, granularity, threshold, filters) and
+ * the rows of the view its client showed last (cct_query_remember), for '@N'
+ * in center and filter items.  Views are computed by the view core (core.c)
+ * from a spec; cct_view_spec_init gives the session's.  Each setting change
+ * builds the new state aside and swaps it in only when complete, so a failed
+ * change leaves the session as it was.  Also completion. */
 #include "cct_util.h"
 #include "query_int.h"
 
@@ -254,63 +254,6 @@ size_t cct_center_count(const cct_query *q) { return cct_center_size(q->center);
 const char *cct_center_item(const cct_query *q, size_t i) { return cct_center_text(q->center, i); }
 
 long long cct_center_occurrences(const cct_query *q, size_t i) { return cct_center_occ(q->center, i); }
-
-/* ---- views with the session's settings ---- */
-
-/* Computes the view spec (the session's settings for view, with the given
- * extras) and remembers its rows for '@N'. */
-static int session_view(cct_query *q, cct_view_spec *spec, cct_view **out, cct_err *err) {
-  int rc = cct_view_compute(q, spec, out, err);
-  if (!rc && (rc = remember(q, *out, err))) {
-    cct_view_free(*out);
-    *out = NULL;
-  }
-  return rc;
-}
-
-int cct_view_topdown(cct_query *q, int depth, cct_view **out, cct_err *err) {
-  cct_view_spec spec;
-  cct_view_spec_init(q, CCT_VIEW_TOPDOWN, &spec);
-  spec.depth = depth;
-  return session_view(q, &spec, out, err);
-}
-
-int cct_view_bottomup(cct_query *q, int depth, cct_view **out, cct_err *err) {
-  cct_view_spec spec;
-  cct_view_spec_init(q, CCT_VIEW_BOTTOMUP, &spec);
-  spec.depth = depth;
-  return session_view(q, &spec, out, err);
-}
-
-int cct_view_flat(cct_query *q, int kind, int n, cct_view **out, cct_err *err) {
-  cct_view_spec spec;
-  cct_view_spec_init(q, CCT_VIEW_FLAT, &spec);
-  spec.flat_kind = kind;
-  spec.flat_n = n;
-  return session_view(q, &spec, out, err);
-}
-
-int cct_view_source(cct_query *q, const char *file, cct_view **out, cct_err *err) {
-  cct_view_spec spec;
-  cct_view_spec_init(q, CCT_VIEW_SOURCE, &spec);
-  spec.file = file;
-  cct_view last = {0}; /* the remembered rows, as a view for '@N' */
-  last.run = q->r->run;
-  last.nrows = q->nlast;
-  last.priv = q->last;
-  spec.last = &last;
-  return session_view(q, &spec, out, err);
-}
-
-int cct_view_stats(cct_query *q, size_t bins, cct_stats **out, cct_err *err) {
-  return cct_view_stats_by(q, bins, CCT_STATS_BY_VALUE, out, err);
-}
-
-int cct_view_stats_by(cct_query *q, size_t bins, int order, cct_stats **out, cct_err *err) {
-  cct_view_spec spec;
-  cct_view_spec_init(q, CCT_VIEW_TOPDOWN, &spec);
-  return cct_stats_compute(q, &spec, bins, order, out, err);
-}
 
 int cct_query_complete(cct_query *q, int kind, const char *prefix, int (*fn)(void *arg, const char *name),
                        void *arg) {

@@ -221,9 +221,9 @@ static const cct_cmd commands[] = {
      "  .svg     a picture of the center: callees as a flame graph above, callers below\n"
      "           (after 'stats': the distribution over profiles; after 'timeline': the timeline)\n"
      "  .html    the same picture, interactive\n"
-     "The view written is the one shown (settings changed since do not count; csv and json\n"
-     "compute it again for the run's other metrics while the center and filters are those\n"
-     "it was shown with).  FILE is replaced only once complete; a symbolic link is refused."},
+     "The view written is the one shown: settings changed since do not count (csv, json and\n"
+     "pictures compute it again from its own metric, center, threshold, filters, ...).\n"
+     "FILE is replaced only once complete; a symbolic link is refused."},
     {"tui", cmd_tui, CMD_NEEDS_DB, "tui",
      "full-screen panes (flat, tree, source) around the center; 'q' comes back here", NULL},
     {"help", cmd_help, 0, "help [COMMAND]", "list the commands, or describe one", NULL},
@@ -460,6 +460,9 @@ static void shown_clear(cct_shell *p) {
   free(w->file);
   for (size_t i = 0; i < w->ncolumns; i++) free(w->columns[i]);
   free(w->columns);
+  cct_center_free(w->center);
+  for (size_t i = 0; i < w->spec.nfilters; i++) free(cct_unconst(w->filters[i].item));
+  free(w->filters);
   cct_view_free(w->v);
   cct_view_free(w->from);
   cct_stats_free(w->s);
@@ -468,10 +471,6 @@ static void shown_clear(cct_shell *p) {
   memset(w, 0, sizeof *w);
   w->view = CCT_VIEW_NONE;
 }
-
-/* The session's center or filters changed: the shown value stays (export
- * writes it) but its spec no longer describes the session. */
-static void shown_stale(cct_shell *p) { p->shown.fresh = 0; }
 
 void cct_shell_release(cct_shell *p) {
   cct_query_close(p->q);
@@ -571,7 +570,6 @@ static int cmd_center(cct_shell *p, cct_words *w) {
   int op = CCT_CENTER_SET, first = 1;
   if (!strcmp(w->argv[1], "reset") && w->argc == 2 && w->text[w->offset[1]] == 'r') {
     cct_center_reset(p->q);
-    shown_stale(p);
     return CCT_CMD_OK;
   }
   if (!strcmp(w->argv[1], "+") && w->text[w->offset[1]] == '+') op = CCT_CENTER_ADD, first = 2;
@@ -585,7 +583,6 @@ static int cmd_center(cct_shell *p, cct_words *w) {
   int rc = cct_center_apply(p->q, op, item, &err);
   free(item);
   if (rc) return lib_error(p, &err, rc);
-  shown_stale(p);
   if (p->interactive) {
     size_t n = cct_center_count(p->q);
     long long occ = 0;
@@ -632,7 +629,6 @@ static int cmd_filter(cct_shell *p, cct_words *w) {
     free(item);
   }
   if (rc) return lib_error(p, &err, rc);
-  shown_stale(p);
   if (note) {
     fputs("note: the center lost ", p->err);
     cct_escape_write(p->err, note, CCT_ESC_TERM);
@@ -666,6 +662,23 @@ static int keep_str(char **dst, const char *s) {
   return s && !*dst ? -1 : 0;
 }
 
+/* Copies spec's filters and window into w, which then points to its copies.
+ * Returns 0, or -1 when out of memory. */
+static int keep_filters(cct_shown *w, const cct_view_spec *spec) {
+  w->spec.filters = NULL;
+  w->spec.nfilters = 0;
+  if (spec->window) w->window = *spec->window, w->spec.window = &w->window;
+  if (!spec->nfilters) return 0;
+  if (!(w->filters = calloc(spec->nfilters, sizeof *w->filters))) return -1;
+  w->spec.filters = w->filters;
+  for (size_t i = 0; i < spec->nfilters; i++, w->spec.nfilters++) {
+    char *item;
+    if (keep_str(&item, spec->filters[i].item)) return -1;
+    w->filters[i] = (cct_filter){spec->filters[i].kind, item};
+  }
+  return 0;
+}
+
 /* Makes v (computed from spec) the shown value: '@N' names its rows from now
  * on.  Takes v; a 'source @N' keeps the view @N named (spec->last).  Returns 0,
  * or -1 when out of memory (nothing shown then). */
@@ -680,8 +693,9 @@ static int keep_view(cct_shell *p, const cct_view_spec *spec, cct_view *v, cct_s
   w->s = st;
   w->from = from;
   w->view = st ? CCT_VIEW_STATS : spec->view;
-  w->fresh = 1;
-  int bad = keep_str(&w->metric, spec->metric) || keep_str(&w->file, spec->file);
+  w->center = cct_center_share(spec->center);
+  w->spec.center = w->center;
+  int bad = keep_str(&w->metric, spec->metric) || keep_str(&w->file, spec->file) || keep_filters(w, spec);
   if (!bad && spec->ncolumns) {
     w->columns = calloc(spec->ncolumns, sizeof *w->columns);
     for (size_t i = 0; w->columns && i < spec->ncolumns; i++, w->ncolumns++)
@@ -786,7 +800,7 @@ static int cmd_stats(cct_shell *p, cct_words *w) {
   cct_err err = CCT_ERR_INIT;
   int rc = cct_stats_compute(p->q, &spec, (size_t)bins, order, &s, &err);
   if (rc) return lib_error(p, &err, rc);
-  int out = cct_out_stats(p, s, NULL, 0, order);
+  int out = cct_out_stats(p, s, &spec, NULL, 0, order);
   if (keep_view(p, &spec, NULL, s)) return cct_shell_error(p, "out of memory");
   p->shown.bins = (size_t)bins;
   p->shown.order = order;
@@ -866,7 +880,6 @@ static int cmd_granularity(cct_shell *p, cct_words *w) {
   int g = w->argc == 2 ? find_word(names, w->argv[1]) : -1;
   if (g < 0) return usage_error(p, cmd_of(w), "unknown granularity", w->argv[w->argc > 2 ? 2 : 1]);
   cct_query_set_granularity(p->q, g ? CCT_GRAN_LINE : CCT_GRAN_FUNCTION);
-  shown_stale(p);
   return CCT_CMD_OK;
 }
 
@@ -1099,10 +1112,10 @@ static int export_text(cct_shell *p, FILE *f, int mode) {
   if (w->d) {
     out = cct_out_diff(p, w->d, f, mode);
   } else if (w->s) {
-    out = cct_out_stats(p, w->s, f, mode, w->order);
+    out = cct_out_stats(p, w->s, &w->spec, f, mode, w->order);
   } else {
     cct_view *again = NULL;
-    if (w->spec.only_display && (mode == CCT_MODE_CSV || mode == CCT_MODE_JSON) && w->fresh) {
+    if (w->spec.only_display && (mode == CCT_MODE_CSV || mode == CCT_MODE_JSON)) {
       cct_view_spec spec = w->spec;
       spec.only_display = 0;
       cct_err err = CCT_ERR_INIT;
@@ -1117,13 +1130,18 @@ static int export_text(cct_shell *p, FILE *f, int mode) {
   return CCT_CMD_OK;
 }
 
-/* Writes a picture of the last view to f (.svg or .html).  Returns a CCT_CMD_* code. */
+/* Writes a picture of the shown value to f (.svg or .html): the stats shown,
+ * or the sandwich of the shown spec (its center, metric, threshold, filters,
+ * ...; depth 3 for a flat or source view).  Returns a CCT_CMD_* code. */
 static int export_picture(cct_shell *p, FILE *f, const char *ext) {
 #if CCT_HAVE_PICTURE
+  const cct_shown *w = &p->shown;
   cct_err err = CCT_ERR_INIT;
-  int view = p->shown.view, depth = view == CCT_VIEW_TOPDOWN || view == CCT_VIEW_BOTTOMUP ? p->shown.spec.depth : 3, rc;
-  if (view == CCT_VIEW_STATS) rc = cct_picture_stats_svg(p->q, f, &err);
-  else rc = strcmp(ext, "svg") ? cct_picture_html(p->q, depth, f, &err) : cct_picture_svg(p->q, depth, f, &err);
+  cct_view_spec spec = w->spec;
+  if (w->view != CCT_VIEW_TOPDOWN && w->view != CCT_VIEW_BOTTOMUP) spec.depth = 3;
+  int rc = w->s                ? cct_picture_stats_svg(w->s, w->center, w->order, f, &err)
+           : strcmp(ext, "svg") ? cct_picture_html(p->q, &spec, NULL, f, &err)
+                                : cct_picture_svg(p->q, &spec, NULL, f, &err);
   return rc ? lib_error(p, &err, rc) : CCT_CMD_OK;
 #else
   (void)f;
@@ -1187,9 +1205,7 @@ static int cmd_export(cct_shell *p, cct_words *w) {
  * (the TUI's panes are computed by the pure view core). */
 static int cmd_tui(cct_shell *p, cct_words *w) {
   if (w->argc > 1) return usage_error(p, cmd_of(w), "unexpected argument", w->argv[1]);
-  int rc = cct_tui_run(p);
-  shown_stale(p); /* the TUI may have changed the center */
-  return rc;
+  return cct_tui_run(p);
 }
 
 static int cmd_help(cct_shell *p, cct_words *w) {

@@ -25,15 +25,19 @@ enum { CCT_CMD_OK = 0, CCT_CMD_ERROR = 1, CCT_CMD_QUIT = 2 };
 /* What the last command that showed a view showed (issue 24): the spec it
  * computed and the value it printed, rows with their handles.  '@N' (through
  * cct_query_remember), 'export', 'diff' and '@N' completion use this value;
- * an export computes again only when it needs metrics the value lacks. */
+ * an export computes again from the spec only when it needs what the value
+ * lacks (metrics, a picture's other half).  The spec owns what it points to,
+ * so it describes the view shown whatever the session's settings become. */
 typedef struct cct_shown {
   int view;             /* CCT_VIEW_* (CCT_VIEW_STATS for stats), CCT_VIEW_NONE before any */
-  cct_view_spec spec;   /* as computed: metric, file and columns point to the copies below,
-                           center and filters into the session (valid while fresh) */
-  int fresh;            /* 1 until the session's center or filters change */
+  cct_view_spec spec;   /* as computed: metric, file, columns, center, filters and window
+                           point to the copies below */
   char *metric, *file;  /* spec's (owned) */
   char **columns;       /* spec's (owned) */
   size_t ncolumns;
+  cct_center *center;   /* spec's (shared with the session: cct_center_share) */
+  cct_filter *filters;  /* spec's (owned, items too) */
+  cct_window window;    /* spec's, when it has one */
   cct_view *v;          /* the rows shown, with their handles (owned), NULL for stats */
   cct_view *from;       /* 'source @N': the view @N named (owned; spec.last) */
   cct_stats *s;         /* stats shown (owned) */
@@ -203,11 +207,11 @@ int cct_out_view(cct_shell *p, const cct_view *v);
  * f is NULL, as cct_out_view does.  Returns as cct_out_view. */
 int cct_out_view_to(cct_shell *p, const cct_view *v, FILE *f, int mode);
 
-/* Prints stats of the current center of p->q to f in mode, or, when f is
- * NULL, to p->out in p->mode; the profiles listed in order CCT_STATS_BY_*
- * (in tree and table, by value: the top 5; by rank or thread: all of them).
- * Returns 0, or -1 when interrupted or out of memory. */
-int cct_out_stats(cct_shell *p, const cct_stats *s, FILE *f, int mode, int order);
+/* Prints stats, computed from spec (its run, center and filters name them),
+ * to f in mode, or, when f is NULL, to p->out in p->mode; the profiles listed
+ * in order CCT_STATS_BY_* (in tree and table, by value: the top 5; by rank or
+ * thread: all of them).  Returns 0, or -1 when interrupted or out of memory. */
+int cct_out_stats(cct_shell *p, const cct_stats *s, const cct_view_spec *spec, FILE *f, int mode, int order);
 
 /* Prints a diff (cct_view_diff) to f in mode, or, when f is NULL, to p->out
  * in p->mode.  Tree and

@@ -126,8 +126,8 @@ static void stats_summary(FILE *o, const cct_stats *s, const cct_stats_dist *onl
  * distributions and the histogram are metadata (json members; in tree and
  * table the summary above the list of the top profiles, or of all of them
  * in order by rank or thread, and the histogram below it). */
-static void stats_result(cct_result *r, cct_shell *p, const cct_stats *s, int order) {
-  size_t nc = cct_center_count(p->q), top = order == CCT_STATS_BY_VALUE && s->count > 5 ? 5 : s->count;
+static void stats_result(cct_result *r, const cct_stats *s, const cct_view_spec *spec, int order) {
+  size_t nc = spec->center ? cct_center_size(spec->center) : 0, top = order == CCT_STATS_BY_VALUE && s->count > 5 ? 5 : s->count;
   const char **center = calloc(nc + 1, sizeof *center);
   cct_result_init(r, "stats");
   r->rows_key = "profiles";
@@ -137,15 +137,15 @@ static void stats_result(cct_result *r, cct_shell *p, const cct_stats *s, int or
   r->indent = 2;
   r->hide_empty = 1;
   if (!center) r->failed = 1;
-  for (size_t i = 0; center && i < nc; i++) center[i] = cct_center_item(p->q, i);
+  for (size_t i = 0; center && i < nc; i++) center[i] = cct_center_text(spec->center, i);
   int mixed = s->kinds[0].count && s->kinds[1].count;
   const cct_stats_dist *only = mixed ? NULL : &s->kinds[s->kinds[0].count ? 0 : 1];
   /* Metadata: the json members, the text above and below the list. */
   char **h = &r->json_head;
-  cct_result_context(r, cct_query_run(p->q), center, center ? nc : 0, -1);
-  const cct_filter *fl = NULL;
-  size_t nf = cct_query_filters(p->q, &fl);
-  const char **ft = calloc(nf + 1, sizeof *ft); /* the session's filters, as views name them */
+  cct_result_context(r, spec->run, center, center ? nc : 0, -1);
+  const cct_filter *fl = spec->filters;
+  size_t nf = spec->nfilters;
+  const char **ft = calloc(nf + 1, sizeof *ft); /* spec's filters, as views name them */
   for (size_t i = 0; ft && i < nf; i++)
     ft[i] = cct_result_keep(r, cct_filter_text(&fl[i]));
   if (ft) cct_result_filters(r, ft, nf);
@@ -223,9 +223,9 @@ static void stats_result(cct_result *r, cct_shell *p, const cct_stats *s, int or
   }
 }
 
-int cct_out_stats(cct_shell *p, const cct_stats *s, FILE *f, int mode, int order) {
+int cct_out_stats(cct_shell *p, const cct_stats *s, const cct_view_spec *spec, FILE *f, int mode, int order) {
   cct_result r;
-  stats_result(&r, p, s, order);
+  stats_result(&r, s, spec, order);
   int rc = cct_out_result(p, &r, f, mode);
   cct_result_release(&r);
   return rc;

@@ -1245,8 +1245,10 @@ typedef struct tui_picture {
 
 static int tui_picture_fill(FILE *f, void *arg) {
   tui_picture *j = arg;
-  int depth = j->t->pn[P_TREE].spec.arg > 3 ? j->t->pn[P_TREE].spec.arg : 3;
-  j->rc = j->svg ? cct_picture_svg(j->t->q, depth, f, &j->err) : cct_picture_html(j->t->q, depth, f, &j->err);
+  cct_view_spec spec; /* the tree pane's settings */
+  cct_shell_spec(j->t->p, CCT_VIEW_TOPDOWN, CCT_MODE_TREE, &spec);
+  spec.depth = j->t->pn[P_TREE].spec.arg > 3 ? j->t->pn[P_TREE].spec.arg : 3;
+  j->rc = (j->svg ? cct_picture_svg : cct_picture_html)(j->t->q, &spec, NULL, f, &j->err);
   return j->rc;
 }
 

@@ -14,6 +14,7 @@
  * Exit status 0, 1 on a library error (message on stderr), 2 on bad usage. */
 #include "cct_picture.h"
 #include "cct_query.h"
+#include "unit/test_view.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -57,9 +58,7 @@ static int write_with(const char *path, cct_query *q, int depth, const cct_pictu
     return 1;
   }
   cct_err e = CCT_ERR_INIT;
-  int rc = what == 0   ? cct_picture_svg_opts(q, depth, o, f, &e)
-           : what == 1 ? cct_picture_html_opts(q, depth, o, f, &e)
-                       : cct_picture_stats_svg(q, f, &e);
+  int rc = test_picture(q, what, depth, o, f, &e);
   if (fclose(f) && !rc) rc = cct_err_set(&e, CCT_EIO, "cannot write %s", path);
   if (rc) fprintf(stderr, "picture_render: %s\n", e.msg);
   return rc ? 1 : 0;
@@ -117,7 +116,7 @@ int main(int argc, char **argv) {
   if (json) {
     cct_view *td = NULL, *bu = NULL;
     FILE *f = fopen(json, "w");
-    if (!f || cct_view_topdown(q, depth, &td, &e) || (ncenter && cct_view_bottomup(q, depth, &bu, &e))) {
+    if (!f || test_view(q, CCT_VIEW_TOPDOWN, depth, 0, &td, &e) || (ncenter && test_view(q, CCT_VIEW_BOTTOMUP, depth, 0, &bu, &e))) {
       fprintf(stderr, "picture_render: %s\n", f ? e.msg : json);
       status = 1;
     } else {

@@ -5,7 +5,7 @@
 # over the DevTools protocol (--remote-debugging-pipe, Python standard library
 # only; every request that is not file: or data: is failed and counted): the
 # page's first picture must equal the library's views, a click on a frame must
-# re-center on its function and draw what cct_view_topdown / cct_view_bottomup
+# re-center on its function and draw what the library's topdown / bottomup views
 # give for that center (names, values, widths within 0.5px), the search box
 # must highlight matching frames and Reset must bring the first picture back.
 set -euo pipefail

@@ -9,6 +9,7 @@
 #include "fuzz_util.h"
 #include "cct_ingest.h"
 #include "cct_query.h"
+#include "../unit/test_view.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -49,7 +50,7 @@ static void count_run(void *arg, const cct_run_info *r) {
 static void center_on_top(cct_query *q) {
   cct_view *v = NULL;
   cct_err err = CCT_ERR_INIT;
-  if (cct_view_flat(q, CCT_FLAT_FUNCTIONS, 3, &v, &err) == CCT_OK && v->nrows > 1 && v->rows[1].name) {
+  if (test_view(q, CCT_VIEW_FLAT, CCT_FLAT_FUNCTIONS, 3, &v, &err) == CCT_OK && v->nrows > 1 && v->rows[1].name) {
     char item[300];
     snprintf(item, sizeof item, "'%.280s'", v->rows[1].name);
     cct_err e2 = CCT_ERR_INIT;
@@ -82,30 +83,30 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     for (int k = CCT_FLAT_FUNCTIONS; k <= CCT_FLAT_MODULES; k++) {
       err = (cct_err)CCT_ERR_INIT;
       v = NULL;
-      rc = cct_view_flat(q, k, 20, &v, &err);
+      rc = test_view(q, CCT_VIEW_FLAT, k, 20, &v, &err);
       view_done(rc, v);
     }
     err = (cct_err)CCT_ERR_INIT;
     v = NULL;
-    rc = cct_view_topdown(q, 4, &v, &err);
+    rc = test_view(q, CCT_VIEW_TOPDOWN, 4, 0, &v, &err);
     view_done(rc, v);
     err = (cct_err)CCT_ERR_INIT;
     v = NULL;
-    rc = cct_view_bottomup(q, 3, &v, &err);
+    rc = test_view(q, CCT_VIEW_BOTTOMUP, 3, 0, &v, &err);
     view_done(rc, v);
     center_on_top(q);
     cct_query_set_granularity(q, CCT_GRAN_LINE);
     err = (cct_err)CCT_ERR_INIT;
     v = NULL;
-    rc = cct_view_topdown(q, 3, &v, &err);
+    rc = test_view(q, CCT_VIEW_TOPDOWN, 3, 0, &v, &err);
     view_done(rc, v);
     err = (cct_err)CCT_ERR_INIT;
     v = NULL;
-    rc = cct_view_source(q, NULL, &v, &err);
+    rc = test_view_source(q, NULL, &v, &err);
     view_done(rc, v);
     err = (cct_err)CCT_ERR_INIT;
     cct_stats *s = NULL;
-    if (cct_view_stats(q, 4, &s, &err) == CCT_OK && !s) abort();
+    if (test_view_stats(q, 4, CCT_STATS_BY_VALUE, &s, &err) == CCT_OK && !s) abort();
     cct_stats_free(s);
     err = (cct_err)CCT_ERR_INIT;
     cct_check_invariants(q, &err);
@@ -113,7 +114,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (cct_query_set_run(q, 1, &err) == CCT_OK) {
       err = (cct_err)CCT_ERR_INIT;
       v = NULL;
-      rc = cct_view_topdown(q, 2, &v, &err);
+      rc = test_view(q, CCT_VIEW_TOPDOWN, 2, 0, &v, &err);
       view_done(rc, v);
     }
     cct_query_close(q);

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "test_util.h"
+#include "test_view.h"
 
 static cct_query *open_sample(const char *name) {
   char *path = test_ingest(name);
@@ -49,9 +50,9 @@ static void center(cct_query *q, const char *item) {
 static cct_view *view(cct_query *q, int which, int depth) {
   cct_view *v = NULL;
   cct_err e = CCT_ERR_INIT;
-  int rc = which == CCT_VIEW_TOPDOWN    ? cct_view_topdown(q, depth, &v, &e)
-           : which == CCT_VIEW_BOTTOMUP ? cct_view_bottomup(q, depth, &v, &e)
-                                        : cct_view_flat(q, CCT_FLAT_FUNCTIONS, 0, &v, &e);
+  int rc = which == CCT_VIEW_TOPDOWN    ? test_view(q, CCT_VIEW_TOPDOWN, depth, 0, &v, &e)
+           : which == CCT_VIEW_BOTTOMUP ? test_view(q, CCT_VIEW_BOTTOMUP, depth, 0, &v, &e)
+                                        : test_view(q, CCT_VIEW_FLAT, CCT_FLAT_FUNCTIONS, 0, &v, &e);
   if (rc) fail_msg("view %d: %s", which, e.msg);
   return v;
 }
@@ -220,13 +221,13 @@ static void invariants(cct_query *q, const char *what) {
   if (cct_check_invariants(q, &e)) fail_msg("%s, no center: %s", what, e.msg);
   for (int k = 0; k < 2; k++) {
     cct_view *v = NULL;
-    if (cct_view_flat(q, k ? CCT_FLAT_LOOPS : CCT_FLAT_FUNCTIONS, 4, &v, &e)) fail_msg("%s: %s", what, e.msg);
+    if (test_view(q, CCT_VIEW_FLAT, k ? CCT_FLAT_LOOPS : CCT_FLAT_FUNCTIONS, 4, &v, &e)) fail_msg("%s: %s", what, e.msg);
     for (size_t i = 1; i < v->nrows; i++) {
       if (k && v->rows[i].line < 0) continue; /* a loop of unknown place cannot be named */
       char item[32];
       snprintf(item, sizeof item, "@%zu", i + 1);
       cct_view *again = NULL;
-      cct_view_flat(q, k ? CCT_FLAT_LOOPS : CCT_FLAT_FUNCTIONS, 4, &again, &e);
+      test_view(q, CCT_VIEW_FLAT, k ? CCT_FLAT_LOOPS : CCT_FLAT_FUNCTIONS, 4, &again, &e);
       cct_view_free(again);
       if (cct_center_apply(q, CCT_CENTER_SET, item, &e)) fail_msg("%s: center %s: %s", what, item, e.msg);
       for (int g = 0; g < 2; g++) {
@@ -344,7 +345,7 @@ static void test_stats_filtered(void **state) {
   double total = program(q);
   cct_stats *s = NULL;
   cct_err e = CCT_ERR_INIT;
-  assert_int_equal(cct_view_stats(q, 4, &s, &e), CCT_OK);
+  assert_int_equal(test_view_stats(q, 4, CCT_STATS_BY_VALUE, &s, &e), CCT_OK);
   assert_true(s->count == 20);
   if (fabs(s->sum - total) > 1e-6 * total) fail_msg("stats sum %g, filtered program %g", s->sum, total);
   cct_stats_free(s);

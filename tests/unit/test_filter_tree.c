@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "test_util.h"
+#include "test_view.h"
 
 /* ---- a tree by hand ---- */
 
@@ -208,7 +209,7 @@ static void on_sample(const char *sample) {
   if (!s) return;
   cct_view *v = NULL;
   cct_err e = CCT_ERR_INIT;
-  assert_int_equal(cct_view_flat(s, CCT_FLAT_FUNCTIONS, 0, &v, &e), CCT_OK);
+  assert_int_equal(test_view(s, CCT_VIEW_FLAT, CCT_FLAT_FUNCTIONS, 0, &v, &e), CCT_OK);
   char names[4][512];
   int n = 0;
   for (size_t i = 1; i < v->nrows && n < 4; i++)
@@ -216,7 +217,7 @@ static void on_sample(const char *sample) {
   cct_view_free(v);
   v = NULL;
   char loop[600] = "";
-  if (cct_view_flat(s, CCT_FLAT_LOOPS, 3, &v, &e) == CCT_OK && v->nrows > 1 && v->rows[1].file && v->rows[1].line >= 0)
+  if (test_view(s, CCT_VIEW_FLAT, CCT_FLAT_LOOPS, 3, &v, &e) == CCT_OK && v->nrows > 1 && v->rows[1].file && v->rows[1].line >= 0)
     snprintf(loop, sizeof loop, "loop %s:%lld", v->rows[1].file, (long long)v->rows[1].line);
   cct_view_free(v);
   int checks = 0;

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "test_util.h"
+#include "test_view.h"
 
 static cct_query *open_sample(const char *name) {
   char *path = test_ingest(name);
@@ -39,9 +40,9 @@ static void center(cct_query *q, int op, const char *item) {
 static cct_view *view(cct_query *q, const char *which, int arg, int n) {
   cct_view *v = NULL;
   cct_err e = CCT_ERR_INIT;
-  int rc = !strcmp(which, "topdown")    ? cct_view_topdown(q, arg, &v, &e)
-           : !strcmp(which, "bottomup") ? cct_view_bottomup(q, arg, &v, &e)
-                                        : cct_view_flat(q, arg, n, &v, &e);
+  int rc = !strcmp(which, "topdown")    ? test_view(q, CCT_VIEW_TOPDOWN, arg, 0, &v, &e)
+           : !strcmp(which, "bottomup") ? test_view(q, CCT_VIEW_BOTTOMUP, arg, 0, &v, &e)
+                                        : test_view(q, CCT_VIEW_FLAT, arg, n, &v, &e);
   if (rc) fail_msg("%s: %s", which, e.msg);
   return v;
 }
@@ -259,7 +260,7 @@ static unsigned char *sql_lines(cct_query *q, const char *sql) {
 static cct_view *source(cct_query *q, const char *file) {
   cct_view *v = NULL;
   cct_err e = CCT_ERR_INIT;
-  if (cct_view_source(q, file, &v, &e)) fail_msg("source: %s", e.msg);
+  if (test_view_source(q, file, &v, &e)) fail_msg("source: %s", e.msg);
   return v;
 }
 
@@ -328,7 +329,7 @@ static void test_source_marks(void **state) {
 static cct_stats *stats(cct_query *q, int order) {
   cct_stats *s = NULL;
   cct_err e = CCT_ERR_INIT;
-  if (cct_view_stats_by(q, 4, order, &s, &e)) fail_msg("stats: %s", e.msg);
+  if (test_view_stats(q, 4, order, &s, &e)) fail_msg("stats: %s", e.msg);
   return s;
 }
 

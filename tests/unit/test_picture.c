@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "test_util.h"
+#include "test_view.h"
 
 static cct_query *open_sample(const char *name) {
   char *path = test_ingest(name);
@@ -46,9 +47,7 @@ __attribute__((noinline)) static char *render(cct_query *q, int what, int depth,
   FILE *f = open_memstream(&buf, &n);
   assert_non_null(f);
   cct_err e = CCT_ERR_INIT;
-  int rc = what == 0 ? cct_picture_svg_opts(q, depth, o, f, &e)
-           : what == 1 ? cct_picture_html_opts(q, depth, o, f, &e)
-                       : cct_picture_stats_svg(q, f, &e);
+  int rc = test_picture(q, what, depth, o, f, &e);
   fclose(f);
   if (rc) fail_msg("picture: %s", e.msg);
   if (len) *len = n;
@@ -205,10 +204,10 @@ static void check_svg(cct_query *q, int depth, const cct_picture_opts *o) {
   assert_true(fabs(fs.fw - ((o && o->width ? o->width : 1200) - 20)) < 1e-9);
   cct_view *td = NULL, *bu = NULL;
   cct_err e = CCT_ERR_INIT;
-  if (cct_view_topdown(q, depth, &td, &e)) fail_msg("topdown: %s", e.msg);
+  if (test_view(q, CCT_VIEW_TOPDOWN, depth, 0, &td, &e)) fail_msg("topdown: %s", e.msg);
   check_half(&fs, td, "callee", minw);
   if (cct_center_count(q)) {
-    if (cct_view_bottomup(q, depth, &bu, &e)) fail_msg("bottomup: %s", e.msg);
+    if (test_view(q, CCT_VIEW_BOTTOMUP, depth, 0, &bu, &e)) fail_msg("bottomup: %s", e.msg);
     check_half(&fs, bu, "caller", minw);
     assert_non_null(find(&fs, "center", 1));
     assert_string_equal(find(&fs, "center", 1)->part, "center");
@@ -226,7 +225,7 @@ static void check_svg(cct_query *q, int depth, const cct_picture_opts *o) {
 static char *heaviest(cct_query *q, int skip) {
   cct_view *v = NULL;
   cct_err e = CCT_ERR_INIT;
-  if (cct_view_flat(q, CCT_FLAT_FUNCTIONS, 50, &v, &e)) fail_msg("flat: %s", e.msg);
+  if (test_view(q, CCT_VIEW_FLAT, CCT_FLAT_FUNCTIONS, 50, &v, &e)) fail_msg("flat: %s", e.msg);
   char *name = NULL;
   for (size_t i = 0; i < v->nrows && !name; i++)
     if (v->rows[i].name[0] != '<' && !strchr(v->rows[i].name, ' ') && skip-- == 0) name = strdup(v->rows[i].name);
@@ -295,9 +294,9 @@ static void test_html(void **state) {
   cct_query_set_threshold(q, 0.001);
   cct_view *before = NULL, *after = NULL;
   cct_err e = CCT_ERR_INIT;
-  assert_int_equal(cct_view_topdown(q, 4, &before, &e), CCT_OK);
+  assert_int_equal(test_view(q, CCT_VIEW_TOPDOWN, 4, 0, &before, &e), CCT_OK);
   char *html = render(q, 1, 6, NULL, NULL);
-  assert_int_equal(cct_view_topdown(q, 4, &after, &e), CCT_OK);
+  assert_int_equal(test_view(q, CCT_VIEW_TOPDOWN, 4, 0, &after, &e), CCT_OK);
   /* the session keeps its center, metric and threshold */
   assert_int_equal(cct_center_count(q), 1);
   assert_string_equal(cct_center_item(q, 0), "pthread_spin_lock");
@@ -342,7 +341,7 @@ static void test_stats_svg(void **state) {
   assert_non_null(doc);
   cct_stats *s = NULL;
   cct_err e = CCT_ERR_INIT;
-  assert_int_equal(cct_view_stats(q, 10, &s, &e), CCT_OK);
+  assert_int_equal(test_view_stats(q, 10, CCT_STATS_BY_VALUE, &s, &e), CCT_OK);
   /* one bar per profile, sorted; one bin per histogram bin with its count
    * (all 20 profiles are CPU threads: one set of panels) */
   size_t bars = 0, bins = 0, binsum = 0;
@@ -382,8 +381,8 @@ static void test_errors(void **state) {
   size_t n = 0;
   FILE *f = open_memstream(&buf, &n);
   cct_err e = CCT_ERR_INIT;
-  assert_int_equal(cct_picture_svg(q, -1, f, &e), CCT_EUSAGE);
-  assert_int_equal(cct_picture_html(q, -2, f, &e), CCT_EUSAGE);
+  assert_int_equal(test_picture(q, 0, -1, NULL, f, &e), CCT_EUSAGE);
+  assert_int_equal(test_picture(q, 1, -2, NULL, f, &e), CCT_EUSAGE);
   fclose(f);
   assert_int_equal(n, 0);
   assert_non_null(strstr(e.msg, "depth"));

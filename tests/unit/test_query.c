@@ -23,6 +23,7 @@
 
 #include "cct_util.h"
 #include "test_util.h"
+#include "test_view.h"
 
 static cct_query *open_sample(const char *name) {
   char *path = test_ingest(name);
@@ -43,21 +44,21 @@ static void center(cct_query *q, int op, const char *item) {
 static cct_view *topdown(cct_query *q, int d) {
   cct_view *v = NULL;
   cct_err e = CCT_ERR_INIT;
-  if (cct_view_topdown(q, d, &v, &e)) fail_msg("topdown: %s", e.msg);
+  if (test_view(q, CCT_VIEW_TOPDOWN, d, 0, &v, &e)) fail_msg("topdown: %s", e.msg);
   return v;
 }
 
 static cct_view *bottomup(cct_query *q, int d) {
   cct_view *v = NULL;
   cct_err e = CCT_ERR_INIT;
-  if (cct_view_bottomup(q, d, &v, &e)) fail_msg("bottomup: %s", e.msg);
+  if (test_view(q, CCT_VIEW_BOTTOMUP, d, 0, &v, &e)) fail_msg("bottomup: %s", e.msg);
   return v;
 }
 
 static cct_view *flat(cct_query *q, int kind, int n) {
   cct_view *v = NULL;
   cct_err e = CCT_ERR_INIT;
-  if (cct_view_flat(q, kind, n, &v, &e)) fail_msg("flat: %s", e.msg);
+  if (test_view(q, CCT_VIEW_FLAT, kind, n, &v, &e)) fail_msg("flat: %s", e.msg);
   return v;
 }
 
@@ -181,7 +182,7 @@ static void test_cpi_trees(void **state) {
   assert_true(fabs(v->rows[0].inclusive[0] - 3998240) < 1e-6);
   cct_view_free(v);
   cct_err e = CCT_ERR_INIT;
-  assert_int_equal(cct_view_bottomup(q, 2, &v, &e), CCT_EUSAGE);
+  assert_int_equal(test_view(q, CCT_VIEW_BOTTOMUP, 2, 0, &v, &e), CCT_EUSAGE);
   assert_non_null(strstr(e.msg, "no center"));
   cct_query_close(q);
 }
@@ -318,7 +319,7 @@ static void test_source(void **state) {
   center(q, CCT_CENTER_SET, "MPI_Finalize");
   cct_view *v = NULL;
   cct_err e = CCT_ERR_INIT;
-  assert_int_equal(cct_view_source(q, "cpi.c", &v, &e), CCT_OK);
+  assert_int_equal(test_view_source(q, "cpi.c", &v, &e), CCT_OK);
   assert_null(v->note);
   assert_int_equal(v->nrows, 64);
   const cct_row *r = &v->rows[61];
@@ -330,7 +331,7 @@ static void test_source(void **state) {
     if (i != 61) assert_int_equal(v->rows[i].mark, 0);
   cct_view_free(v);
   center(q, CCT_CENTER_SET, "main");
-  assert_int_equal(cct_view_source(q, NULL, &v, &e), CCT_OK);
+  assert_int_equal(test_view_source(q, NULL, &v, &e), CCT_OK);
   assert_int_equal(v->rows[18].mark, '>'); /* main's definition line 19 */
   assert_non_null(strstr(v->rows[18].text, "main("));
   cct_view_free(v);
@@ -340,7 +341,7 @@ static void test_source(void **state) {
   cct_query_close(q);
   /* without a stored copy: per-line figures and a note */
   q = open_sample("classic-hatchet-cpi");
-  assert_int_equal(cct_view_source(q, "cpi.c", &v, &e), CCT_OK);
+  assert_int_equal(test_view_source(q, "cpi.c", &v, &e), CCT_OK);
   assert_non_null(v->note);
   assert_non_null(strstr(v->note, "no stored copy"));
   assert_int_equal(v->nrows, 1);
@@ -354,7 +355,7 @@ static void test_source(void **state) {
 static void check_stats(cct_query *q, const char *what) {
   cct_stats *s = NULL;
   cct_err e = CCT_ERR_INIT;
-  if (cct_view_stats(q, 8, &s, &e)) fail_msg("%s stats: %s", what, e.msg);
+  if (test_view_stats(q, 8, CCT_STATS_BY_VALUE, &s, &e)) fail_msg("%s stats: %s", what, e.msg);
   cct_view *v = topdown(q, 0);
   double c = v->nmetrics ? v->rows[0].inclusive[0] : 0, total = v->nmetrics ? v->total[0] : 0;
   if (s->count && fabs(s->sum - c) > 1e-5 * fabs(c) + 1e-9 * fabs(total))
@@ -373,7 +374,7 @@ static void test_stats(void **state) {
   center(q, CCT_CENTER_SET, "<unknown procedure>");
   cct_stats *s = NULL;
   cct_err e = CCT_ERR_INIT;
-  assert_int_equal(cct_view_stats(q, 4, &s, &e), CCT_OK);
+  assert_int_equal(test_view_stats(q, 4, CCT_STATS_BY_VALUE, &s, &e), CCT_OK);
   assert_int_equal(s->count, 4);
   assert_true(fabs(s->sum - 3998240) <= 1e-5 * 3998240);
   assert_true(s->min <= s->mean && s->mean <= s->max);
@@ -555,7 +556,7 @@ static void invariants_on(const char *sample) {
   cct_stats *s = NULL;
   cct_view *top = topdown(q, 0);
   int rc;
-  rc = cct_view_stats(q, 4, &s, &e);
+  rc = test_view_stats(q, 4, CCT_STATS_BY_VALUE, &s, &e);
   assert_true(rc == CCT_OK || (rc == CCT_ENOTFOUND && !top->nmetrics));
   int consistent = s && s->count && top->nmetrics &&
                    fabs(s->sum - top->rows[0].inclusive[0]) <= 1e-5 * fabs(top->rows[0].inclusive[0]);
@@ -646,8 +647,8 @@ static void test_open_db(void **state) {
   center(own, CCT_CENTER_SET, "main");
   center(borrowed, CCT_CENTER_SET, "main");
   cct_view *a = NULL, *b = NULL;
-  assert_int_equal(cct_view_topdown(own, 4, &a, &e), CCT_OK);
-  assert_int_equal(cct_view_topdown(borrowed, 4, &b, &e), CCT_OK);
+  assert_int_equal(test_view(own, CCT_VIEW_TOPDOWN, 4, 0, &a, &e), CCT_OK);
+  assert_int_equal(test_view(borrowed, CCT_VIEW_TOPDOWN, 4, 0, &b, &e), CCT_OK);
   assert_int_equal(a->nrows, b->nrows);
   assert_true(a->nrows > 1);
   for (size_t i = 0; i < a->nrows; i++) {

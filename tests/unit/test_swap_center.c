@@ -14,6 +14,7 @@
 
 #include "cct_query.h"
 #include "test_util.h"
+#include "test_view.h"
 
 static cct_query *open_lulesh(void) {
   char *path = test_ingest("classic-callflow-lulesh");
@@ -29,7 +30,7 @@ static cct_query *open_lulesh(void) {
 static double top_inclusive(cct_query *q) {
   cct_view *v = NULL;
   cct_err err = CCT_ERR_INIT;
-  assert_int_equal(cct_view_topdown(q, 1, &v, &err), CCT_OK);
+  assert_int_equal(test_view(q, CCT_VIEW_TOPDOWN, 1, 0, &v, &err), CCT_OK);
   double d = v->rows[0].inclusive[0];
   cct_view_free(v);
   return d;
