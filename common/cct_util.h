@@ -105,6 +105,14 @@ enum { CCT_RE_BUDGET_S = 10 };
 
 /* ---- text ---- */
 
+/* Strings built piece by piece are built with SQLite's builder, sqlite3_str
+ * (the one string builder of cctq: checked growth, printf in the C locale).
+ * cct_str_take hands s's text over as a malloc'd string, for the APIs whose
+ * strings the caller free()s, and frees s.  Returns NULL when s failed (out of
+ * memory) or the copy cannot be made; an empty s gives "". */
+typedef struct sqlite3_str sqlite3_str;
+char *cct_str_take(sqlite3_str *s);
+
 /* The part of path after its last '/' (path itself when it has none; NULL for NULL). */
 const char *cct_basename(const char *path);
 

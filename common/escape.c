@@ -2,6 +2,8 @@
  * validation with U+FFFD for bad bytes, visible control characters, and the
  * quoting rules of terminal text, CSV, JSON and XML. */
 #include "cct_escape.h"
+#include "cct_sqlite.h"
+#include "cct_util.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -27,33 +29,15 @@ size_t cct_utf8_decode(const char *str, size_t n, uint32_t *cp) {
   return len;
 }
 
-/* Where escaped text goes: a FILE, or a growing buffer (buf NULL after a failed growth). */
+/* Where escaped text goes: a FILE, or a string being built. */
 typedef struct sink {
   FILE *f;
-  char *buf;
-  size_t len, cap;
-  int failed;
+  sqlite3_str *s;
 } sink;
 
 static void put(sink *k, const char *s, size_t n) {
-  if (k->f) {
-    fwrite(s, 1, n, k->f);
-    return;
-  }
-  if (k->failed) return;
-  if (k->len + n + 1 > k->cap) {
-    size_t cap = k->cap ? k->cap : 64;
-    while (cap < k->len + n + 1) cap *= 2;
-    char *b = realloc(k->buf, cap);
-    if (!b) {
-      k->failed = 1;
-      return;
-    }
-    k->buf = b, k->cap = cap;
-  }
-  memcpy(k->buf + k->len, s, n);
-  k->len += n;
-  k->buf[k->len] = '\0';
+  if (k->f) fwrite(s, 1, n, k->f);
+  else sqlite3_str_append(k->s, s, (int)n); /* a failure is kept in k->s */
 }
 
 static void puts_(sink *k, const char *s) { put(k, s, strlen(s)); }
@@ -142,17 +126,12 @@ int cct_text_clean(const char *s) {
 }
 
 void cct_escape_write(FILE *f, const char *s, int how) {
-  sink k = {f, NULL, 0, 0, 0};
+  sink k = {f, NULL};
   escape(&k, s, how);
 }
 
 char *cct_escape_dup(const char *s, int how) {
-  sink k = {NULL, NULL, 0, 0, 0};
-  put(&k, "", 0);
+  sink k = {NULL, sqlite3_str_new(NULL)};
   escape(&k, s, how);
-  if (k.failed) {
-    free(k.buf);
-    return NULL;
-  }
-  return k.buf;
+  return cct_str_take(k.s);
 }

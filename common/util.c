@@ -1,6 +1,7 @@
 /* util.c: the memory, text, metric and number helpers of cct_util.h, and the names of
  * the codes of cct_kinds.h. */
 #include "cct_kinds.h"
+#include "cct_sqlite.h"
 #include "cct_util.h"
 
 #include <ctype.h>
@@ -55,6 +56,13 @@ int cct_grow_array_zero(void *pp, size_t need, size_t *cap, size_t elem) {
 }
 
 /* ---- text ---- */
+
+char *cct_str_take(sqlite3_str *s) {
+  int failed = sqlite3_str_errcode(s) != SQLITE_OK;
+  char *text = sqlite3_str_finish(s), *out = failed ? NULL : strdup(text ? text : "");
+  sqlite3_free(text);
+  return out;
+}
 
 const char *cct_basename(const char *path) {
   const char *s = path ? strrchr(path, '/') : NULL;

@@ -869,15 +869,10 @@ int q_center_rerun(const qv *q, const cct_center *base, cct_center **out, char *
       break;
     }
     if (missing) { /* matches nothing in this run: left out, and named */
-      size_t len = *missing ? strlen(*missing) : 0;
-      size_t add = strlen(it->text) + 5; /* ", '" TEXT "'" and the NUL */
-      char *m = realloc(*missing, len + add);
-      if (!m) {
-        rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
-      } else {
-        snprintf(m + len, add, "%s'%s'", len ? ", " : "", it->text);
-        *missing = m;
-      }
+      sqlite3_str *m = sqlite3_str_new(NULL);
+      sqlite3_str_appendf(m, "%s%s'%s'", *missing ? *missing : "", *missing ? ", " : "", it->text);
+      free(*missing);
+      if (!(*missing = cct_str_take(m))) rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
     }
     item_free(it);
   }

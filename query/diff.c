@@ -16,6 +16,7 @@
 #include "cct_sqlite.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -334,14 +335,19 @@ static void view_spec(const cct_query *q, const cct_diff_spec *spec, cct_view_sp
   vs->flat_kind = spec->flat_kind;
 }
 
-/* Appends "text" to *note (separated by '; '). */
-static void add_note(char **note, const char *text) {
-  size_t a = *note ? strlen(*note) : 0, b = strlen(text);
-  char *s = realloc(*note, a + b + 3);
-  if (!s) return;
-  if (a) memcpy(s + a, "; ", 2), a += 2;
-  memcpy(s + a, text, b + 1);
-  *note = s;
+/* Appends a sentence (fmt: SQLite's printf, numbers in the C locale) to *note
+ * (sentences separated by '; ').  Out of memory leaves *note as it was. */
+static void add_note(char **note, const char *fmt, ...) {
+  sqlite3_str *s = sqlite3_str_new(NULL);
+  if (*note) sqlite3_str_appendf(s, "%s; ", *note);
+  va_list ap;
+  va_start(ap, fmt);
+  sqlite3_str_vappendf(s, fmt, ap);
+  va_end(ap);
+  char *text = cct_str_take(s);
+  if (!text) return;
+  free(*note);
+  *note = text;
 }
 
 /* The other run's view: the base spec with the center re-resolved item by
@@ -358,9 +364,7 @@ static int other_view(cct_query *q, const cct_view_spec *base, int other_run, cc
   int rc = cct_center_rerun(q, base->center, other_run, &c, &missing, err);
   if (rc) return rc;
   if (missing) {
-    char buf[900];
-    snprintf(buf, sizeof buf, "%s match%s nothing in run %d", missing, strchr(missing, ',') ? "" : "es", other_run);
-    add_note(note, buf);
+    add_note(note, "%s match%s nothing in run %d", missing, strchr(missing, ',') ? "" : "es", other_run);
     free(missing);
   }
   *found = cct_center_size(base->center) == 0 || cct_center_size(c) > 0;
@@ -471,12 +475,8 @@ int cct_view_diff(cct_query *q, const cct_diff_spec *spec, int other_run, cct_di
     double su = unit_seconds(p->units[k]), so = unit_seconds(p->other_units[k]);
     if (su > 0 && so > 0 && su != so) {
       d->scale[k] = round13(so / su);
-      char buf[600];
-      cct_c_numeric loc = cct_c_numeric_begin(); /* the host's LC_NUMERIC does not change the note */
-      snprintf(buf, sizeof buf, "run %d's '%s' converted to %s (x%g)", other_run, d->other_metrics[k], p->units[k],
+      add_note(&p->note, "run %d's '%s' converted to %s (x%g)", other_run, d->other_metrics[k], p->units[k],
                d->scale[k]);
-      cct_c_numeric_end(loc);
-      add_note(&p->note, buf);
     }
     d->other_total[k] = vb->total ? convert(vb->total[p->om[k]], d->scale[k]) : NAN;
   }
@@ -541,11 +541,7 @@ int cct_view_diff(cct_query *q, const cct_diff_spec *spec, int other_run, cct_di
     goto fail;
   d->title = p->title;
   d->other_title = p->other_title;
-  if (!found) {
-    char buf[200];
-    snprintf(buf, sizeof buf, "the center matches nothing in run %d: every row is removed", other_run);
-    add_note(&p->note, buf);
-  }
+  if (!found) add_note(&p->note, "the center matches nothing in run %d: every row is removed", other_run);
   d->note = p->note;
   tree_free(&m.ta);
   tree_free(&m.tb);
