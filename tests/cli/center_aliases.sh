@@ -1,10 +1,10 @@
-#!/bin/sh
+#!/bin/bash
 # Newcomer center items (issue 27 item 11): 'center line FILE:LINE' is
 # 'center FILE:LINE' (as 'loop FILE:LINE' names loops), and a C++ function is
 # named by its part before '(' or '<' (or its last '::' components, blanks
 # aside): one function centers, several are an error listing them.  Checked
 # with sqlite3 on the public views of LULESH and LAMMPS.
-set -eu
+set -euo pipefail
 incl() { python3 -c 'import csv,sys; r=list(csv.DictReader(sys.stdin))[0]; print([v for k,v in r.items() if k.endswith(" inclusive")][0])'; }
 t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }

@@ -1,10 +1,10 @@
-#!/bin/sh
+#!/bin/bash
 # A damaged archive page is an error naming the archive, not a wrong view with
 # status 0 (issue 26 item 4): 200 bytes overwritten inside the first leaf page of
 # scope_total in an archive of LULESH made 'flat 0' list 98 of its 274
 # functions and exit 0.  Every archive connection turns on SQLite's cell size
 # checks (PRAGMA cell_size_check), the shell's and the SQLite extension's.
-set -eu
+set -euo pipefail
 t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
 fails=0
 fail() { echo "FAIL $*"; fails=$((fails + 1)); }

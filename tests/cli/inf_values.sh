@@ -1,11 +1,11 @@
-#!/bin/sh
+#!/bin/bash
 # inf and NaN from a hand-edited archive never reach the views and pictures
 # (issue 26 item 5): the reader checks values where it reads them, an error
 # naming the archive.  A stored value set to inf (UPDATE value) made
 # 'export s.svg' write width="inf" (UBSan: inf outside the range of 'long' in
 # svg_frame); an inf in the context table went into the tree image of
 # 'cctingest --reindex'.
-set -eu
+set -euo pipefail
 t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
 fails=0
 fail() { echo "FAIL $*"; fails=$((fails + 1)); }

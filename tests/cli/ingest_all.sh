@@ -1,10 +1,10 @@
-#!/bin/sh
+#!/bin/bash
 # A folder holding several databases (HPCToolkit's own test data layout,
 # tests/data/v4-hpctoolkit-tests-dbase; issue 27 item 14): plain cctingest
 # refuses it but names every database below it (the list 'find' gives) and says
 # how to ingest them; 'cctingest --all DIR OUT' ingests each as a run, titled by
 # its path below DIR (checked with sqlite3 on the runs view).
-set -eu
+set -euo pipefail
 t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 dir="$CCT_DATA/v4-hpctoolkit-tests-dbase"

@@ -1,11 +1,11 @@
-#!/bin/sh
+#!/bin/bash
 # Concurrent ingests into one new archive lose no run (issue 26 item 2): six
 # cctingest runs with different databases into one not-yet-existing archive
 # all succeed and the archive ends with six runs, one per database (each
 # renamed its temporary over the others' and the archive kept one run).  A
 # publication never replaces an archive that appeared meanwhile; the ingest
 # appends its run to it instead.
-set -eu
+set -euo pipefail
 t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
 fails=0
 set -- v4-hpctoolkit-small_v4.0 v4-hatchet-cpi v4-hpcviewer-loop-fork-cycles v4-pipit-ping-pong \

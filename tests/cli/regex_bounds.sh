@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/bash
 # Regular expressions on names run in bounded time and memory, and Ctrl-C
 # interrupts a long command in -c mode (issue 26 item 3): 'center re
 # '(L*)*\1x'' on a function name of 100,000 characters ran past 60 s at 1.2 GB
@@ -7,7 +7,7 @@
 # matched on its first 4096 bytes, so '(L|LL)*x' (quadratic in glibc) stays
 # fast; a command matching a slow expression over many long names stops at
 # SIGINT with "interrupted".
-set -eu
+set -euo pipefail
 t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
 fails=0
 fail() { echo "FAIL $*"; fails=$((fails + 1)); }

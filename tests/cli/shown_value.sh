@@ -1,10 +1,10 @@
-#!/bin/sh
+#!/bin/bash
 # The shell keeps the value of the last view it showed (issue 24): 'export'
 # writes that value, not a view computed again from the session's settings.
 # Before, 'stats by rank; export s.csv' wrote the profiles in value order (the
 # order was dropped) and 'flat 5; source @3; export a.txt' failed with "no row
 # @3" (export resolved '@3' against the source view's own rows).
-set -eu
+set -euo pipefail
 t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 cd "$t"

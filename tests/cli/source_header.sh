@@ -1,10 +1,10 @@
-#!/bin/sh
+#!/bin/bash
 # 'source' names its file and the center's line range in its header, and says
 # at once (not after the rows) when the database has no copy of the text and
 # where cctingest looked (issue 27 item 6).  The file is the functions view's
 # file of the center, the range the first and last line the rows mark '>', the
 # place looked in the runs view's path + the file's path under src/.
-set -eu
+set -euo pipefail
 t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 a="$t/lul.sqlite"

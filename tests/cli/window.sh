@@ -1,10 +1,10 @@
-#!/bin/sh
+#!/bin/bash
 # Time windows and the timeline (SPEC section 5, Time windows) on the real traced
 # samples, against the raw trace files read by Python (check_window.py): every traced
 # context's 'trace (sec)' in four windows (the whole run, two halves, one more) with
 # records cut at the edges, the halves adding up to the whole, and the timeline's
 # shares per lane and column for a center.  Then the commands' messages.
-set -eu
+set -euo pipefail
 t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 traced() { # DIR: $t/NAME with the files of $CCT_DATA/DIR and of its traces (tests/data/traces)
