@@ -1053,7 +1053,7 @@ static int shown_diff_spec(cct_shell *p, int flags, cct_diff_spec *spec) {
     return 0;
   default:
     cct_shell_error(p, "'diff' compares topdown, bottomup and flat views, not '%s'; run one of those first",
-                    w->view == CCT_VIEW_SOURCE ? "source" : "stats");
+                    w->v ? w->v->view : "stats"); /* a view names itself */
     return -1;
   }
 }
