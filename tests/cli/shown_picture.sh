@@ -3,7 +3,7 @@
 # the view the last command showed (its metric, threshold, center, filters;
 # stats in its order), not the session's settings at the time of the export.
 # Before, 'metric X; topdown 2; metric Y; export t.svg' drew Y's values, and
-# 'stats by rank; export s.svg' drew the bars by value.  Expected values come
+# 'stats by thread; export s.svg' drew the bars by value.  Expected values come
 # from sqlite3 on the archive (public views and the profile table).  The
 # stats text export named the session's center and filters at export time.
 set -euo pipefail
@@ -70,10 +70,10 @@ PY
 grep -q "filters: hide PMPI_Allgather" f.svg || fail "the picture does not name the filter of the view shown"
 grep -q 'data-name="PMPI_Allgather"' f.svg && fail "the picture shows the hidden PMPI_Allgather"
 
-# stats by rank: the bars in rank order (the profile table's), as printed; the center shown.
-"$CCTQ" osu.sqlite -c 'center main; stats by rank; center MPI_Finalize; export s.svg' >/dev/null
-sqlite3 osu.sqlite "SELECT id FROM profile WHERE run = 1 ORDER BY rank, thread, id" >byrank.txt
-python3 - s.svg byrank.txt <<'PY' || fail "the stats picture is not the stats shown"
+# stats by thread: the bars in thread order (the profile table's), as printed; the center shown.
+"$CCTQ" osu.sqlite -c 'center main; stats by thread; center MPI_Finalize; export s.svg' >/dev/null
+sqlite3 osu.sqlite "SELECT id FROM profile WHERE run = 1 ORDER BY thread, rank, id" >bythread.txt
+python3 - s.svg bythread.txt <<'PY' || fail "the stats picture is not the stats shown"
 import sys
 import xml.etree.ElementTree as ET
 root = ET.parse(sys.argv[1]).getroot()
@@ -83,8 +83,8 @@ ids = [int(r.get("data-profile")) for r in bars]
 want = [int(x) for x in open(sys.argv[2]).read().split()]
 assert ids == want, (ids, want)
 vals = [float(r.get("data-value")) for r in bars]
-assert vals != sorted(vals, reverse=True), "rank order is value order here: the test shows nothing"
-assert "sorted by rank" in open(sys.argv[1]).read()
+assert vals != sorted(vals, reverse=True), "thread order is value order here: the test shows nothing"
+assert "sorted by thread" in open(sys.argv[1]).read()
 PY
 # The text export of stats names the center and filters it was computed with.
 "$CCTQ" osu.sqlite -c 'center main; filter hide PMPI_Allgather; stats; center MPI_Finalize; filter reset; export s.json' >/dev/null
