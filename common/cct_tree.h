@@ -78,15 +78,19 @@ int cct_tree_check(const cct_tree *t, char *why, size_t size);
  * the arrays).  Returns 0, or -1 when out of memory. */
 int cct_tree_encode(const cct_tree *t, void **buf, size_t *size);
 
-/* Decodes the image buf[0..size) into t (arrays copied out of buf, which stays
- * the caller's) and checks it with cct_tree_check.  Returns 0, or -1 with the
- * reason in why (bad magic or version, sizes, checksum, a broken invariant, out of memory);
- * t is then zeroed. */
-int cct_tree_decode(const void *buf, size_t size, cct_tree *t, char *why, size_t whysize);
+/* Reads bytes [off, off + n) of an image into dst; returns 0, or non-zero when it cannot. */
+typedef int cct_tree_reader(void *arg, void *dst, size_t n, size_t off);
 
-/* As cct_tree_decode, but buf (malloc'd, size bytes) becomes t's block: no copy.
- * On failure buf stays the caller's. */
-int cct_tree_adopt(void *buf, size_t size, cct_tree *t, char *why, size_t whysize);
+/* Reads the image of size bytes through read(arg, ...) into t (a malloc'd block
+ * that t owns), its checksum computed piece by piece as it is read, and checks
+ * it (cct_tree_check).  Returns 0; -1 with the reason in why (bad magic or
+ * version, sizes, checksum, a broken invariant, out of memory); -2 when read
+ * failed.  t is zeroed on failure. */
+int cct_tree_read(size_t size, cct_tree_reader *read, void *arg, cct_tree *t, char *why, size_t whysize);
+
+/* As cct_tree_read, from the image buf[0..size) in memory (copied; buf stays the
+ * caller's).  Returns 0, or -1 with the reason in why. */
+int cct_tree_decode(const void *buf, size_t size, cct_tree *t, char *why, size_t whysize);
 
 /* Children of x: for (c = cct_tree_first(t, x); c >= 0; c = cct_tree_next(t, x, c)). */
 static inline int32_t cct_tree_first(const cct_tree *t, int32_t x) { return t->last[x] > x ? x + 1 : -1; }

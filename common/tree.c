@@ -4,10 +4,13 @@
  * Layout (little-endian): a 40-byte header (magic "CCTTREE\0", u32 version,
  * u32 n, i64 base, u64 total size, u64 checksum of the bytes after the header),
  * then the arrays in the order of the table below, each starting at a multiple
- * of 8 bytes.  The checksum catches damage the invariants cannot see (a value).  A decoded image is used in
+ * of 8 bytes.  The checksum catches damage the invariants cannot see (a value);
+ * it is computed as the image is read, piece by piece, so that checking an image
+ * costs one pass over memory besides the invariants'.  A read image is used in
  * place: the arrays point into the block read from the archive. */
 #include "cct_tree.h"
 #include "cct_kinds.h"
+#include "cct_util.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -51,24 +54,38 @@ static void point(cct_tree *t, char *mem, int32_t n) {
   t->mem = mem;
 }
 
-/* Checksum of the 64-bit words w[0..n): four multiply-xor lanes (memory speed). */
-static uint64_t checksum(const char *p, size_t nbytes) {
-  uint64_t h[4] = {1, 2, 3, 4};
-  const uint64_t k = 0x9E3779B97F4A7C15u;
-  size_t n = nbytes / 8, i = 0;
-  for (; i + 4 <= n; i += 4)
+/* The checksum of the bytes after the header: four multiply-xor lanes over
+ * 64-bit words (memory speed), fed in pieces as the image is read (sum_add takes
+ * whole groups of 4 words; sum_end the last, partial group). */
+typedef struct sumstate {
+  uint64_t h[4];
+} sumstate;
+static const uint64_t SUM_K = 0x9E3779B97F4A7C15u;
+
+static void sum_add(sumstate *s, const char *p, size_t nbytes) { /* nbytes: a multiple of 32 */
+  for (size_t i = 0; i + 32 <= nbytes; i += 32)
     for (int l = 0; l < 4; l++) {
       uint64_t w;
-      memcpy(&w, p + 8 * (i + (size_t)l), 8);
-      h[l] = (h[l] ^ w) * k;
-      h[l] ^= h[l] >> 29;
+      memcpy(&w, p + i + 8 * (size_t)l, 8);
+      s->h[l] = (s->h[l] ^ w) * SUM_K;
+      s->h[l] ^= s->h[l] >> 29;
     }
-  for (; i < n; i++) {
+}
+
+static uint64_t sum_end(sumstate *s, const char *p, size_t nbytes) { /* the words left, fewer than 4 */
+  for (size_t i = 0; i + 8 <= nbytes; i += 8) {
     uint64_t w;
-    memcpy(&w, p + 8 * i, 8);
-    h[0] = (h[0] ^ w) * k;
+    memcpy(&w, p + i, 8);
+    s->h[0] = (s->h[0] ^ w) * SUM_K;
   }
-  return (h[0] ^ (h[1] * 3) ^ (h[2] * 5) ^ (h[3] * 7)) * k;
+  return (s->h[0] ^ (s->h[1] * 3) ^ (s->h[2] * 5) ^ (s->h[3] * 7)) * SUM_K;
+}
+
+static uint64_t checksum(const char *p, size_t nbytes) {
+  sumstate s = {{1, 2, 3, 4}};
+  size_t whole = nbytes / 32 * 32;
+  sum_add(&s, p, whole);
+  return sum_end(&s, p + whole, nbytes - whole);
 }
 
 static void put_header(char *mem, int32_t n, int64_t base) {
@@ -205,42 +222,73 @@ int cct_tree_encode(const cct_tree *t, void **buf, size_t *size) {
   return 0;
 }
 
-int cct_tree_adopt(void *buf, size_t size, cct_tree *t, char *why, size_t whysize) {
-  memset(t, 0, sizeof *t);
-  const char *b = buf;
+/* The header of an image of size bytes: its node count, base and checksum. */
+static int read_header(const char *b, size_t size, int32_t *n, int64_t *base, uint64_t *sum, char *why, size_t whysize) {
   uint32_t v, un;
   uint64_t total;
-  int64_t base;
   if (!little_endian()) return fail(why, whysize, "tree image: a big-endian host cannot read it");
   if (size < HEADER || memcmp(b, magic, 8)) return fail(why, whysize, "tree image: bad header");
   memcpy(&v, b + 8, 4);
   memcpy(&un, b + 12, 4);
-  memcpy(&base, b + 16, 8);
+  memcpy(base, b + 16, 8);
   memcpy(&total, b + 24, 8);
+  memcpy(sum, b + 32, 8);
   if (v != CCT_TREE_VERSION) return fail(why, whysize, "tree image: version %lu, this build reads %d", (unsigned long)v, CCT_TREE_VERSION);
   if (un < 1 || un > INT32_MAX || total != image_size((int32_t)un) || total != size)
     return fail(why, whysize, "tree image: %lu bytes for %lu nodes", (unsigned long)size, (unsigned long)un);
-  uint64_t sum;
-  memcpy(&sum, b + 32, 8);
-  if (sum != checksum(b + HEADER, size - HEADER)) return fail(why, whysize, "tree image: checksum mismatch");
-  point(t, buf, (int32_t)un);
-  t->base = base;
-  char w[200];
-  if (cct_tree_check(t, w, sizeof w)) {
-    memset(t, 0, sizeof *t);
-    return fail(why, whysize, "tree image: %s", w);
+  *n = (int32_t)un;
+  return 0;
+}
+
+int cct_tree_read(size_t size, cct_tree_reader *read, void *arg, cct_tree *t, char *why, size_t whysize) {
+  memset(t, 0, sizeof *t);
+  if (size < HEADER) return fail(why, whysize, "tree image: bad header");
+  char *buf = size <= SIZE_MAX / 2 ? malloc(size) : NULL;
+  if (!buf) return fail(why, whysize, "out of memory");
+  int32_t n = 0;
+  int64_t base = 0;
+  uint64_t want = 0;
+  int rc = read(arg, buf, HEADER, 0) ? -2 : read_header(buf, size, &n, &base, &want, why, whysize);
+  /* the rest in pieces that stay in the cache while the checksum reads them (one pass over memory) */
+  const size_t piece = (size_t)1 << 18; /* a multiple of 32 */
+  sumstate s = {{1, 2, 3, 4}};
+  uint64_t got = 0;
+  size_t off = HEADER;
+  while (!rc && off < size) {
+    size_t k = size - off < piece ? size - off : piece;
+    if (read(arg, buf + off, k, off)) {
+      rc = -2;
+      break;
+    }
+    sum_add(&s, buf + off, k / 32 * 32);
+    off += k;
+    if (off == size) got = sum_end(&s, buf + off - k % 32, k % 32);
   }
+  if (rc == -2) fail(why, whysize, "tree image: cannot be read");
+  if (!rc && got != want) rc = fail(why, whysize, "tree image: checksum mismatch");
+  if (!rc) {
+    point(t, buf, n);
+    t->base = base;
+    char w[200];
+    if (cct_tree_check(t, w, sizeof w)) {
+      memset(t, 0, sizeof *t);
+      rc = fail(why, whysize, "tree image: %s", w);
+    }
+  }
+  if (rc) free(buf);
+  return rc;
+}
+
+/* A reader of an image in memory (cct_tree_decode). */
+static int read_memory(void *arg, void *dst, size_t n, size_t off) {
+  memcpy(dst, (const char *)arg + off, n);
   return 0;
 }
 
 int cct_tree_decode(const void *buf, size_t size, cct_tree *t, char *why, size_t whysize) {
-  memset(t, 0, sizeof *t);
-  void *copy = size ? malloc(size) : NULL;
-  if (!copy) return fail(why, whysize, size ? "out of memory" : "tree image: empty");
-  memcpy(copy, buf, size);
-  if (cct_tree_adopt(copy, size, t, why, whysize)) {
-    free(copy);
-    return -1;
+  if (!size) {
+    memset(t, 0, sizeof *t);
+    return fail(why, whysize, "tree image: empty");
   }
-  return 0;
+  return cct_tree_read(size, read_memory, cct_unconst(buf), t, why, whysize) ? -1 : 0;
 }

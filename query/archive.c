@@ -6,8 +6,9 @@
 #include "query_int.h"
 #include "filter_tree.h"
 
-#include <math.h>
 #include <ctype.h>
+#include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -387,8 +388,13 @@ static void run_free(qrun *r) {
   free(r);
 }
 
-/* Reads the tree image of run into t in one go (incremental BLOB I/O on tree_image's rowid)
- * and checks it: a missing or damaged image is an error naming the archive. */
+/* Reads n bytes at off of the open BLOB arg (cct_tree_reader). */
+static int read_blob(void *arg, void *dst, size_t n, size_t off) {
+  return n > INT_MAX || off > INT_MAX || sqlite3_blob_read(arg, dst, (int)n, (int)off) != SQLITE_OK;
+}
+
+/* Reads the tree image of run into t (incremental BLOB I/O on tree_image's rowid,
+ * checked as it is read): a missing or damaged image is an error naming the archive. */
 static int load_tree(qarch *a, int run, cct_tree *t, cct_err *err) {
   const char *file = sqlite3_db_filename(a->db, "main");
   if (!file || !*file) file = "the archive";
@@ -399,22 +405,21 @@ static int load_tree(qarch *a, int run, cct_tree *t, cct_err *err) {
     return cct_err_set(err, code == SQLITE_NOMEM ? CCT_ENOMEM : CCT_ECORRUPT, "'%s': no tree image of run %d (%s)",
                        file, run, sqlite3_errmsg(a->db));
   }
-  int size = sqlite3_blob_bytes(b);
-  void *buf = size > 0 ? malloc((size_t)size) : NULL;
-  int rc = CCT_OK;
-  if (size > 0 && !buf) rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
-  else if (size <= 0 || sqlite3_blob_read(b, buf, size, 0) != SQLITE_OK)
+  int size = sqlite3_blob_bytes(b), rc = CCT_OK;
+  char why[256];
+  int got = size > 0 ? cct_tree_read((size_t)size, read_blob, b, t, why, sizeof why) : -2;
+  if (got == -2)
     rc = cct_err_set(err, CCT_ECORRUPT, "'%s': the tree image of run %d cannot be read (%s)", file, run,
                      size <= 0 ? "empty" : sqlite3_errmsg(a->db));
-  sqlite3_blob_close(b);
-  char why[256];
-  if (!rc && cct_tree_adopt(buf, (size_t)size, t, why, sizeof why))
+  else if (got && strstr(why, "out of memory"))
+    rc = cct_err_set(err, CCT_ENOMEM, "out of memory reading the tree image of run %d of '%s'", run, file);
+  else if (got)
     rc = cct_err_set(err, CCT_ECORRUPT, "'%s': damaged tree image of run %d: %s", file, run, why);
-  if (rc) free(buf);
+  sqlite3_blob_close(b);
   return rc;
 }
 
-/* Loads run's columns, root and totals into a new qrun. */
+/* Loads run's columns, root and totals into a new qrun (not its tree image: q_run_tree). */
 static int load_run(qarch *a, int run, qrun **out, cct_err *err) {
   qrun *q = calloc(1, sizeof *q);
   *out = NULL;
@@ -462,17 +467,28 @@ static int load_run(qarch *a, int run, qrun **out, cct_err *err) {
     q->root_incl[i] = v[0];
   }
   if (!rc) q->defdisp = default_metric(q);
-  if (!rc) rc = load_tree(a, run, &q->tree, err);
   if (!rc && !(q->idx = q_index_new())) rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
-  if (!rc && (q->tree.base != q->root.pre || q->tree.id[0] != q->root.id))
-    rc = cct_err_set(err, CCT_ECORRUPT, "'%s': the tree image of run %d is not of its contexts",
-                     sqlite3_db_filename(a->db, "main"), run);
   if (rc) {
     run_free(q);
     return rc;
   }
   *out = q;
   return CCT_OK;
+}
+
+int q_run_tree(qarch *a, const qrun *r, cct_err *err) {
+  if (r->tree.mem) return CCT_OK;
+  qrun *w = cct_unconst(r); /* the image is a cache behind the const run: read once, never changed after */
+  q_begin(a);
+  int rc = load_tree(a, r->run, &w->tree, err);
+  q_end(a);
+  if (!rc && (w->tree.base != r->root.pre || w->tree.id[0] != r->root.id)) {
+    const char *file = sqlite3_db_filename(a->db, "main");
+    rc = cct_err_set(err, CCT_ECORRUPT, "'%s': the tree image of run %d is not of its contexts",
+                     file && *file ? file : "the archive", r->run);
+    cct_tree_free(&w->tree);
+  }
+  return rc;
 }
 
 int q_run_get(qarch *a, int run, const qrun **out, cct_err *err) {

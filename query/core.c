@@ -21,6 +21,7 @@ int q_spec_bind(cct_query *s, const cct_view_spec *spec, qv *q, cct_err *err) {
   *q = (qv){.a = &s->a, .c = &q_no_center, .gran = CCT_GRAN_FUNCTION};
   int run = spec->run ? spec->run : s->r->run;
   int rc = q_run_get(&s->a, run, &q->r, err);
+  if (!rc) rc = q_run_tree(&s->a, q->r, err);
   if (rc) return rc;
   q->shown_run = run;
   if (spec->nfilters) { /* the filtered copy of the run */

@@ -145,6 +145,7 @@ int q_filtered(qarch *a, int run, const cct_filter *f, size_t n, const qrun **ou
     }
   const qrun *r = NULL;
   int rc = q_run_get(a, run, &r, err);
+  if (!rc) rc = q_run_tree(a, r, err); /* the filtered tree is made from the run's */
   qf_step *steps = calloc(n + 1, sizeof *steps);
   int32_t **nodes = calloc(n + 1, sizeof *nodes);
   qfiltered *d = calloc(1, sizeof *d);

@@ -110,7 +110,7 @@ typedef struct qrun {
   size_t primary;        /* the column whose values context rows carry (qctx.pv), ncols when none */
   qctx root;
   double *root_incl;     /* per column: program total */
-  cct_tree tree;         /* the run's tree image (tree_image), read and checked when the run loads */
+  cct_tree tree;         /* the run's tree image (tree_image), read and checked on first use (q_run_tree) */
   const struct qf_tree *ft; /* a filtered run (filter.c): how its tree came from the run's; NULL for a run
                           * of the archive.  Node i of a filtered tree is numbered tree.base + i, which
                           * is not the archive's context of that pre: values come from colv */
@@ -225,9 +225,15 @@ struct cct_query {
 int q_arch_open(qarch *a, const char *path, int flags, sqlite3 *db, cct_err *err);
 /* Frees everything of a and closes its connection (its filtered copies first: q_filtered_close). */
 void q_arch_close(qarch *a);
-/* The loaded run (loading it once); *r NULL with CCT_ENOTFOUND when the
- * archive has no such run.  Returns CCT_OK or an error. */
+/* The loaded run (loading it once: columns, root, program totals; not its tree
+ * image); *r NULL with CCT_ENOTFOUND when the archive has no such run.  Returns
+ * CCT_OK or an error. */
 int q_run_get(qarch *a, int run, const qrun **r, cct_err *err);
+/* Reads and checks r's tree image (r->tree) unless it is there already: every
+ * computation over r->tree calls it first (q_spec_bind does for views and
+ * centers), so that listing runs, metrics or SQL never reads the image.
+ * Returns CCT_OK, or an error naming the archive (a missing or damaged image). */
+int q_run_tree(qarch *a, const qrun *r, cct_err *err);
 /* The archive's last run (0 when it has none).  Returns CCT_OK or an error. */
 int q_last_run(qarch *a, int *run, cct_err *err);
 /* Returns the cached statement i, reset and unbound, with ?1 bound to q's run;

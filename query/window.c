@@ -80,6 +80,8 @@ static int decode_chunk(qlane *l, const void *z, size_t zn, int64_t first, int64
 /* Loads the traces of run r (cached); *out NULL when it has none. */
 int q_traces_get(qarch *a, const qrun *r, qtraces **out, cct_err *err) {
   *out = NULL;
+  int trc = q_run_tree(a, r, err); /* records name nodes of the tree */
+  if (trc) return trc;
   if (!a->traces && !(a->traces = calloc(1, sizeof *a->traces))) return cct_err_set(err, CCT_ENOMEM, "out of memory");
   a->traces_free = traces_close;
   struct qtrace_cache *tc = a->traces;

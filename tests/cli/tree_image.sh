@@ -56,6 +56,19 @@ damage "$(patch $((last + 4)) 00000000)" "a subtree ending before its node"
 damage "$(patch $((last)) 00000100)" "the root's subtree past the end"
 damage "$(patch $((kind + 3)) 09)" "a kind out of range"
 damage "$(patch $((40 + 16 * n + 8)) 0000000000002440)" "a value (the checksum)"
+# the image is read on first use: listing runs and metrics and SQL never read it, even when
+# the run the shell opens on (the last, 2) has a damaged one; its first view says so
+cp "$a" "$t/d.sqlite"
+sqlite3 "$t/d.sqlite" "UPDATE tree_image SET data = X'00' WHERE run = 2"
+"$CCTQ" --bail "$t/d.sqlite" -c 'runs; metrics; sql SELECT count(*) FROM run' >"$t/out" 2>"$t/err" ||
+  { echo "FAIL runs, metrics, sql read the damaged image"; cat "$t/err"; exit 1; }
+[ ! -s "$t/err" ] && grep -q "handmade-recursion" "$t/out" || { echo "FAIL lazy image: output"; cat "$t/out" "$t/err"; exit 1; }
+st=0; "$CCTQ" --bail "$t/d.sqlite" -c 'runs; topdown 2' >"$t/out" 2>"$t/err" || st=$?
+[ "$st" != 0 ] && [ "$(wc -l <"$t/err")" = 1 ] && grep -q "^cctq: error: '$t/d.sqlite'.*tree image of run 2" "$t/err" ||
+  { echo "FAIL lazy image: the first view does not refuse the damaged image (exit $st)"; cat "$t/err"; exit 1; }
+st=0; "$CCTQ" --bail "$t/d.sqlite" -c 'filter hide main' >"$t/out" 2>"$t/err" || st=$?
+[ "$st" != 0 ] && grep -q "tree image of run 2" "$t/err" || { echo "FAIL lazy image: a filter"; cat "$t/err"; exit 1; }
+cp "$a" "$t/d.sqlite"
 sqlite3 "$t/d.sqlite" "DELETE FROM tree_image WHERE run = 1"
 st=0; "$CCTQ" "$t/d.sqlite" -c 'run 1; flat 1' >"$t/out" 2>"$t/err" || st=$?
 [ "$st" != 0 ] && grep -q "'$t/d.sqlite': no tree image of run 1" "$t/err" || { echo "FAIL missing image"; cat "$t/err"; exit 1; }

@@ -78,6 +78,41 @@ static void test_valid(void **state) {
   cct_tree_free(&t);
 }
 
+/* An image larger than the pieces it is read and checksummed in (256 KiB): the root and
+ * 2,999 lines, 309,040 bytes, so the last piece ends in a partial group of words.  A
+ * changed byte in the first piece, at the pieces' seam and in the last word is refused. */
+static void test_pieces(void **state) {
+  (void)state;
+  enum { N = 3000 };
+  cct_tree t, u;
+  char why[200];
+  assert_int_equal(cct_tree_alloc(&t, N), 0);
+  for (int i = 0; i < N; i++) {
+    t.parent[i] = i ? 0 : -1, t.last[i] = i ? i : N - 1, t.depth[i] = i > 0;
+    t.fparent[i] = i ? 0 : -1, t.ldepth[i] = i > 0, t.lparent[i] = i ? 0 : -1;
+    t.kind[i] = i ? CCT_KIND_LINE : CCT_KIND_ROOT, t.line[i] = i, t.call_line[i] = -1;
+    t.incl[i] = i, t.id[i] = i;
+  }
+  assert_int_equal(cct_tree_check(&t, why, sizeof why), 0);
+  void *img;
+  size_t size;
+  assert_int_equal(cct_tree_encode(&t, &img, &size), 0);
+  assert_int_equal(size, 309040);
+  assert_int_equal(cct_tree_decode(img, size, &u, why, sizeof why), 0);
+  assert_int_equal(u.n, N);
+  assert_int_equal(u.line[N - 1], N - 1);
+  cct_tree_free(&u);
+  const size_t at[] = {41, 40 + 262143, 40 + 262144, size - 1};
+  for (size_t k = 0; k < sizeof at / sizeof *at; k++) {
+    ((unsigned char *)img)[at[k]] ^= 0x01;
+    assert_int_equal(cct_tree_decode(img, size, &u, why, sizeof why), -1);
+    assert_non_null(strstr(why, "checksum"));
+    ((unsigned char *)img)[at[k]] ^= 0x01;
+  }
+  free(img);
+  cct_tree_free(&t);
+}
+
 /* Each broken invariant, alone, on a fresh tree. */
 static void test_broken(void **state) {
   (void)state;
@@ -108,6 +143,7 @@ static void test_broken(void **state) {
 }
 
 int main(void) {
-  const struct CMUnitTest tests[] = {cmocka_unit_test(test_valid), cmocka_unit_test(test_broken)};
+  const struct CMUnitTest tests[] = {cmocka_unit_test(test_valid), cmocka_unit_test(test_pieces),
+                                     cmocka_unit_test(test_broken)};
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
