@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #define HEADER 40
 static const char magic[8] = "CCTTREE";
@@ -103,10 +104,23 @@ static int little_endian(void) {
   return *(const unsigned char *)&one == 1;
 }
 
+void *cct_big_alloc(size_t size, int zero) {
+  const size_t huge = (size_t)2 << 20;
+  if (size < 2 * huge) return zero ? calloc(1, size ? size : 1) : malloc(size ? size : 1);
+  size_t whole = (size + huge - 1) / huge * huge;
+  void *p = NULL;
+  if (whole < size || posix_memalign(&p, huge, whole)) return NULL;
+#ifdef MADV_HUGEPAGE
+  madvise(p, whole, MADV_HUGEPAGE); /* advice only: without it, small pages */
+#endif
+  if (zero) memset(p, 0, size);
+  return p;
+}
+
 int cct_tree_alloc(cct_tree *t, int32_t n) {
   memset(t, 0, sizeof *t);
   if (n < 1 || (uint64_t)image_size(n) > SIZE_MAX / 2) return -1;
-  char *mem = calloc(1, (size_t)image_size(n));
+  char *mem = cct_big_alloc((size_t)image_size(n), 1);
   if (!mem) return -1;
   put_header(mem, n, 0);
   point(t, mem, n);
@@ -137,7 +151,7 @@ int cct_tree_check(const cct_tree *t, char *why, size_t size) {
   if (t->parent[0] != -1 || t->depth[0] != 0 || t->kind[0] != CCT_KIND_ROOT || t->last[0] != n - 1 ||
       t->frame[0] != 0 || t->fdepth[0] != 0 || t->fparent[0] != -1 || t->ldepth[0] != 0 || t->lparent[0] != -1)
     return fail(why, size, "node 0 is not a root spanning the tree");
-  int32_t *stack = malloc((size_t)n * sizeof *stack), *nf = calloc((size_t)n, sizeof *nf);
+  int32_t *stack = cct_big_alloc((size_t)n * sizeof *stack, 0), *nf = cct_big_alloc((size_t)n * sizeof *nf, 1);
   if (!stack || !nf) {
     free(stack);
     free(nf);
@@ -243,7 +257,7 @@ static int read_header(const char *b, size_t size, int32_t *n, int64_t *base, ui
 int cct_tree_read(size_t size, cct_tree_reader *read, void *arg, cct_tree *t, char *why, size_t whysize) {
   memset(t, 0, sizeof *t);
   if (size < HEADER) return fail(why, whysize, "tree image: bad header");
-  char *buf = size <= SIZE_MAX / 2 ? malloc(size) : NULL;
+  char *buf = size <= SIZE_MAX / 2 ? cct_big_alloc(size, 0) : NULL;
   if (!buf) return fail(why, whysize, "out of memory");
   int32_t n = 0;
   int64_t base = 0;

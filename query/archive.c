@@ -122,13 +122,13 @@ static int filtered_column(const qv *q, size_t col, const double **out, cct_err 
   if (*out) return CCT_OK;
   const qf_tree *f = r->ft;
   const cct_tree *t = &r->tree;
-  double *v = malloc((size_t)t->n * 3 * sizeof *v), *in = NULL;
+  double *v = cct_big_alloc((size_t)t->n * 3 * sizeof *v, 0), *in = NULL;
   if (!v) return cct_err_set(err, CCT_ENOMEM, "out of memory");
   int rc = CCT_OK;
   if (col == r->primary) { /* the filtered tree carries it */
     for (int32_t i = 0; i < t->n; i++) v[3 * (size_t)i] = t->incl[i], v[3 * (size_t)i + 1] = t->excl[i], v[3 * (size_t)i + 2] = t->lex[i];
   } else {
-    in = calloc((size_t)f->nsrc * 3, sizeof *in);
+    in = cct_big_alloc((size_t)f->nsrc * 3 * sizeof *in, 1);
     sqlite3_stmt *st = in ? q_stmt(q, ST_COLUMN_VALUES, err) : NULL;
     if (!in) rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
     else if (!st) rc = CCT_ESQL;
@@ -154,6 +154,16 @@ static int filtered_column(const qv *q, size_t col, const double **out, cct_err 
   }
   *out = r->colv[col] = v;
   return CCT_OK;
+}
+
+double q_run_total(const qv *q, size_t col) {
+  if (col >= q->r->ncols) return 0;
+  if (!isnan(q->r->root_incl[col])) return q->r->root_incl[col];
+  const double *v = NULL; /* a filtered run's other metric (filter.c): read now, once */
+  cct_err e = CCT_ERR_INIT;
+  if (!q->r->ft || filtered_column(q, col, &v, &e)) return 0; /* the values, read next, say why */
+  qrun *r = cct_unconst(q->r); /* a cache behind the const run */
+  return r->root_incl[col] = v[0];
 }
 
 int q_column_values(const qv *q, size_t col, const double **v, cct_err *err) {

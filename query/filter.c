@@ -10,6 +10,7 @@
 #include "query_int.h"
 #include "filter_tree.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -95,8 +96,10 @@ static int item_nodes(qarch *a, const qrun *r, const cct_filter *f, int32_t **no
 }
 
 /* Makes d->run from run r and the filtered tree in d->ft: the run's 'sum' columns, the
- * filtered root, program totals and default metric. */
-static int make_run(qarch *a, const qrun *r, qfiltered *d, cct_err *err) {
+ * filtered root, program totals and default metric.  Only the primary metric's total is
+ * known now (the tree carries its values); the others are NaN until a view asks
+ * (q_run_total): a filter reads no other metric's values. */
+static int make_run(const qrun *r, qfiltered *d, cct_err *err) {
   qrun *x = &d->run;
   x->run = r->run;
   x->cols = r->cols;
@@ -116,13 +119,7 @@ static int make_run(qarch *a, const qrun *r, qfiltered *d, cct_err *err) {
   x->root_incl = calloc(x->ncols + 1, sizeof *x->root_incl);
   x->idx = q_index_new();
   if (!x->colv || !x->root_incl || !x->idx) return cct_err_set(err, CCT_ENOMEM, "out of memory");
-  qv q = {.a = a, .r = x, .c = &q_no_center, .gran = CCT_GRAN_FUNCTION, .shown_run = r->run};
-  for (size_t i = 0; i < x->ncols; i++) {
-    double v[3];
-    int rc = q_values(&q, t->base, &i, 1, v, err);
-    if (rc) return rc;
-    x->root_incl[i] = v[0];
-  }
+  for (size_t i = 0; i < x->ncols; i++) x->root_incl[i] = i == x->primary ? t->incl[0] : NAN;
   return CCT_OK;
 }
 
@@ -157,7 +154,7 @@ int q_filtered(qarch *a, int run, const cct_filter *f, size_t n, const qrun **ou
     steps[i].occ = nodes[i];
   }
   if (!rc) rc = qf_make(&r->tree, steps, n, &d->ft, err);
-  if (!rc) rc = make_run(a, r, d, err);
+  if (!rc) rc = make_run(r, d, err);
   q_end(a);
   for (size_t i = 0; nodes && i < n; i++) free(nodes[i]);
   free(nodes);

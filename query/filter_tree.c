@@ -317,7 +317,7 @@ static int write_out(work *w, cct_tree *t) {
   for (int32_t x = 0; x >= 0; x = pre_next(w, x)) w->map[x] = n++; /* number the nodes left */
   qf_stage *s = w->st;
   s->nout = n;
-  s->from = malloc((size_t)n * sizeof *s->from);
+  s->from = cct_big_alloc((size_t)n * sizeof *s->from, 0);
   if (!s->from || cct_tree_alloc(t, n)) return oom(w);
   t->base = in->base;
   int32_t k = 0;
@@ -361,7 +361,7 @@ static int write_out(work *w, cct_tree *t) {
       t->lparent[i] = p;
     }
   }
-  uint8_t *calls = calloc((size_t)n, 1);
+  uint8_t *calls = cct_big_alloc((size_t)n, 1);
   if (!calls) return oom(w);
   for (int32_t i = n - 1; i > 0; i--) { /* subtree ends and frame counts, children before parents */
     int32_t p = t->parent[i];
@@ -384,8 +384,8 @@ static int run_step(const cct_tree *in, const int32_t *orig, const qf_step *s, c
   work w = {.in = in, .n = n, .st = st, .err = err};
   st->nin = n;
   size_t words = (size_t)n * 6;
-  int32_t *block = malloc(words * sizeof *block);
-  uint8_t *bytes = calloc((size_t)n * 3, 1);
+  int32_t *block = cct_big_alloc(words * sizeof *block, 0);
+  uint8_t *bytes = cct_big_alloc((size_t)n * 3, 1);
   if (!block || !bytes) {
     free(block);
     free(bytes);
@@ -427,41 +427,59 @@ static int run_step(const cct_tree *in, const int32_t *orig, const qf_step *s, c
 /* A value at the noise level of the subtraction that made it is 0. */
 static double clean(double v, double scale) { return fabs(v) <= scale * 1e-12 ? 0 : v; }
 
-int qf_values(const qf_tree *f, const double *in, int comps, double *out, cct_err *err) {
+/* Two buffers of comps values per node, large enough for every stage of f. */
+static int replay_buffers(const qf_tree *f, int comps, double **a, double **b, cct_err *err) {
   size_t cap = (size_t)f->nsrc;
   for (size_t k = 0; k < f->nstages; k++)
     if ((size_t)f->stages[k].nin > cap) cap = (size_t)f->stages[k].nin;
-  double *a = malloc(cap * (size_t)comps * sizeof *a), *b = malloc(cap * (size_t)comps * sizeof *b);
-  if (!a || !b) {
-    free(a);
-    free(b);
-    return cct_err_set(err, CCT_ENOMEM, "out of memory filtering the run");
-  }
-  memcpy(a, in, (size_t)f->nsrc * (size_t)comps * sizeof *a);
+  *a = cct_big_alloc(cap * (size_t)comps * sizeof **a, 0);
+  *b = cct_big_alloc(cap * (size_t)comps * sizeof **b, 0);
+  if (*a && *b) return CCT_OK;
+  free(*a);
+  free(*b);
+  *a = *b = NULL;
+  return cct_err_set(err, CCT_ENOMEM, "out of memory filtering the run");
+}
+
+/* Replays f's log on the run's values in a (comps per node), using b too; returns the
+ * buffer (a or b) holding the values of f's nodes. */
+static double *replay(const qf_tree *f, double *a, double *b, int comps) {
   for (size_t k = 0; k < f->nstages; k++) {
     const qf_stage *s = &f->stages[k];
     for (size_t j = 0; j < s->nops; j++) apply(s, &s->ops[j], a, comps);
     for (int32_t i = 0; i < s->nout; i++)
-      memcpy(&b[(size_t)i * comps], &a[(size_t)s->from[i] * comps], (size_t)comps * sizeof *b);
+      for (int c = 0; c < comps; c++) b[(size_t)i * comps + c] = a[(size_t)s->from[i] * comps + c];
     double *x = a;
     a = b, b = x;
   }
-  int32_t n = f->nstages ? f->stages[f->nstages - 1].nout : f->nsrc; /* (f->t may have moved) */
-  double scale = fabs(a[0]);
+  return a;
+}
+
+/* The values of f's nodes kept: the last stage's output (f->t may have moved). */
+static int32_t nodes_out(const qf_tree *f) { return f->nstages ? f->stages[f->nstages - 1].nout : f->nsrc; }
+
+/* v[0..3) (inclusive, exclusive, lex_aware) cleaned: noise is 0, and a database's own
+ * figures, which may disagree by rounding (children's exclusives adding up to a little
+ * more than the parent's inclusive), never make a moved cost's exclusive exceed inclusive. */
+static void clean3(const double *v, double scale, double *incl, double *excl, double *lex) {
+  *incl = clean(v[C_INCL], scale), *excl = clean(v[C_EXCL], scale), *lex = clean(v[C_LEX], scale);
+  if (*incl >= 0 && *excl > *incl) *excl = *incl;
+  if (*lex > *excl) *lex = *excl;
+}
+
+int qf_values(const qf_tree *f, const double *in, int comps, double *out, cct_err *err) {
+  double *a, *b;
+  int rc = replay_buffers(f, comps, &a, &b, err);
+  if (rc) return rc;
+  memcpy(a, in, (size_t)f->nsrc * (size_t)comps * sizeof *a);
+  const double *r = replay(f, a, b, comps);
+  int32_t n = nodes_out(f);
+  double scale = fabs(r[0]);
   for (int32_t i = 0; i < n; i++) {
-    const double *v = &a[(size_t)i * comps];
+    const double *v = &r[(size_t)i * comps];
     double *d = &out[(size_t)i * comps];
-    double incl = clean(v[C_INCL], scale), excl = clean(v[C_EXCL], scale);
-    if (comps < 3) {
-      d[0] = incl, d[1] = excl;
-      continue;
-    }
-    /* A database's own figures may disagree by rounding (children's exclusives adding up to a
-     * little more than the parent's inclusive): a moved cost never makes exclusive exceed inclusive. */
-    double lex = clean(v[C_LEX], scale);
-    if (incl >= 0 && excl > incl) excl = incl;
-    if (lex > excl) lex = excl;
-    d[0] = incl, d[1] = excl, d[2] = lex;
+    if (comps < 3) d[0] = clean(v[C_INCL], scale), d[1] = clean(v[C_EXCL], scale);
+    else clean3(v, scale, &d[0], &d[1], &d[2]);
   }
   free(a);
   free(b);
@@ -487,8 +505,8 @@ int qf_make(const cct_tree *src, const qf_step *steps, size_t n, qf_tree *out, c
   out->nsrc = ns;
   out->src = src;
   out->stages = calloc(n + 1, sizeof *out->stages);
-  uint8_t *want = calloc((size_t)ns, 1);
-  int32_t *orig = malloc((size_t)ns * sizeof *orig);
+  uint8_t *want = cct_big_alloc((size_t)ns, 1);
+  int32_t *orig = cct_big_alloc((size_t)ns * sizeof *orig, 0);
   cct_tree cur = {0};
   int rc = !n ? cct_err_set(err, CCT_EUSAGE, "no filter to apply")
            : out->stages && want && orig ? CCT_OK : cct_err_set(err, CCT_ENOMEM, "out of memory filtering the run");
@@ -505,7 +523,7 @@ int qf_make(const cct_tree *src, const qf_step *steps, size_t n, qf_tree *out, c
       cct_tree_free(&next);
       break;
     }
-    int32_t *o2 = malloc((size_t)next.n * sizeof *o2);
+    int32_t *o2 = cct_big_alloc((size_t)next.n * sizeof *o2, 0);
     if (!o2) {
       cct_tree_free(&next);
       rc = cct_err_set(err, CCT_ENOMEM, "out of memory filtering the run");
@@ -519,20 +537,19 @@ int qf_make(const cct_tree *src, const qf_step *steps, size_t n, qf_tree *out, c
     in = &cur;
   }
   free(want);
-  double *v = NULL, *w = NULL;
-  if (!rc) {
-    v = malloc((size_t)ns * 3 * sizeof *v);
-    w = malloc((size_t)cur.n * 3 * sizeof *w);
-    if (!v || !w) rc = cct_err_set(err, CCT_ENOMEM, "out of memory filtering the run");
-  }
-  for (int32_t i = 0; !rc && i < ns; i++) v[3 * (size_t)i] = src->incl[i], v[3 * (size_t)i + 1] = src->excl[i], v[3 * (size_t)i + 2] = src->lex[i];
   out->t = cur;
   out->orig = orig;
-  if (!rc) rc = qf_values(out, v, 3, w, err);
-  for (int32_t i = 0; !rc && i < cur.n; i++)
-    out->t.incl[i] = w[3 * (size_t)i], out->t.excl[i] = w[3 * (size_t)i + 1], out->t.lex[i] = w[3 * (size_t)i + 2];
-  free(v);
-  free(w);
+  /* the primary metric's values, replayed from the run's arrays into the new tree's */
+  double *va = NULL, *vb = NULL;
+  if (!rc) rc = replay_buffers(out, 3, &va, &vb, err);
+  if (!rc) {
+    for (int32_t i = 0; i < ns; i++) va[3 * (size_t)i] = src->incl[i], va[3 * (size_t)i + 1] = src->excl[i], va[3 * (size_t)i + 2] = src->lex[i];
+    const double *r = replay(out, va, vb, 3);
+    double scale = fabs(r[0]);
+    for (int32_t i = 0; i < cur.n; i++) clean3(&r[3 * (size_t)i], scale, &out->t.incl[i], &out->t.excl[i], &out->t.lex[i]);
+  }
+  free(va);
+  free(vb);
   if (rc) {
     qf_free(out);
     return rc;

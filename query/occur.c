@@ -84,8 +84,8 @@ static int build_fn(const cct_tree *t, qindex *x, cct_err *err) {
     else if (t->kind[i] == CCT_KIND_LOOP || t->kind[i] == CCT_KIND_LINE) x->sc_start[f + 1]++, nsc++;
   }
   for (int32_t f = 0; f < nfn; f++) x->fr_start[f + 1] += x->fr_start[f], x->sc_start[f + 1] += x->sc_start[f];
-  x->fr = malloc((nfr ? nfr : 1) * sizeof *x->fr);
-  x->sc = malloc((nsc ? nsc : 1) * sizeof *x->sc);
+  x->fr = cct_big_alloc((nfr ? nfr : 1) * sizeof *x->fr, 0);
+  x->sc = cct_big_alloc((nsc ? nsc : 1) * sizeof *x->sc, 0);
   int32_t *fpos = malloc(((size_t)nfn + 1) * sizeof *fpos), *spos = malloc(((size_t)nfn + 1) * sizeof *spos);
   if (!x->fr || !x->sc || !fpos || !spos) {
     free(fpos);
@@ -103,18 +103,18 @@ static int build_fn(const cct_tree *t, qindex *x, cct_err *err) {
   free(fpos);
   free(spos);
   /* callees by caller frame: a counting sort of the frames by fparent */
-  x->fc_start = calloc((size_t)t->n + 2, sizeof *x->fc_start);
-  x->fc = malloc((nfr + 1) * sizeof *x->fc);
+  x->fc_start = cct_big_alloc(((size_t)t->n + 2) * sizeof *x->fc_start, 1);
+  x->fc = cct_big_alloc((nfr + 1) * sizeof *x->fc, 0);
   if (!x->fc_start || !x->fc) return cct_err_set(err, CCT_ENOMEM, "out of memory");
   size_t nfc = 0;
   for (int32_t i = 1; i < t->n; i++)
     if (t->frame[i] == i) x->fc_start[t->fparent[i] + 1]++, nfc++;
   if (nfc > nfr) {
     free(x->fc);
-    if (!(x->fc = malloc(nfc * sizeof *x->fc))) return cct_err_set(err, CCT_ENOMEM, "out of memory");
+    if (!(x->fc = cct_big_alloc(nfc * sizeof *x->fc, 0))) return cct_err_set(err, CCT_ENOMEM, "out of memory");
   }
   for (int32_t i = 0; i < t->n; i++) x->fc_start[i + 1] += x->fc_start[i];
-  int32_t *cpos = malloc(((size_t)t->n + 1) * sizeof *cpos);
+  int32_t *cpos = cct_big_alloc(((size_t)t->n + 1) * sizeof *cpos, 0);
   if (!cpos) return cct_err_set(err, CCT_ENOMEM, "out of memory");
   memcpy(cpos, x->fc_start, ((size_t)t->n + 1) * sizeof *cpos);
   for (int32_t i = 1; i < t->n; i++)
@@ -139,7 +139,7 @@ static int by_loc(const void *a, const void *b) {
 static int build_loc(const cct_tree *t, qindex *x, cct_err *err) {
   size_t n = 0;
   for (int32_t i = 0; i < t->n; i++) n += (t->kind[i] == CCT_KIND_LOOP || t->kind[i] == CCT_KIND_LINE) && t->file[i] > 0;
-  x->loc = malloc((n ? n : 1) * sizeof *x->loc);
+  x->loc = cct_big_alloc((n ? n : 1) * sizeof *x->loc, 0);
   if (!x->loc) return cct_err_set(err, CCT_ENOMEM, "out of memory");
   n = 0;
   for (int32_t i = 0; i < t->n; i++)

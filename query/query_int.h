@@ -109,7 +109,7 @@ typedef struct qrun {
   size_t defdisp;        /* the default display column (see default_metric) */
   size_t primary;        /* the column whose values context rows carry (qctx.pv), ncols when none */
   qctx root;
-  double *root_incl;     /* per column: program total */
+  double *root_incl;     /* per column: program total; NaN for a filtered run's until read (q_run_total) */
   cct_tree tree;         /* the run's tree image (tree_image), read and checked on first use (q_run_tree) */
   const struct qf_tree *ft; /* a filtered run (filter.c): how its tree came from the run's; NULL for a run
                           * of the archive.  Node i of a filtered tree is numbered tree.base + i, which
@@ -295,6 +295,10 @@ char *q_strdup(const char *s);
  * carried through the filters once.  Returns CCT_OK, CCT_EUSAGE for a run that is not
  * filtered, or an error. */
 int q_column_values(const qv *q, size_t col, const double **v, cct_err *err);
+/* The program total of column col of q's run (its root's inclusive value): a filtered
+ * run's metrics other than the primary one are read (once) on the first call; 0 when
+ * they cannot be (the view's values, read next, then give the error). */
+double q_run_total(const qv *q, size_t col);
 
 /* ---- scopes.c: static-scope totals of a filtered run ---- */
 

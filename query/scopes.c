@@ -72,8 +72,8 @@ static int compute(const qv *q, int kind, size_t col, qscope **out, size_t *nout
   int rc = q_column_values(q, col, &v, err);
   if (rc) return rc;
   int64_t *fkey = malloc((size_t)nfn * sizeof *fkey);
-  int32_t *slot = malloc((size_t)n * sizeof *slot), *saved = malloc((size_t)n * sizeof *saved);
-  int32_t *stack = malloc((size_t)n * sizeof *stack);
+  int32_t *slot = cct_big_alloc((size_t)n * sizeof *slot, 0), *saved = cct_big_alloc((size_t)n * sizeof *saved, 0);
+  int32_t *stack = cct_big_alloc((size_t)n * sizeof *stack, 0);
   qscope *s = NULL;
   int32_t *active = NULL, *open_at = NULL;
   size_t ns = 0, cap = 0;

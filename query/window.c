@@ -236,7 +236,7 @@ int q_window_bind(qv *q, const cct_window *w, cct_err *err) {
 double q_root_total(const qv *q, size_t col) {
   double v[3];
   if (q_window_values(q, col, q->r->tree.base, v)) return v[0];
-  return q->r->root_incl[col];
+  return q_run_total(q, col);
 }
 
 char *q_window_text(const qv *q) {
