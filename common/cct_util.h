@@ -19,6 +19,14 @@ static inline void *cct_unconst(const void *p) {
   return (void *)u;
 }
 
+/* For a program that runs one command after another over big arrays (cctq):
+ * asks the C library to keep the memory a command frees for the next one
+ * (blocks under 32 MiB from the heap, not given back to the system until 1 GiB
+ * of it is free), instead of handing it back and faulting fresh pages in again:
+ * each page fault costs tens of microseconds on the development VM, and a
+ * center of 74,000 occurrences takes 12 MB.  A no-op without glibc. */
+void cct_keep_freed_memory(void);
+
 /* Sets *out to a * b.  Returns 0, or -1 (leaving *out alone) when the product
  * does not fit in a size_t (git's st_mult, reporting instead of dying). */
 int cct_mul(size_t a, size_t b, size_t *out);

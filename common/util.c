@@ -6,6 +6,9 @@
 
 #include <ctype.h>
 #include <langinfo.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -184,4 +187,11 @@ const char *cct_relation_name(int relation) {
 const char *cct_scope_name(int scope) {
   static const char *const names[CCT_SCOPE_COUNT] = {"inclusive", "exclusive", "exclusive_lex"};
   return scope >= 0 && scope < CCT_SCOPE_COUNT ? names[scope] : "?";
+}
+
+void cct_keep_freed_memory(void) {
+#ifdef __GLIBC__
+  mallopt(M_MMAP_THRESHOLD, 32 << 20);
+  mallopt(M_TRIM_THRESHOLD, 1 << 30);
+#endif
 }

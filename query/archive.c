@@ -472,7 +472,7 @@ static int load_run(qarch *a, int run, qrun **out, cct_err *err) {
     if (!q->root_incl) rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
   }
   for (size_t i = 0; !rc && i < q->ncols; i++) {
-    double v[3];
+    double v[3] = {0, 0, 0};
     rc = q_values(&x, q->root.pre, &i, 1, v, err);
     q->root_incl[i] = v[0];
   }

@@ -80,7 +80,8 @@ static int collect(const qv *q, sqlite3_stmt *st, occlist *l, cct_err *err) {
 /* Appends the nodes[0..n) of the run's tree. */
 static int push_nodes(const qv *q, const int32_t *nodes, size_t n, occlist *l, cct_err *err) {
   if (CCT_GROW(l->v, l->n + n, l->cap)) return cct_err_set(err, CCT_ENOMEM, "out of memory");
-  for (size_t i = 0; i < n; i++) q_tree_ctx(&q->r->tree, nodes[i], &l->v[l->n++]);
+  q_tree_ctxs(&q->r->tree, nodes, n, l->v + l->n);
+  l->n += n;
   return CCT_OK;
 }
 

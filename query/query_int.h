@@ -327,6 +327,8 @@ qindex *q_index_new(void);
 void q_index_free(qindex *x);
 /* Node i of tree t as a qctx (pointers as pre numbers, as the SQL statements read them). */
 void q_tree_ctx(const cct_tree *t, int32_t i, qctx *c);
+/* The nodes[0..n) of t into out[0..n), as q_tree_ctx (the fields fetched ahead). */
+void q_tree_ctxs(const cct_tree *t, const int32_t *nodes, size_t n, qctx *out);
 /* The node of q's run numbered pre into *i.  Returns 0, or -1 when pre is not in the run. */
 int q_tree_node(const qv *q, int64_t pre, int32_t *i);
 /* The frames of function fn (scopes = 0: function contexts and instruction frames; 1: the

@@ -15,6 +15,7 @@
  * ARCHIVE argument that cannot be opened as a cctq archive (the archive on the
  * command line is part of the invocation, so a bad one is a usage-level error;
  * 'open FILE' inside the shell failing is a command error, 1). */
+#include "cct_util.h"
 #include "shell_int.h"
 
 #include <errno.h>
@@ -341,6 +342,7 @@ int main(int argc, char **argv) {
   const char *archive = NULL;
   int tui = 0;
   if (!src || !defs) return free(src), free(defs), fputs("cctq: error: out of memory\n", stderr), 1;
+  cct_keep_freed_memory(); /* each command reuses the last one's pages */
   cct_shell_init(&shell, stdout, stderr);
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
