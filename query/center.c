@@ -79,6 +79,7 @@ static int collect(const qv *q, sqlite3_stmt *st, occlist *l, cct_err *err) {
 
 /* Appends the nodes[0..n) of the run's tree. */
 static int push_nodes(const qv *q, const int32_t *nodes, size_t n, occlist *l, cct_err *err) {
+  if (!n) return CCT_OK; /* (l->v may still be NULL) */
   if (CCT_GROW(l->v, l->n + n, l->cap)) return cct_err_set(err, CCT_ENOMEM, "out of memory");
   q_tree_ctxs(&q->r->tree, nodes, n, l->v + l->n);
   l->n += n;
