@@ -7,9 +7,13 @@
  * the classic and v4 formats.  Rows found in one run only are 'added' (only in
  * the other run) or 'removed' (only in the base run).
  *
- * Matching rules: the top rows of topdown / bottomup (the center) always match;
- * siblings match by name, and when several siblings share a name, by call
- * site, then file, then line, then order.  The placeholder roots of the two
+ * Matching rules (SPEC section 6): the top rows of topdown / bottomup (the
+ * center) always match; siblings match by name, hpcprof's ' [module]'
+ * decoration ignored when one side lacks it or the modules differ only in
+ * version ('PMPI_Send' of a prof2 run is 'PMPI_Send [libmpi.so.12.1.1]' of a v4
+ * one; 'f [liba.so]' is never 'f [libb.so]'), and when several siblings share a
+ * name, by function identity where both rows have it (module but for its
+ * version, file and line), then call site, then file, then line, then order.  The placeholder roots of the two
  * formats ('<program root>' in classic databases, 'main thread' in v4 ones)
  * match each other.  Metrics match by name, else by base name without the
  * unit ('CPUTIME (usec)' and 'CPUTIME (sec)'); the other run's values are
@@ -61,6 +65,8 @@ typedef struct cct_diff_row {
   double *other_exclusive;
   double *change;          /* other_inclusive - inclusive (an absent row counts 0) */
   double *exclusive_change; /* other_exclusive - exclusive */
+  double *relative;        /* change / |inclusive|: +0.25 is 25 % more in the other run; NaN when
+                              the base row is absent (added) or 0 */
 } cct_diff_row;
 
 /* A merged view. */

@@ -6,8 +6,12 @@
  * units come from the public SQL views 'runs' and 'metrics'.
  *
  * The merge walks both trees from the top: the children of two matched rows
- * are grouped by name (placeholder roots canonicalized), same-name siblings
- * paired by call site, file and line, the pairs sorted (by the larger
+ * are grouped by name (placeholder roots canonicalized, hpcprof's ' [module]'
+ * decoration dropped: prof2 writes 'PMPI_Send' where v4 writes 'PMPI_Send
+ * [libmpi.so.12.1.1]'), and within a group paired only when their decorations'
+ * modules agree but for the version or one side has none (SPEC section 6),
+ * the most alike first: the same function identity (module but for its
+ * version, file, line), call site, file, line; the pairs sorted (by the larger
  * inclusive value, or by |change|) and emitted in pre-order with their
  * subtrees; an unmatched row's whole subtree is added or removed. */
 #include "cct_diff.h"
@@ -31,6 +35,7 @@ typedef struct tree {
   const cct_view *v;
   size_t n;
   size_t *first, *next; /* first child, next sibling (NONE at the end) */
+  char **key;           /* per row: its name as matched (match_key) */
 } tree;
 
 /* A matched pair (a in the base view, b in the other; NONE when absent) with its sort keys. */
@@ -121,11 +126,57 @@ static int same_metric(const char *a, const char *b) {
   return la == lb && !strncasecmp(a, b, la);
 }
 
-/* Placeholder roots of the two formats are one row. */
-static const char *canon(const char *name) {
-  if (!name) return "";
-  if (!strcmp(name, "<program root>")) return "main thread";
-  return name;
+/* Where hpcprof's ' [module]' decoration of name starts (the name's end when none). */
+static size_t undecorated_len(const char *name) {
+  size_t n = strlen(name);
+  const char *o = n && name[n - 1] == ']' ? strrchr(name, '[') : NULL;
+  return o && o > name + 1 && o[-1] == ' ' && o + 2 < name + n ? (size_t)(o - 1 - name) : n;
+}
+
+/* The name a row matches by: without hpcprof's ' [module]' decoration, and the
+ * placeholder roots of the formats as one ('<program root>' is 'main thread').
+ * Returns a malloc'ed string, or NULL when out of memory. */
+static char *match_key(const char *name) {
+  if (!name) name = "";
+  if (!strcmp(name, "<program root>")) name = "main thread";
+  size_t n = undecorated_len(name);
+  char *k = malloc(n + 1);
+  if (k) memcpy(k, name, n), k[n] = 0;
+  return k;
+}
+
+/* A module's name without its version, into b: the base name up to '.so'
+ * ('libmpi' of '/usr/lib/libmpi.so.12.1.1'), then without a '-1.2.3' tail
+ * ('libc' of 'libc-2.17.so'); b of n bytes.  Returns b, or NULL for none. */
+static const char *module_stem(const char *path, size_t len, char *b, size_t n) {
+  if (!path || !len || !n) return NULL;
+  const char *base = path;
+  for (size_t i = 0; i < len; i++)
+    if (path[i] == '/') base = path + i + 1;
+  size_t k = (size_t)(path + len - base);
+  for (size_t i = 0; i + 3 <= k; i++)
+    if (!strncmp(base + i, ".so", 3) && (i + 3 == k || base[i + 3] == '.')) k = i;
+  size_t d = k;
+  while (d > 0 && ((base[d - 1] >= '0' && base[d - 1] <= '9') || base[d - 1] == '.')) d--;
+  if (d > 0 && d < k && base[d - 1] == '-') k = d - 1;
+  if (k >= n) k = n - 1;
+  memcpy(b, base, k);
+  b[k] = 0;
+  return k ? b : NULL;
+}
+
+/* The module of name's ' [module]' decoration without its version, into b; NULL when none. */
+static const char *decoration_module(const char *name, char *b, size_t n) {
+  size_t u = name ? undecorated_len(name) : 0, len = name ? strlen(name) : 0;
+  return u + 3 < len ? module_stem(name + u + 2, len - u - 3, b, n) : NULL;
+}
+
+/* Whether two rows of one match key may be one function: their decorations
+ * name the same module but for its version, or one has none. */
+static int decorations_agree(const cct_row *a, const cct_row *b) {
+  char x[256], y[256];
+  const char *ma = decoration_module(a->name, x, sizeof x), *mb = decoration_module(b->name, y, sizeof y);
+  return !ma || !mb || !strcmp(ma, mb);
 }
 
 /* y rounded to 13 significant digits. */
@@ -157,6 +208,14 @@ static int tree_build(tree *t, const cct_view *v) {
     return -1;
   }
   for (size_t i = 0; i <= t->n; i++) t->first[i] = t->next[i] = last[i] = NONE;
+  t->key = calloc(t->n + 1, sizeof *t->key);
+  for (size_t i = 0; t->key && i < t->n; i++)
+    if (!(t->key[i] = match_key(v->rows[i].name))) break;
+  if (!t->key || (t->n && !t->key[t->n - 1])) {
+    free(stack);
+    free(last);
+    return -1;
+  }
   int top = -1; /* stack[0..top]: the open rows at depths 0..top */
   for (size_t i = 0; i < t->n; i++) {
     int d = v->rows[i].depth < 0 ? 0 : v->rows[i].depth;
@@ -176,6 +235,8 @@ static int tree_build(tree *t, const cct_view *v) {
 static void tree_free(tree *t) {
   free(t->first);
   free(t->next);
+  for (size_t i = 0; t->key && i < t->n; i++) free(t->key[i]);
+  free(t->key);
 }
 
 /* Display-metric inclusive of base row a / other row b (b in base units); 0 when absent. */
@@ -226,7 +287,7 @@ static size_t *children(const tree *t, size_t p, int sorted, size_t *n) {
       free(a);
       return NULL;
     }
-    for (size_t i = 0; i < k; i++) keys[i] = (ckey){canon(t->v->rows[a[i]].name), a[i]};
+    for (size_t i = 0; i < k; i++) keys[i] = (ckey){t->key[a[i]], a[i]};
     qsort(keys, k, sizeof *keys, cmp_child);
     for (size_t i = 0; i < k; i++) a[i] = keys[i].row;
     free(keys);
@@ -235,10 +296,16 @@ static size_t *children(const tree *t, size_t p, int sorted, size_t *n) {
   return a;
 }
 
-/* How alike two same-name rows are (call site, file, line). */
+/* How alike two rows of one match key are: the same function identity where both
+ * rows have it (module but for its version, file, line: SPEC section 5), then
+ * call site, file, line. */
 static int likeness(const cct_row *a, const cct_row *b) {
-  return 4 * same_str(a->callsite, b->callsite) + 2 * same_str(cct_basename(a->file), cct_basename(b->file)) +
-         (a->line == b->line);
+  char x[256], y[256];
+  const char *ma = module_stem(a->module, a->module ? strlen(a->module) : 0, x, sizeof x);
+  const char *mb = module_stem(b->module, b->module ? strlen(b->module) : 0, y, sizeof y);
+  int file = same_str(cct_basename(a->file), cct_basename(b->file)), line = a->line == b->line;
+  int identity = ma && mb && a->file && b->file && !strcmp(ma, mb) && file && line;
+  return 8 * identity + 4 * same_str(a->callsite, b->callsite) + 2 * file + line;
 }
 
 static int emit(merge *m, size_t a, size_t b, int depth) {
@@ -277,17 +344,17 @@ static int merge_level(merge *m, size_t pa, size_t pb, int depth, int top) {
   } else {
     size_t j0 = 0;
     for (size_t i = 0; i < na;) {
-      const char *name = canon(m->va->rows[ca[i]].name);
+      const char *name = m->ta.key[ca[i]];
       size_t i1 = i;
-      while (i1 < na && !strcmp(canon(m->va->rows[ca[i1]].name), name)) i1++;
-      while (j0 < nb && strcmp(canon(m->vb->rows[cb[j0]].name), name) < 0) j0++;
+      while (i1 < na && !strcmp(m->ta.key[ca[i1]], name)) i1++;
+      while (j0 < nb && strcmp(m->tb.key[cb[j0]], name) < 0) j0++;
       size_t j1 = j0;
-      while (j1 < nb && !strcmp(canon(m->vb->rows[cb[j1]].name), name)) j1++;
+      while (j1 < nb && !strcmp(m->tb.key[cb[j1]], name)) j1++;
       for (size_t x = i; x < i1; x++) { /* greedy: the most alike unused sibling of that name */
         size_t best = NONE;
         int bs = -1;
         for (size_t y = j0; y < j1; y++) {
-          if (used[y]) continue;
+          if (used[y] || !decorations_agree(&m->va->rows[ca[x]], &m->vb->rows[cb[y]])) continue;
           int s = likeness(&m->va->rows[ca[x]], &m->vb->rows[cb[y]]);
           if (s > bs) bs = s, best = y;
         }
@@ -493,12 +560,12 @@ int cct_view_diff(cct_query *q, const cct_diff_spec *spec, int other_run, cct_di
   if (tree_build(&m.ta, va) || tree_build(&m.tb, vb)) goto nomem;
   if (merge_level(&m, m.ta.n, vb ? m.tb.n : NONE, 0, !m.flat)) goto nomem;
   d->rows = calloc(m.nout + 1, sizeof *d->rows);
-  p->vals = calloc(m.nout * nm * 6 + 1, sizeof *p->vals);
+  p->vals = calloc(m.nout * nm * 7 + 1, sizeof *p->vals);
   if (!d->rows || !p->vals) goto nomem;
   for (size_t i = 0; i < m.nout; i++) {
     const orow *o = &m.out[i];
     cct_diff_row *r = &d->rows[i];
-    double *v = p->vals + i * nm * 6;
+    double *v = p->vals + i * nm * 7;
     r->status = o->a == NONE ? CCT_DIFF_ADDED : o->b == NONE ? CCT_DIFF_REMOVED : CCT_DIFF_BOTH;
     r->depth = o->depth;
     r->row = o->a != NONE ? &va->rows[o->a] : &vb->rows[o->b];
@@ -506,7 +573,7 @@ int cct_view_diff(cct_query *q, const cct_diff_spec *spec, int other_run, cct_di
     r->handle = o->a != NONE ? va->rows[o->a].handle : 0;
     r->other_handle = o->b != NONE ? vb->rows[o->b].handle : 0;
     r->inclusive = v, r->exclusive = v + nm, r->other_inclusive = v + 2 * nm, r->other_exclusive = v + 3 * nm;
-    r->change = v + 4 * nm, r->exclusive_change = v + 5 * nm;
+    r->change = v + 4 * nm, r->exclusive_change = v + 5 * nm, r->relative = v + 6 * nm;
     for (size_t k = 0; k < nm; k++) {
       int j = p->om[k];
       r->inclusive[k] = o->a != NONE ? va->rows[o->a].inclusive[k] : NAN;
@@ -519,6 +586,8 @@ int cct_view_diff(cct_query *q, const cct_diff_spec *spec, int other_run, cct_di
         r->change[k] = (o->b != NONE ? r->other_inclusive[k] : 0) - (o->a != NONE ? r->inclusive[k] : 0);
         r->exclusive_change[k] = (o->b != NONE ? r->other_exclusive[k] : 0) - (o->a != NONE ? r->exclusive[k] : 0);
       }
+      double base = o->a != NONE ? r->inclusive[k] : 0;
+      r->relative[k] = base != 0 && isfinite(r->change[k]) ? r->change[k] / fabs(base) : NAN;
     }
   }
   d->nrows = m.nout;

@@ -361,6 +361,10 @@ static char *cell_text(const cct_result *r, size_t c, const cct_cell *x, int tre
   switch (k->role) {
   case CCT_ROLE_HANDLE: return tree ? cct_xprintf("[%lld]", x->i) : cct_xprintf("%lld", x->i);
   case CCT_ROLE_MARK: return strdup(x->i ? (k->title ? k->title : "*") : "");
+  case CCT_ROLE_RELATIVE: {
+    double d = x->t == CCT_T_REAL ? x->d : (double)x->i;
+    return isfinite(d) ? cct_xprintf(fabs(d) < 0.0005 ? "%.1f%%" : "%+.1f%%", 100.0 * d) : strdup("-");
+  }
   case CCT_ROLE_VALUE:
   case CCT_ROLE_CHANGE: {
     double d = x->t == CCT_T_REAL ? x->d : (double)x->i;
@@ -613,7 +617,7 @@ static void grid_row(grid *g, const fmt *f, const cct_result *r, size_t i) {
     }
     int right = k->type != CCT_T_TEXT && k->role != CCT_ROLE_MARK;
     const char *color = NULL;
-    if (f->color && k->role == CCT_ROLE_CHANGE && !r->cells[i * r->ncols + c].null) {
+    if (f->color && (k->role == CCT_ROLE_CHANGE || k->role == CCT_ROLE_RELATIVE) && !r->cells[i * r->ncols + c].null) {
       double v = cell_value(&r->cells[i * r->ncols + c]);
       if (isfinite(v) && v != 0) color = v > 0 ? RED : GREEN;
     }

@@ -285,6 +285,7 @@ enum {
   CCT_ROLE_NAME,      /* the name column: the only one ever cut, after the tree connectors */
   CCT_ROLE_VALUE,     /* a metric value: significant digits, and '% of base' when base > 0 */
   CCT_ROLE_CHANGE,    /* a signed change: '+'/'-', red/green on a terminal */
+  CCT_ROLE_RELATIVE,  /* a signed fraction, shown as a percentage: 0.25 is '+25.0%' */
   CCT_ROLE_MARK       /* a boolean shown as the column's title ('*', '>') when true */
 };
 /* Where a column shows (bits). */

@@ -301,30 +301,32 @@ static void diff_result(cct_result *r, const cct_diff *d) {
   if (d->note) cct_json_str(h, "note", d->note);
   /* Columns. */
   int kind = row_cols(r, 0, 1);
-  static const char *const keys[6] = {"inclusive", "exclusive", "other_inclusive", "other_exclusive", "change",
-                                      "exclusive_change"};
-  static const int orders[6] = {10, 13, 11, 14, 12, 15};
-  static const int ins[6] = {CCT_IN_ALL, CCT_IN_TABLE | CCT_IN_DATA, CCT_IN_ALL, CCT_IN_TABLE | CCT_IN_DATA,
-                             CCT_IN_ALL, CCT_IN_ALL};
+  enum { NV = 7 }; /* values per metric: both runs' inclusive and exclusive, the changes, the relative change */
+  static const char *const keys[NV] = {"inclusive", "exclusive", "other_inclusive", "other_exclusive", "change",
+                                       "exclusive_change", "relative_change"};
+  static const int orders[NV] = {10, 14, 11, 15, 12, 16, 13};
+  static const int ins[NV] = {CCT_IN_ALL, CCT_IN_TABLE | CCT_IN_DATA, CCT_IN_ALL, CCT_IN_TABLE | CCT_IN_DATA,
+                              CCT_IN_ALL, CCT_IN_ALL, CCT_IN_ALL};
   int first = (int)r->ncols;
   char run[2][32];
   snprintf(run[0], sizeof run[0], "run %d", d->run);
   snprintf(run[1], sizeof run[1], "run %d", d->other_run);
-  const char *titles[6] = {cct_result_keep(r, strdup(run[0])),
-                           cct_result_keep(r, strdup(run[0])),
-                           cct_result_keep(r, strdup(run[1])),
-                           cct_result_keep(r, strdup(run[1])),
-                           "change",
-                           "change"};
+  const char *titles[NV] = {cct_result_keep(r, strdup(run[0])),
+                            cct_result_keep(r, strdup(run[0])),
+                            cct_result_keep(r, strdup(run[1])),
+                            cct_result_keep(r, strdup(run[1])),
+                            "change",
+                            "change",
+                            "change %"};
   for (size_t m = 0; m < d->nmetrics; m++) {
     const char *span[2] = {"inclusive", "exclusive"};
     if (m) {
       span[0] = cct_result_keep(r, cct_xprintf("%s inclusive", d->metrics[m]));
       span[1] = cct_result_keep(r, cct_xprintf("%s exclusive", d->metrics[m]));
     }
-    for (int k = 0; k < 6; k++) {
-      cct_col *c =
-          cct_result_colp(r, cct_result_col(r, keys[k], CCT_T_REAL, k >= 4 ? CCT_ROLE_CHANGE : CCT_ROLE_VALUE, ins[k]));
+    for (int k = 0; k < NV; k++) {
+      int role = k == 6 ? CCT_ROLE_RELATIVE : k >= 4 ? CCT_ROLE_CHANGE : CCT_ROLE_VALUE;
+      cct_col *c = cct_result_colp(r, cct_result_col(r, keys[k], CCT_T_REAL, role, ins[k]));
       c->group = d->metrics[m];
       c->title = titles[k];
       c->span = span[k == 1 || k == 3 || k == 5];
@@ -348,9 +350,10 @@ static void diff_result(cct_result *r, const cct_diff *d) {
     cct_cell_text(&x[3], status_name(dr->status));
     row_cells(x, kind, dr->row);
     for (size_t m = 0; m < d->nmetrics; m++) {
-      const double v[6] = {dr->inclusive[m],       dr->exclusive[m], dr->other_inclusive[m],
-                           dr->other_exclusive[m], dr->change[m],    dr->exclusive_change[m]};
-      for (int k = 0; k < 6; k++) cct_cell_real(&x[first + 6 * (int)m + k], v[k]);
+      const double v[NV] = {dr->inclusive[m], dr->exclusive[m],        dr->other_inclusive[m], dr->other_exclusive[m],
+                            dr->change[m],    dr->exclusive_change[m], dr->relative[m]};
+      for (int k = 0; k < NV; k++)
+        if (k < 6 || isfinite(v[k])) cct_cell_real(&x[first + NV * (int)m + k], v[k]); /* no relative: null */
     }
     const char *suffix =
         dr->status == CCT_DIFF_ADDED ? " (added)" : dr->status == CCT_DIFF_REMOVED ? " (removed)" : NULL;

@@ -10,6 +10,7 @@ view formulas name) of every context; every value of every thread profile
 of elided context ids; and that the profiles add up to the summary.
 Usage: check_prof2.py DB_DIR ARCHIVE RUN"""
 import os, sqlite3, struct, subprocess, sys
+from prof2read import read_profiles
 import xml.etree.ElementTree as ET
 
 db_dir, archive, run = sys.argv[1], sys.argv[2], int(sys.argv[3])
@@ -52,24 +53,9 @@ for ev, el in ET.iterparse(os.path.join(db_dir, "experiment.xml"), events=("star
         el.clear()
 
 # -- profile.db
-data = open(os.path.join(db_dir, "profile.db"), "rb").read()
-assert data[:16] == b"HPCPROF-profdb__" and data[16] == 1, "not a prof2 profile.db"
-nprof, = struct.unpack_from(">I", data, 18)
-info_off = struct.unpack_from(">Q", data, 32)[0]
-profiles = []  # (id tuple [(kind, physical, logical)], {ctx: {metric: value}})
-for k in range(nprof):
-    tup, _, _, _, nvals, nctx, off = struct.unpack_from(">QQQQQIQ", data, info_off + 52 * k)
-    vals = [struct.unpack_from(">dH", data, off + 10 * j) for j in range(nvals)]
-    idx = [struct.unpack_from(">IQ", data, off + 10 * nvals + 12 * j) for j in range(nctx)]
-    if data[off + 10 * nvals + 12 * nctx:][:4] != b"end!":
-        fails.append(f"profile {k}: no end marker")
-    ctxs = {}
-    for j, (c, start) in enumerate(idx):
-        end = idx[j + 1][1] if j + 1 < nctx else nvals
-        ctxs[c] = {m: v for v, m in vals[start:end]}
-    ntup, = struct.unpack_from(">H", data, tup)
-    ids = [struct.unpack_from(">HQQ", data, tup + 2 + 18 * j) for j in range(ntup)]
-    profiles.append((ids, ctxs))
+profiles, bad = read_profiles(db_dir)
+fails += bad
+nprof = len(profiles)
 
 con = sqlite3.connect(archive)
 checked = 0

@@ -6,7 +6,8 @@
 # archive's profile count and every context's inclusive and exclusive values
 # as the files store them; and at line granularity every loop row's exclusive
 # is the database's lex_aware value of the loop contexts it merges, 0 where
-# hpcprof stored none (issue 25 item 2: ingest took the function-scope value
+# hpcprof stored none (classic: the <L>'s exclusive, prof2: profile.db's exclusive,
+# read by loopcheck.py; issue 25 item 2: ingest took the function-scope value
 # then, so loops-cputime-t.d's outer loop loops.c:1010 showed 0.963 s of
 # exclusive, the cost of the loops nested in it).  hpcviewer's derived-metrics database, whose
 # profile.db has values for 40 of meta.db's 226 contexts, was refused as "does
@@ -30,6 +31,14 @@ for d in $(cd "$top" && find . \( -name meta.db -o -name experiment.xml \) | xar
     while read -r m; do
       "$CCTQ" "$t/a.sqlite" -c "metric '$m'; granularity line; mode csv; topdown 10000" >"$t/csv"
       python3 "$CCT_SRC/tests/cli/v4read.py" "$top/$d" loopcheck "$m" <"$t/csv" >"$t/out" ||
+        { echo "FAIL $d: loop exclusive of $m:"; cat "$t/out"; fails=$((fails + 1)); }
+    done <"$t/metrics"
+  elif [ -e "$top/$d/experiment.xml" ]; then # classic and prof2: loopcheck.py reads experiment.xml (and profile.db)
+    python3 "$CCT_SRC/tests/cli/loopcheck.py" "$top/$d" metrics >"$t/metrics"
+    while read -r m; do
+      [ -n "$m" ] || continue
+      "$CCTQ" "$t/a.sqlite" -c "metric '$m'; granularity line; mode csv; topdown 10000" >"$t/csv"
+      python3 "$CCT_SRC/tests/cli/loopcheck.py" "$top/$d" "$m" <"$t/csv" >"$t/out" ||
         { echo "FAIL $d: loop exclusive of $m:"; cat "$t/out"; fails=$((fails + 1)); }
     done <"$t/metrics"
   fi
