@@ -1032,6 +1032,8 @@ static void draw_pane(tui *t, int pi) {
     put(y, x, label, COLS - x, src, src ? CUT_END : paths ? CUT_START : CUT_MIDDLE);
   }
   attrset(A_NORMAL);
+  long shown = (long)pn->nvis - pn->top; /* the view's note on the first free line below its rows */
+  if (pn->note && !src && shown < rows) put(pn->y + 1 + (int)shown, 2, pn->note, COLS - 3, 0, CUT_END);
 }
 
 /* The key help of the bottom line, as many items as fit. */
