@@ -44,36 +44,45 @@ static char *row_location(const cct_row *r) {
 
 /* A function row with its sort key (no sort context outside the array). */
 typedef struct nkey {
-  const char *name;
+  const cct_row *r;
   size_t row;
 } nkey;
 
-static int cmp_name(const void *a, const void *b) {
-  const nkey *x = a, *y = b;
-  int c = strcmp(x->name, y->name);
-  return c ? c : (x->row > y->row) - (x->row < y->row);
+static int cmp_text(const char *a, const char *b) { return a ? b ? strcmp(a, b) : 1 : b ? -1 : 0; }
+
+/* The place of a function's definition: its known file and its line. */
+static int cmp_place(const cct_row *x, const cct_row *y) {
+  int c = cmp_text(known_file(x->file) ? x->file : NULL, known_file(y->file) ? y->file : NULL);
+  return c ? c : (x->line > y->line) - (x->line < y->line);
 }
 
-static int same_text(const char *a, const char *b) { return a ? b && !strcmp(a, b) : !b; }
+/* Name, place, module, row. */
+static int cmp_identity(const void *a, const void *b) {
+  const nkey *x = a, *y = b;
+  int c = strcmp(x->r->name, y->r->name);
+  if (!c) c = cmp_place(x->r, y->r);
+  if (!c) c = cmp_text(x->r->module, y->r->module);
+  return c ? c : (x->row > y->row) - (x->row < y->row);
+}
 
 int cct_out_dups(const cct_view *v, unsigned char *dup) {
   nkey *idx = malloc((v->nrows + 1) * sizeof *idx);
   size_t n = 0;
   if (!idx) return -1;
   for (size_t i = 0; i < v->nrows; i++)
-    if (v->rows[i].kind == CCT_ROW_FUNCTION && v->rows[i].name) idx[n++] = (nkey){v->rows[i].name, i};
-  qsort(idx, n, sizeof *idx, cmp_name);
-  for (size_t g = 0, e; g < n; g = e) { /* each group of homonyms, every pair in it */
-    for (e = g + 1; e < n && !strcmp(idx[e].name, idx[g].name); e++) {}
-    for (size_t i = g; i < e; i++)
-      for (size_t j = i + 1; j < e; j++) {
-        const cct_row *a = &v->rows[idx[i].row], *b = &v->rows[idx[j].row];
-        int place = !same_text(known_file(a->file) ? a->file : NULL, known_file(b->file) ? b->file : NULL) ||
-                    a->line != b->line;
-        int mod = !same_text(a->module, b->module);
-        unsigned char bits = (unsigned char)((place ? CCT_DUP_FILE : 0) | (mod && !place ? CCT_DUP_MODULE : 0));
-        dup[idx[i].row] |= bits, dup[idx[j].row] |= bits;
-      }
+    if (v->rows[i].kind == CCT_ROW_FUNCTION && v->rows[i].name) idx[n++] = (nkey){&v->rows[i], i};
+  qsort(idx, n, sizeof *idx, cmp_identity);
+  /* In each group of homonyms (sorted by place, then module): places differ somewhere, so
+   * each row names its place; within one place modules differ, so those rows name it. */
+  for (size_t g = 0, e; g < n; g = e) {
+    for (e = g + 1; e < n && !strcmp(idx[e].r->name, idx[g].r->name); e++) {}
+    int places = cmp_place(idx[g].r, idx[e - 1].r) != 0;
+    for (size_t p = g, q; p < e; p = q) {
+      for (q = p + 1; q < e && !cmp_place(idx[q].r, idx[p].r); q++) {}
+      int modules = cmp_text(idx[p].r->module, idx[q - 1].r->module) != 0;
+      for (size_t i = p; i < q; i++)
+        dup[idx[i].row] |= (unsigned char)((places ? CCT_DUP_FILE : 0) | (modules ? CCT_DUP_MODULE : 0));
+    }
   }
   free(idx);
   return 0;
