@@ -15,65 +15,79 @@ lex-aware scope), 0 where none.
 import csv, os, sys
 import xml.etree.ElementTree as ET
 
-db_dir = sys.argv[1]
-xml = os.path.join(db_dir, "experiment.xml")
-prof2 = os.path.exists(os.path.join(db_dir, "profile.db"))
-files, excl_id, loops = {}, {}, []  # File i -> path; base metric -> id of its exclusive; (i, file, line, {id: v})
-pending = None
-stack = []
-for ev, el in ET.iterparse(xml, events=("start", "end")):
-    if ev == "start":
-        if el.tag == "File":
-            files[el.get("i")] = el.get("n")
-        elif el.tag == "Metric":
-            pending = el.get("n")
-            if not prof2 and el.get("t") == "exclusive" and pending.endswith(":Sum (E)"):
-                excl_id[pending[:-len(":Sum (E)")]] = el.get("i")
-        elif el.tag == "MetricFormula" and prof2 and el.get("t") == "view" and pending and pending.endswith(":Sum (E)"):
-            excl_id[pending[:-len(":Sum (E)")]] = el.get("frm")[1:]
-        elif el.tag == "L":  # a loop without f is in its procedure's file (DTD 2.0)
-            f = files.get(el.get("f"), "") if el.get("f") else stack[-1][1] if stack else ""
-            stack.append((el.get("i"), f, int(el.get("l") or 0), {}))
-        elif el.tag == "M" and stack and not prof2 and stack[-1][0] is not None:
-            stack[-1][3][el.get("n")] = float(el.get("v"))
-        elif el.tag in ("PF", "Pr", "C", "S"):
-            f = files.get(el.get("f"), "") if el.get("f") else stack[-1][1] if stack else ""
-            stack.append((None, f, None, None))
-    else:
-        if el.tag == "L":
-            loops.append(stack.pop())
-        elif el.tag in ("PF", "Pr", "C", "S"):
-            stack.pop()
-        el.clear()
-if prof2:
-    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-    from prof2read import read_profiles
-    summary = read_profiles(db_dir)[0][0][1]
-    loops = [(i, f, l, {str(m): v for m, v in summary.get(int(i), {}).items()}) for i, f, l, _ in loops if int(i) > 0]
+
+def compare_loops(want, rows, metric, what="exclusive"):
+    """Compares want {(file, line): [database values]} with the loop rows of a cctq csv
+    (an iterable of lines); prints the differences and a summary line, returns how many
+    loop headers differ.  Also used by v4read.py loopcheck."""
+    have = {}
+    for row in csv.DictReader(rows):
+        if row["kind"] == "loop":
+            have.setdefault((row["file"], int(row["line"] or 0)), []).append(float(row[metric + " exclusive"]))
+    close = lambda a, b: abs(a - b) <= 1e-9 * max(abs(a), abs(b)) + 1e-12
+    bad = 0
+    for key in sorted(set(want) | set(have)):
+        w, h = sorted(want.get(key, [])), sorted(have.get(key, []))
+        ok = all(map(close, w, h)) if len(w) == len(h) else (h and close(sum(w), sum(h)))
+        if not ok:
+            bad += 1
+            print(f"loop {key[0]}:{key[1]}: rows {h[:8]}, database {what} {w[:8]}")
+    print(f"{sum(map(len, want.values()))} loop contexts, {sum(map(len, have.values()))} loop rows, {bad} differ")
+    return bad
 
 
-def value(loop, metric):
-    return loop[3].get(excl_id[metric], 0.0) if metric in excl_id else 0.0
+def main():
+    db_dir = sys.argv[1]
+    xml = os.path.join(db_dir, "experiment.xml")
+    prof2 = os.path.exists(os.path.join(db_dir, "profile.db"))
+    files, excl_id, loops = {}, {}, []  # File i -> path; base metric -> id of its exclusive; (i, file, line, {id: v})
+    pending = None
+    stack = []
+    for ev, el in ET.iterparse(xml, events=("start", "end")):
+        if ev == "start":
+            if el.tag == "File":
+                files[el.get("i")] = el.get("n")
+            elif el.tag == "Metric":
+                pending = el.get("n")
+                if not prof2 and el.get("t") == "exclusive" and pending.endswith(":Sum (E)"):
+                    excl_id[pending[:-len(":Sum (E)")]] = el.get("i")
+            elif el.tag == "MetricFormula" and prof2 and el.get("t") == "view" and pending and pending.endswith(":Sum (E)"):
+                excl_id[pending[:-len(":Sum (E)")]] = el.get("frm")[1:]
+            elif el.tag == "L":  # a loop without f is in its procedure's file (DTD 2.0)
+                f = files.get(el.get("f"), "") if el.get("f") else stack[-1][1] if stack else ""
+                stack.append((el.get("i"), f, int(el.get("l") or 0), {}))
+            elif el.tag == "M" and stack and not prof2 and stack[-1][0] is not None:
+                stack[-1][3][el.get("n")] = float(el.get("v"))
+            elif el.tag in ("PF", "Pr", "C", "S"):
+                f = files.get(el.get("f"), "") if el.get("f") else stack[-1][1] if stack else ""
+                stack.append((None, f, None, None))
+        else:
+            if el.tag == "L":
+                loops.append(stack.pop())
+            elif el.tag in ("PF", "Pr", "C", "S"):
+                stack.pop()
+            el.clear()
+    if prof2:
+        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+        from prof2read import read_profiles
+        summary = read_profiles(db_dir)[0][0][1]
+        loops = [(i, f, l, {str(m): v for m, v in summary.get(int(i), {}).items()}) for i, f, l, _ in loops if int(i) > 0]
 
 
-if sys.argv[2] == "metrics":
-    names = sorted(excl_id, key=lambda m: (not any(value(x, m) for x in loops), list(excl_id).index(m)))
-    print("\n".join(names[:3]))
-    sys.exit(0)
-metric = sys.argv[2]
-want, have = {}, {}
-for x in loops:
-    want.setdefault((x[1] or "", x[2]), []).append(value(x, metric))
-for row in csv.DictReader(sys.stdin):
-    if row["kind"] == "loop":
-        have.setdefault((row["file"], int(row["line"] or 0)), []).append(float(row[metric + " exclusive"]))
-close = lambda a, b: abs(a - b) <= 1e-9 * max(abs(a), abs(b)) + 1e-12
-bad = 0
-for key in sorted(set(want) | set(have)):
-    w, h = sorted(want.get(key, [])), sorted(have.get(key, []))
-    ok = all(map(close, w, h)) if len(w) == len(h) else (h and close(sum(w), sum(h)))
-    if not ok:
-        bad += 1
-        print(f"loop {key[0]}:{key[1]}: rows {h[:8]}, database exclusive {w[:8]}")
-print(f"{sum(map(len, want.values()))} loop contexts, {sum(map(len, have.values()))} loop rows, {bad} differ")
-sys.exit(1 if bad else 0)
+    def value(loop, metric):
+        return loop[3].get(excl_id[metric], 0.0) if metric in excl_id else 0.0
+
+
+    if sys.argv[2] == "metrics":
+        names = sorted(excl_id, key=lambda m: (not any(value(x, m) for x in loops), list(excl_id).index(m)))
+        print("\n".join(names[:3]))
+        return
+    metric = sys.argv[2]
+    want = {}
+    for x in loops:
+        want.setdefault((x[1] or "", x[2]), []).append(value(x, metric))
+    return 1 if compare_loops(want, sys.stdin, metric) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

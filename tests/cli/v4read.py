@@ -28,11 +28,13 @@ value on some loop first.  v4read.py DIR imbalance METRIC prints, per kind of
 profile present ('cpu', 'gpu': a GPUCONTEXT or GPUSTREAM in its id tuple),
 'KIND COUNT IMBALANCE' of the program's inclusive METRIC (max / mean over the
 profiles of that kind, 0 when the mean is 0), with 3 decimals."""
-import csv
 import os
 import sqlite3
 import struct
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from loopcheck import compare_loops  # noqa: E402  (shared with the classic/prof2 check)
 
 
 def u8(b, o): return b[o]
@@ -167,24 +169,12 @@ if __name__ == "__main__":
     elif sys.argv[2] == "loopcheck":
         metric = sys.argv[3]
         sid = db.stat(metric, "lex_aware")
-        want, have = {}, {}
+        want = {}
         for cid, c in db.ctx.items():
             if c["lt"] == 1:
                 v = db.summary.get(cid, {}).get(sid, 0.0) if sid is not None else 0.0
                 want.setdefault((db.file_path(c["file"]) or "", c["line"] or 0), []).append(v)
-        for row in csv.DictReader(sys.stdin):
-            if row["kind"] == "loop":
-                have.setdefault((row["file"], int(row["line"] or 0)), []).append(float(row[metric + " exclusive"]))
-        close = lambda a, b: abs(a - b) <= 1e-9 * max(abs(a), abs(b)) + 1e-12
-        bad = 0
-        for key in sorted(set(want) | set(have)):
-            w, h = sorted(want.get(key, [])), sorted(have.get(key, []))
-            ok = all(map(close, w, h)) if len(w) == len(h) else (h and close(sum(w), sum(h)))
-            if not ok:
-                bad += 1
-                print(f"loop {key[0]}:{key[1]}: rows {h}, database lex_aware {w}")
-        print(f"{sum(map(len, want.values()))} loop contexts, {sum(map(len, have.values()))} loop rows, {bad} differ")
-        sys.exit(1 if bad else 0)
+        sys.exit(1 if compare_loops(want, sys.stdin, metric, "lex_aware") else 0)
     elif sys.argv[2] == "lexmetrics":
         loops = [cid for cid, c in db.ctx.items() if c["lt"] == 1]
         lex = [md for md in db.metrics if md["scopes"].get("lex_aware", (0, None))[1] is not None]
