@@ -312,6 +312,8 @@ def main():
         return
     if not rows:
         fail("the %s pane shows no rows" % sys.argv[1])
+    if view.get("note") and len(rows) > 1 and view["note"].startswith(rows[-1].strip()):
+        rows = rows[:-1]  # the view's note, on the first free line below its rows (cut at the edge)
     {"flat": check_flat, "tree": check_tree, "source": check_source}[sys.argv[1]](j, rows, view)
 
 
