@@ -52,6 +52,11 @@ typedef struct cct_row {
                           center, or '<program>' without one) is handle 1; '@handle'
                           names the row in center items and 'source @N' */
   int depth;           /* 0 for the top row */
+  int level;           /* the levels of the view's depth the row uses: its depth, less the
+                          hot-path rows above it in a topdown (a hot row's level is 0); topdown
+                          D holds the rows whose parent's level is below D, so for D >= 1 its
+                          rows are those of level <= D of topdown D + k */
+  int hot;             /* topdown with a hot path: 1 for the top row and the rows of its hot path */
   int kind;            /* CCT_ROW_* */
   const char *name;    /* label: function name, 'loop at f.c:12', 'f.c:12', ... */
   int inlined;         /* 1 for an inlined function row */
@@ -91,6 +96,7 @@ typedef struct cct_view {
                               program total, or with CCT_PERCENT_CENTER and a center the
                               center's inclusive value (the top row of topdown/bottomup) */
   int percent;             /* CCT_PERCENT_* that base is (PROGRAM when there is no center) */
+  double hotpath;          /* topdown: the hot-path fraction it was computed with (0: none) */
   cct_row *rows;
   size_t nrows;
   const char *note;        /* a line for the user (e.g. 'no stored copy of the source'), or NULL */
@@ -179,6 +185,10 @@ typedef struct cct_view_spec {
   int percent;              /* CCT_PERCENT_*: the base of percentages and of the threshold */
   int sort;                 /* CCT_SORT_*: flat rows and topdown/bottomup siblings (default inclusive) */
   int depth;                /* topdown, bottomup: levels below the top row */
+  double hotpath;           /* topdown: the hot path, as hpcviewer's button finds it (the
+                               heaviest child while it holds at least this fraction, 0..1, of
+                               its parent's inclusive) uses no level of the depth: see
+                               cct_row.level; 0: off (cct_view_spec_init: the session's, 0.5) */
   int flat_kind, flat_n;    /* flat: CCT_FLAT_*, rows at most (0 = all) */
   const char *file;         /* source: a path suffix, '@N' (a row of last), NULL: the center's file */
   const cct_view *last;     /* source: the view '@N' refers to (NULL: none) */
@@ -313,6 +323,11 @@ int cct_query_granularity(const cct_query *q);
  * are hidden (0 shows everything). */
 void cct_query_set_threshold(cct_query *q, double fraction);
 double cct_query_threshold(const cct_query *q);
+
+/* Hot path of topdown views (cct_view_spec.hotpath): a fraction 0..1 (0: off;
+ * 0.5, hpcviewer's default, when the session opens). */
+void cct_query_set_hotpath(cct_query *q, double fraction);
+double cct_query_hotpath(const cct_query *q);
 
 /* Percent base of the views: CCT_PERCENT_PROGRAM (shares of the program total,
  * the default) or CCT_PERCENT_CENTER (shares of the center's inclusive value;

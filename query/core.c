@@ -50,10 +50,12 @@ int q_spec_bind(cct_query *s, const cct_view_spec *spec, qv *q, cct_err *err) {
   q->gran = spec->granularity == CCT_GRAN_LINE ? CCT_GRAN_LINE : CCT_GRAN_FUNCTION;
   double t = spec->threshold;
   q->threshold = t > 0 && t <= 1 ? t : t > 1 ? 1 : 0;
+  q->hot = spec->view == CCT_VIEW_TOPDOWN && spec->hotpath > 0 ? (spec->hotpath < 1 ? spec->hotpath : 1) : 0;
   q->percent = spec->percent == CCT_PERCENT_CENTER ? CCT_PERCENT_CENTER : CCT_PERCENT_PROGRAM;
   q->sort = spec->sort >= CCT_SORT_INCLUSIVE && spec->sort <= CCT_SORT_NAME ? spec->sort : CCT_SORT_INCLUSIVE;
-  if (q->sort == CCT_SORT_OCCURRENCES && spec->view != CCT_VIEW_FLAT)
-    return cct_err_set(err, CCT_EUSAGE, "only flat rows sort by occurrences; siblings sort by inclusive, exclusive or name");
+  if (q->sort == CCT_SORT_OCCURRENCES && spec->view != CCT_VIEW_FLAT && spec->view != CCT_VIEW_BOTTOMUP)
+    return cct_err_set(err, CCT_EUSAGE, "only flat and bottomup rows sort by occurrences (their 'contexts' column); "
+                                        "topdown siblings sort by inclusive, exclusive or name");
   return q_window_bind(q, spec->window, err);
 }
 

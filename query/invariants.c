@@ -9,7 +9,9 @@
  *   4. every row's inclusive <= its parent's, in both views;
  *   5. center total <= program total;
  *   6. topdown / bottomup at depth D agree with depth D+3 on their first D levels
- *      (rows compared by their path of row identities, values compared).
+ *      (rows compared by their path of row identities, values compared); with a
+ *      hot path, the levels of cct_row.level (the hot rows use none): topdown D
+ *      is exactly the rows of level <= D of topdown D+3.
  * Values are compared with a relative tolerance of 1e-9 plus 1e-9 of the
  * program total (exclusive <= inclusive: 1e-5, see exceeds()). */
 #include "query_int.h"
@@ -45,7 +47,8 @@ static int by_key(const void *a, const void *b) {
   return (x->incl > y->incl) - (x->incl < y->incl);
 }
 
-/* Keys of the rows of v with depth <= maxdepth, sorted. */
+/* Keys of the rows of v of level <= maxdepth (cct_row.level: the depth, less the hot
+ * rows above), sorted. */
 static rkey *row_keys(const cct_view *v, int maxdepth, size_t *n) {
   rkey *k = calloc(v->nrows + 1, sizeof *k);
   char **own = calloc(v->nrows + 1, sizeof *own);
@@ -69,7 +72,7 @@ static rkey *row_keys(const cct_view *v, int maxdepth, size_t *n) {
     if (!own[i]) break;
     snprintf(own[i], len, "%s\x1f%d|%s|%s|%s|%lld|%s", parent, r->kind, r->name, r->callsite ? r->callsite : "",
              r->file ? r->file : "", r->line, r->module ? r->module : "");
-    if (r->depth <= maxdepth) {
+    if (r->level <= maxdepth) {
       k[*n].key = strdup(own[i]);
       if (!k[*n].key) break;
       k[*n].incl = v->nmetrics ? r->inclusive[0] : 0;

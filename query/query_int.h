@@ -188,6 +188,7 @@ typedef struct qv {
   double threshold;
   int percent;           /* CCT_PERCENT_* */
   int sort;              /* CCT_SORT_* */
+  double hot;            /* topdown: the hot-path fraction (cct_view_spec.hotpath), 0: off */
   int shown_run;         /* the run the user asked for (r is its filtered copy when tree != 0) */
   int tree;              /* 0, or the serial of the filtered run r belongs to */
   const cct_filter *filters; /* the filters applied (names in the view) */
@@ -205,6 +206,7 @@ struct cct_query {
   size_t disp;           /* display column in r */
   int gran;
   double threshold;
+  double hotpath;        /* cct_view_spec.hotpath of the session's views (0.5 when opened) */
   int percent;           /* CCT_PERCENT_* */
   lastrow *last;         /* facts of the last view a cct_view_* call returned, for '@N' */
   size_t nlast;

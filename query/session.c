@@ -98,6 +98,7 @@ static int session_open(const char *path, sqlite3 *db, cct_query **pq, cct_err *
     return rc;
   }
   q->center = cct_unconst(&q_no_center);
+  q->hotpath = 0.5; /* hpcviewer's hot-path threshold */
   int run = 0;
   const char *file = path ? path : sqlite3_db_filename(db, "main");
   rc = q_last_run(&q->a, &run, err);
@@ -152,6 +153,7 @@ void cct_view_spec_init(const cct_query *q, int view, cct_view_spec *spec) {
   spec->metric = cct_query_metric(q);
   spec->granularity = q->gran;
   spec->threshold = q->threshold;
+  spec->hotpath = q->hotpath;
   spec->percent = q->percent;
   spec->filters = q->filters;
   spec->nfilters = q->nfilters;
@@ -209,6 +211,12 @@ void cct_query_set_threshold(cct_query *q, double fraction) {
 }
 
 double cct_query_threshold(const cct_query *q) { return q->threshold; }
+
+void cct_query_set_hotpath(cct_query *q, double fraction) {
+  q->hotpath = fraction > 0 && fraction <= 1 ? fraction : fraction > 1 ? 1 : 0;
+}
+
+double cct_query_hotpath(const cct_query *q) { return q->hotpath; }
 
 void cct_query_set_percent(cct_query *q, int base) {
   q->percent = base == CCT_PERCENT_CENTER ? CCT_PERCENT_CENTER : CCT_PERCENT_PROGRAM;

@@ -19,13 +19,15 @@
 
 typedef struct vnode {
   int parent, depth, kind, inlined, center;
+  int level, hot;         /* topdown: the levels of the depth it uses, on the hot path (see td_hot) */
   int64_t function, file, module, offset;
   long long line;
   char *name, *callsite;  /* owned until moved into the view */
   const char *filep, *modp; /* session-cached paths */
   int *child;             /* sorted children (after vt_sort) */
   int nchild;
-  long long occ;          /* flat: contexts the row adds up, -1 when not counted */
+  long long occ;          /* flat: contexts the row adds up; bottomup: the caller paths (outermost
+                             occurrences) it merges; -1 when not counted */
 } vnode;
 
 typedef struct vtree {
@@ -65,6 +67,7 @@ static int vt_add(vtree *t, int parent, int kind) {
   memset(x, 0, sizeof *x);
   x->parent = parent;
   x->depth = parent >= 0 ? t->n[parent].depth + 1 : 0;
+  x->level = parent >= 0 ? t->n[parent].level + 1 : 0;
   x->kind = kind;
   x->line = -1;
   x->occ = -1;
@@ -245,6 +248,8 @@ static int emit(vtree *t, int i, double cut, cct_view *v, lastrow *facts, int *h
   memset(r, 0, sizeof *r);
   r->handle = ++*handle;
   r->depth = x->depth;
+  r->level = x->level;
+  r->hot = x->hot;
   r->kind = x->kind;
   r->name = x->name;
   x->name = NULL;
@@ -513,18 +518,15 @@ static int td_emit(const qv *q, int32_t i, int k, lrows **lv, int *nlv, int *max
   return CCT_OK;
 }
 
-/* Files the rows of levels 1..depth below occurrence o into lv[1..] (td_emit).  Line
- * granularity: a walk of o's subtree in pre order that skips what lies below the last
- * level.  Function granularity: the callee lists of the index (q_frame_children), depth
- * first, so that only the frames shown are visited; the level-1 frames are the callees
- * of o's frame inside o's subtree. */
-static int td_walk(const qv *q, const qctx *o, int depth, lrows **lv, int *nlv, int *maxk, cct_err *err) {
+/* Files the rows of levels 1..depth below tree node x into lv[1..] (td_emit).  Line
+ * granularity: a walk of x's subtree in pre order that skips what lies below the last
+ * level (level k = ldepth - base).  Function granularity: the callee lists of the index
+ * (q_frame_children), depth first, so that only the frames shown are visited; the
+ * level-1 frames are the callees of x's frame inside x's subtree. */
+static int td_walk_node(const qv *q, int32_t x, int base, int depth, lrows **lv, int *nlv, int *maxk, cct_err *err) {
   const cct_tree *t = &q->r->tree;
-  int32_t x;
-  if (q_tree_node(q, o->pre, &x)) return cct_err_set(err, CCT_ECORRUPT, "context %lld is not in run %d", (long long)o->pre, q->shown_run);
   int rc = CCT_OK;
   if (q->gran == CCT_GRAN_LINE) {
-    int base = td_base(q, o);
     for (int32_t i = x + 1; !rc && i <= t->last[x];) {
       int k = t->ldepth[i] - base;
       if (k >= 1 && k <= depth) rc = td_emit(q, i, k, lv, nlv, maxk, err);
@@ -533,7 +535,7 @@ static int td_walk(const qv *q, const qctx *o, int depth, lrows **lv, int *nlv, 
     }
     return rc;
   }
-  if (o->nframes <= 0 || depth < 1) return CCT_OK;
+  if (t->nframes[x] <= 0 || depth < 1) return CCT_OK;
   typedef struct span {
     const int32_t *v;
     size_t i, n;
@@ -573,6 +575,13 @@ static int td_walk(const qv *q, const qctx *o, int depth, lrows **lv, int *nlv, 
   }
   free(st);
   return rc;
+}
+
+/* td_walk_node below occurrence o, whose level-1 rows are one below td_base. */
+static int td_walk(const qv *q, const qctx *o, int depth, lrows **lv, int *nlv, int *maxk, cct_err *err) {
+  int32_t x;
+  if (q_tree_node(q, o->pre, &x)) return cct_err_set(err, CCT_ECORRUPT, "context %lld is not in run %d", (long long)o->pre, q->shown_run);
+  return td_walk_node(q, x, td_base(q, o), depth, lv, nlv, maxk, err);
 }
 
 /* Adds the rows of one level (sorted by pre) to t.  prev maps the contexts of
@@ -667,6 +676,81 @@ static int td_add(const qv *q, vtree *t, const lrows *l, int k, const qmap *prev
   return rc;
 }
 
+/* ---- the hot path ----
+ *
+ * As hpcviewer's hot-path button: from the top row, the heaviest child (by the
+ * inclusive value of the first metric; ties as siblings sort) while it holds at
+ * least the fraction q->hot of its parent's inclusive.  Those rows (and the top)
+ * are hot, and a hot row uses no level of the depth: a row's level is 0 when hot,
+ * else its parent's plus one, and the view holds the rows whose parent's level is
+ * below the depth.  Without hot rows that is depth D; with them, topdown D shows
+ * the whole hot path and D levels below every row of it, and is exactly the rows
+ * of level <= D of topdown D + k (the hot path does not depend on the depth). */
+
+/* The heaviest child of h among nodes [from, to) when it holds at least frac of h. */
+static int hot_child(const vtree *t, int h, size_t from, size_t to, double frac) {
+  int best = -1;
+  double bv = 0, hv = t->val[(size_t)h * t->nm * 2];
+  for (size_t i = from; i < to; i++) {
+    if (t->n[i].parent != h) continue;
+    double v = t->val[i * t->nm * 2];
+    const vnode *x = &t->n[i], *b = best >= 0 ? &t->n[best] : NULL;
+    int c = 0;
+    if (b && v == bv) c = strcmp(x->name ? x->name : "", b->name ? b->name : "");
+    if (b && v == bv && !c) c = strcmp(x->callsite ? x->callsite : "", b->callsite ? b->callsite : "");
+    if (!b || v > bv || (v == bv && c < 0)) best = (int)i, bv = v;
+  }
+  return best >= 0 && hv > 0 && bv > 0 && bv >= frac * hv ? best : -1;
+}
+
+/* Marks the hot child of *tail among nodes [from, to) (then the new tail), and sets
+ * the levels of those nodes. */
+static void hot_level(vtree *t, int *tail, size_t from, size_t to, double frac) {
+  int c = *tail >= 0 ? hot_child(t, *tail, from, to, frac) : -1;
+  if (c >= 0) t->n[c].hot = 1;
+  *tail = c;
+  for (size_t i = from; i < to; i++) t->n[i].level = t->n[i].hot ? 0 : t->n[t->n[i].parent].level + 1;
+}
+
+/* After the levels 1..maxk of a topdown of depth (start[k]: the first node of level
+ * k, start[maxk + 1] = t->nn): marks the hot path, and adds the levels below maxk
+ * that rows of level < depth need, one level at a time (the contexts of level k in
+ * *last, their rows in *prev).  Returns CCT_OK or an error. */
+static int td_hot(const qv *q, vtree *t, int depth, const size_t *start, int maxk, const lrows *last, qmap *prev,
+                  const size_t *vcols, size_t nm, cct_err *err) {
+  const cct_tree *tr = &q->r->tree;
+  int line = q->gran == CCT_GRAN_LINE, tail = 0, rc = CCT_OK;
+  t->n[0].hot = 1;
+  for (int k = 1; k <= maxk; k++) hot_level(t, &tail, start[k], start[k + 1], q->hot);
+  lrows cur = *last, *nx = NULL; /* cur: the deepest level (owned from the second round on) */
+  int nnx = 0, mk = 0, own = 0;
+  for (int k = maxk; !rc && k >= depth;) { /* rows of level < depth at depth k need children */
+    for (size_t i = 0; !rc && i < cur.n; i++) {
+      const lrow *r = &cur.v[i];
+      int64_t *row = qmap_get(prev, r->pre, 0, 0, 0, 0);
+      if (!row || t->n[*row].level >= depth || (line && r->callsite)) continue; /* a call site's callees are rows */
+      int32_t x = (int32_t)(r->pre - tr->base);
+      rc = td_walk_node(q, x, line ? tr->ldepth[x] : 0, 1, &nx, &nnx, &mk, err);
+    }
+    if (rc || !mk || !nx[1].n) break;
+    qmap next = {0};
+    size_t from = t->nn;
+    rc = td_add(q, t, &nx[1], k + 1, prev, &next, vcols, nm, err);
+    if (!rc) hot_level(t, &tail, from, t->nn, q->hot);
+    qmap_free(prev);
+    *prev = next;
+    if (own) free(cur.v);
+    cur = nx[1], own = 1;
+    memset(&nx[1], 0, sizeof nx[1]);
+    mk = 0;
+    k++;
+  }
+  if (own) free(cur.v);
+  for (int k = 0; nx && k <= nnx; k++) free(nx[k].v);
+  free(nx);
+  return rc;
+}
+
 int q_topdown(const qv *q, int depth, cct_view **out, cct_err *err) {
   *out = NULL;
   if (depth < 0) return cct_err_set(err, CCT_EUSAGE, "depth must be 0 or more");
@@ -686,14 +770,21 @@ int q_topdown(const qv *q, int depth, cct_view **out, cct_err *err) {
   qmap prev = {0}, cur = {0};
   int rc = os ? top_row(q, &t, vcols, nm, 0, flatrow ? &fn : NULL, err) : cct_err_set(err, CCT_ENOMEM, "out of memory");
   for (size_t i = 0; !rc && i < no && depth > 0; i++) rc = td_walk(q, &os[i], depth, &lv, &nlv, &maxk, err);
+  size_t *start = calloc((size_t)maxk + 2, sizeof *start); /* the first node of each level */
+  if (!rc && !start) rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
   for (int k = 1; !rc && k <= maxk; k++) {
+    start[k] = t.nn;
     rc = td_add(q, &t, &lv[k], k, &prev, &cur, vcols, nm, err);
     qmap_free(&prev);
     prev = cur;
     memset(&cur, 0, sizeof cur);
   }
+  if (start) start[maxk + 1] = t.nn;
+  if (!rc && q->hot > 0 && nm && maxk > 0) rc = td_hot(q, &t, depth, start, maxk, &lv[maxk], &prev, vcols, nm, err);
+  free(start);
   qmap_free(&prev);
   qmap_free(&cur);
+  v->hotpath = q->hot;
   for (int k = 0; lv && k <= nlv; k++) free(lv[k].v);
   free(lv);
   free(os);
@@ -727,6 +818,9 @@ int q_bottomup(const qv *q, int depth, cct_view **out, cct_err *err) {
   walk *w = malloc((q->c->nO + 1) * sizeof *w);
   size_t nw = 0;
   if (!rc && !w) rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
+  long long paths = 0; /* the outermost occurrences: each one caller path */
+  for (size_t i = 0; i < q->c->nO; i++) paths += q->c->outer[i] != 0;
+  if (!rc) t.n[0].occ = paths;
   for (size_t i = 0; !rc && i < q->c->nO && depth > 0; i++) {
     if (!q->c->outer[i]) continue;
     const qctx *o = &q->c->O[i];
@@ -758,6 +852,7 @@ int q_bottomup(const qv *q, int depth, cct_view **out, cct_err *err) {
           else {
             if (added && !(t.n[node].name = strdup("<program root>"))) rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
             vt_addval(&t, node, incl, excl);
+            t.n[node].occ += added ? 2 : 1; /* from -1: one path more */
           }
         }
         continue;
@@ -776,6 +871,7 @@ int q_bottomup(const qv *q, int depth, cct_view **out, cct_err *err) {
         if (!rc && line && x->cline >= 0) rc = loc_label(q, "", x->cfile, x->cline, &t.n[child].callsite, err);
       }
       vt_addval(&t, child, incl, excl);
+      t.n[child].occ += added ? 2 : 1; /* from -1: one path more */
       x->node = child;
       x->cfile = tr->call_file[f];
       x->cline = tr->call_line[f];

@@ -58,6 +58,7 @@ static int cmd_metric(cct_shell *p, cct_words *w);
 static int cmd_metrics(cct_shell *p, cct_words *w);
 static int cmd_granularity(cct_shell *p, cct_words *w);
 static int cmd_threshold(cct_shell *p, cct_words *w);
+static int cmd_hotpath(cct_shell *p, cct_words *w);
 static int cmd_filter(cct_shell *p, cct_words *w);
 static int cmd_percent(cct_shell *p, cct_words *w);
 static int cmd_mode(cct_shell *p, cct_words *w);
@@ -101,13 +102,24 @@ static const cct_cmd commands[] = {
      "as long as ingesting it (1.5 s for 100,000 contexts, 18 s for a million); views on the\n"
      "copy then cost what they cost without filters, and the last 8 lists are kept."},
     {"topdown", cmd_topdown, CMD_NEEDS_DB, "topdown [DEPTH] [by KEY]",
-     "callees of the center (or of the program root), DEPTH levels (default 3)",
-     "Siblings sort by inclusive value (default), 'by exclusive' or 'by name'.\n"
-     "A center whose code is mostly inlined (its [inlined] rows hold more exclusive\n"
-     "cost than it does) gets a note, and 'inlined_exclusive' on its row in csv/json."},
+     "callees of the center (or of the program root), DEPTH levels (default 3) below its hot path",
+     "The hot path, as hpcviewer's hot-path button finds it, opens first: from the top\n"
+     "row, the heaviest child while it holds at least half of its parent's inclusive\n"
+     "value.  Its rows use no level of DEPTH, so a chain of 100% rows ('<program root>',\n"
+     "main, MAIN__) does not use up the view: 'topdown 3' is the hot path and 3 levels\n"
+     "below each of its rows, and the rows of level <= 3 of 'topdown 5' (a row's level\n"
+     "is its depth less the hot rows above it; csv and json mark the rows \"hot\").\n"
+     "'hotpath off' counts every level; 'hotpath 80%' stops the path sooner.  'topdown\n"
+     "0' is the top row alone.  Siblings sort by inclusive value (default), 'by\n"
+     "exclusive' or 'by name'.  A center whose code is mostly inlined (its [inlined]\n"
+     "rows hold more exclusive cost than it does) gets a note, and 'inlined_exclusive'\n"
+     "on its row in csv/json."},
     {"bottomup", cmd_bottomup, CMD_NEEDS_DB, "bottomup [DEPTH] [by KEY]",
      "callers of the center, DEPTH levels (default 3)",
-     "Siblings sort by inclusive value (default), 'by exclusive' or 'by name'."},
+     "The 'contexts' column counts the caller paths a row merges: the center's outermost\n"
+     "occurrences whose chain of callers passes through it (the top row: all of them; the\n"
+     "first level adds up to it).  Siblings sort by inclusive value (default), 'by\n"
+     "exclusive', 'by occurrences' (that count) or 'by name'."},
     {"flat", cmd_flat, CMD_NEEDS_DB, "flat [functions|loops|lines|files|modules|tree] [N] [by KEY]",
      "totals per static scope, the N first by KEY (default 20, 0 = all); center rows marked *",
      "KEY: inclusive (default), exclusive, occurrences (the 'contexts' column: how many\n"
@@ -157,6 +169,11 @@ static const cct_cmd commands[] = {
      "hide rows below P percent of the percent base (threshold 5 = 5%; 0 shows all)",
      "The base is the program total, or the center's inclusive value after\n"
      "'percent center'.  A row is hidden with its subtree; the top row never is."},
+    {"hotpath", cmd_hotpath, CMD_NEEDS_DB, "hotpath [P | P% | off | on]",
+     "show or set the hot path topdown opens first (default 50%: each child of at least half its parent)",
+     "As hpcviewer's hot-path threshold: from the top row, topdown follows the heaviest\n"
+     "child while it holds at least P percent of its parent's inclusive value, and those\n"
+     "rows use no level of the depth.  'hotpath off' (or 0) counts every level, 'on' is 50%."},
     {"percent", cmd_percent, CMD_NEEDS_DB, "percent [program|center]",
      "show or set the base of percentages and of the threshold (default program)",
      "  program  shares of the program total (the root's inclusive value)\n"
@@ -886,21 +903,46 @@ static int cmd_granularity(cct_shell *p, cct_words *w) {
   return CCT_CMD_OK;
 }
 
-static int cmd_threshold(cct_shell *p, cct_words *w) {
-  if (w->argc == 1) {
-    fprintf(p->out, "%g%%\n", cct_query_threshold(p->q) * 100.0);
-    return CCT_CMD_OK;
-  }
+/* Parses the one argument of w, 'P' or 'P%' (0 to 100; a bare number is a percentage
+ * too), into *fraction.  Returns 0, or CCT_CMD_ERROR after reporting (what: 'threshold'). */
+static int percent_arg(cct_shell *p, cct_words *w, const char *what, double *fraction) {
   if (w->argc > 2) return usage_error(p, cmd_of(w), "unexpected argument", w->argv[2]);
   const char *s = w->argv[1];
   char *end = NULL;
   errno = 0;
   double v = strtod(s, &end);
   int percent = end && *end == '%';
-  if (end == s || errno || (percent ? end[1] != '\0' : *end != '\0') || !(v >= 0))
-    return usage_error(p, cmd_of(w), "bad threshold", s);
-  if (v > 100) return cct_shell_error(p, "threshold '%s' is above 100%%; usage: %s", s, cmd_of(w)->usage);
-  cct_query_set_threshold(p->q, v / 100.0); /* a bare number is a percentage too */
+  if (end == s || errno || (percent ? end[1] != '\0' : *end != '\0') || !(v >= 0)) {
+    char b[64];
+    snprintf(b, sizeof b, "bad %s", what);
+    return usage_error(p, cmd_of(w), b, s);
+  }
+  if (v > 100) return cct_shell_error(p, "%s '%s' is above 100%%; usage: %s", what, s, cmd_of(w)->usage);
+  *fraction = v / 100.0;
+  return CCT_CMD_OK;
+}
+
+static int cmd_threshold(cct_shell *p, cct_words *w) {
+  if (w->argc == 1) {
+    fprintf(p->out, "%g%%\n", cct_query_threshold(p->q) * 100.0);
+    return CCT_CMD_OK;
+  }
+  double v;
+  if (percent_arg(p, w, "threshold", &v)) return CCT_CMD_ERROR;
+  cct_query_set_threshold(p->q, v);
+  return CCT_CMD_OK;
+}
+
+static int cmd_hotpath(cct_shell *p, cct_words *w) {
+  double v = cct_query_hotpath(p->q);
+  if (w->argc == 1) {
+    if (v > 0) fprintf(p->out, "%g%%\n", v * 100.0);
+    else fputs("off\n", p->out);
+    return CCT_CMD_OK;
+  }
+  if (w->argc == 2 && (!strcmp(w->argv[1], "off") || !strcmp(w->argv[1], "on"))) v = w->argv[1][1] == 'n' ? 0.5 : 0;
+  else if (percent_arg(p, w, "hot-path threshold", &v)) return CCT_CMD_ERROR;
+  cct_query_set_hotpath(p->q, v);
   return CCT_CMD_OK;
 }
 

@@ -174,6 +174,32 @@ static void source_title(cct_result *r, const cct_view *v) {
   free(e);
 }
 
+/* Says below a topdown's grid which rows are its hot path and that they use no
+ * level of the depth (nothing when the hot path is the top row alone); json
+ * '"hotpath": F' (the fraction, 0 for off). */
+static void hot_path_tail(cct_result *r, const cct_view *v) {
+  char b[160];
+  snprintf(b, sizeof b, "%g", v->hotpath);
+  cct_json_raw(&r->json_head, "hotpath", b);
+  size_t n = 0, last = 0;
+  for (size_t i = 1; i < v->nrows; i++)
+    if (v->rows[i].hot) n++, last = i;
+  if (!n) return;
+  char *t = NULL;
+  for (size_t i = 0, k = 0; i <= last; i++) {
+    if (!v->rows[i].hot) continue;
+    if (k < 2 || i == last) snprintf(b, sizeof b, "%s@%d", k ? " > " : "", v->rows[i].handle), cct_str_append(&t, b);
+    else if (k == 2) cct_str_append(&t, " > ...");
+    k++;
+  }
+  snprintf(b, sizeof b, " (each >= %g%% of its parent), not counted in the depth\n", v->hotpath * 100);
+  cct_str_append(&r->tail, "hot path: ");
+  cct_str_append(&r->tail, t ? t : "?");
+  cct_str_append(&r->tail, b);
+  if (!t || !r->tail) r->failed = 1;
+  free(t);
+}
+
 /* A view as a result: the row columns, per metric inclusive and exclusive
  * (grouped under the metric name, % of the program total), the label and the
  * location (tree/table); the source view adds the mark and the line's text. */
@@ -207,7 +233,9 @@ static void view_result(cct_result *r, const cct_view *v) {
       c->order = 10;
     }
   }
-  int mark = -1, text = -1, label = -1, occ = -1;
+  int mark = -1, text = -1, label = -1, occ = -1, hot = -1;
+  if (v->hotpath > 0 && v->nrows) /* topdown: which rows are the hot path (csv, json) */
+    cct_result_colp(r, hot = cct_result_col(r, "hot", CCT_T_BOOL, CCT_ROLE_PLAIN, CCT_IN_DATA))->order = 55;
   for (size_t i = 0; i < v->nrows && occ < 0; i++)
     if (v->rows[i].occurrences >= 0) { /* flat functions, loops, lines: how many contexts add up */
       cct_col *c = cct_result_colp(r, occ = cct_result_col(r, "contexts", CCT_T_INT, CCT_ROLE_PLAIN, CCT_IN_ALL));
@@ -239,6 +267,7 @@ static void view_result(cct_result *r, const cct_view *v) {
     }
     if (occ >= 0 && w->occurrences >= 0) cct_cell_int(&x[occ], w->occurrences);
     if (inl >= 0 && i == 0) cct_cell_real(&x[inl], v->inlined);
+    if (hot >= 0) cct_cell_bool(&x[hot], w->hot);
     if (src) {
       cct_cell_bool(&x[mark], w->mark);
       cct_cell_text(&x[text], w->text);
@@ -247,6 +276,7 @@ static void view_result(cct_result *r, const cct_view *v) {
     }
   }
   free(dup);
+  if (v->hotpath > 0) hot_path_tail(r, v);
 }
 
 static const char *status_name(int s) {

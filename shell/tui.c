@@ -377,24 +377,26 @@ static long pane_row_index(const pane *pn) {
   return pn->v && pn->sel >= 0 && (size_t)pn->sel < pn->nvis ? (long)pn->vis[pn->sel] : -1;
 }
 
-/* Deepest open row of the tree pane (-1 when none). */
+/* Deepest level (cct_row.level: the levels of the depth a row uses) of an open row
+ * of the tree pane (-1 when none). */
 static int open_depth(const pane *pn) {
   int d = -1;
   for (size_t i = 0; pn->v && pn->open && i < pn->v->nrows; i++)
-    if (pn->open[i] && pn->v->rows[i].depth > d) d = pn->v->rows[i].depth;
+    if (pn->open[i] && pn->v->rows[i].level > d) d = pn->v->rows[i].level;
   return d;
 }
 
-/* Opens the default rows of a new tree: the top row, and below an open row
- * its only child (chains of single calls unfold at once, as '<program root>'
- * > main).  Returns 1 when a row at the edge of the computed levels opened. */
+/* Opens the default rows of a new tree: the top row, the rows of the hot path
+ * (as hpcviewer's hot-path button), and below an open row its only child (chains
+ * of single calls unfold at once, as '<program root>' > main).  Returns 1 when a
+ * row at the edge of the computed levels opened. */
 static int auto_open(pane *pn) {
   int edge = 0;
   for (size_t i = 0; pn->v && i < pn->v->nrows; i++) {
     int par = pn->parent[i];
-    if (pn->nkids[i] && (par < 0 || (pn->open[par] && pn->nkids[par] == 1))) {
+    if (pn->nkids[i] && (par < 0 || (pn->open[par] && (pn->nkids[par] == 1 || pn->v->rows[i].hot)))) {
       pn->open[i] = 1;
-      if (pn->v->rows[i].depth >= pn->spec.arg - 1) edge = 1;
+      if (pn->v->rows[i].level >= pn->spec.arg - 1) edge = 1;
     }
   }
   return edge;
@@ -436,7 +438,7 @@ static int tree_compute(tui *t, int depth, int fresh) {
   if (!fresh && old && old_open) {
     size_t j = 0;
     for (size_t i = 0; i < v->nrows && j < old->nrows; i++) {
-      if (v->rows[i].depth > old_depth) continue;
+      if (v->rows[i].level > old_depth) continue; /* rows of level <= old_depth: the old view's, in order */
       if (strcmp(v->rows[i].name ? v->rows[i].name : "", old->rows[j].name ? old->rows[j].name : "")) break;
       pn->open[i] = old_open[j];
       if ((long)j == old_sel) new_sel = (long)i;
@@ -1021,7 +1023,7 @@ static void draw_pane(tui *t, int pi) {
       if (indent > (COLS - nx) / 2) indent = (COLS - nx) / 2;
       x += indent;
       const char *mk = pn->nkids[ri] ? (pn->open[ri] ? (t->utf8 ? "\u25be " : "- ") : (t->utf8 ? "\u25b8 " : "+ "))
-                       : r->depth >= pn->spec.arg ? (t->utf8 ? "\u25b8 " : "+ ") : "  ";
+                       : r->level >= pn->spec.arg ? (t->utf8 ? "\u25b8 " : "+ ") : "  ";
       put(y, x, mk, 2, 0, CUT_END);
       x += 2;
     }
@@ -1338,7 +1340,7 @@ static void tree_open(tui *t, int open) {
   long i = pane_row_index(pn);
   if (i < 0 || !pn->open) return;
   if (open) {
-    if (!pn->nkids[i] && pn->v->rows[i].depth < pn->spec.arg) return;
+    if (!pn->nkids[i] && pn->v->rows[i].level < pn->spec.arg) return;
     if (pn->open[i] && pn->nkids[i]) { /* already open: go to the first child */
       pn->sel++;
       return;

@@ -175,7 +175,7 @@ print("ok cpi classic vs v4: values, units, added / removed")
 PY
 
 # Tree mode (not a terminal: no escapes): signs and status words; table and csv parse.
-COLUMNS=120 "$CCTQ" "$a" -c 'run 1; center main; topdown 2; diff 2' >"$t/tree"
+COLUMNS=120 "$CCTQ" "$a" -c 'run 1; center main; hotpath off; topdown 2; diff 2' >"$t/tree"
 grep -q "^diff topdown 2: run 1 'classic' -> run 2 'v4', CPUTIME (usec)$" "$t/tree" || { cat "$t/tree"; fail "tree title"; }
 grep -q '^\[1\]  *3998240 100.0%  *281820  86.5%  *-3716420 ' "$t/tree" || { cat "$t/tree"; fail "tree top row"; }
 grep -q ' +117133 .*PMPI_Reduce \[libmpi.so.40.30.1\] (added)$' "$t/tree" || { cat "$t/tree"; fail "tree added"; }

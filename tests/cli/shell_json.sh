@@ -1,9 +1,10 @@
 #!/bin/bash
 # cctq shell, json and csv modes on real samples (classic and v4): every
 # command's json output is one valid JSON object with exactly the keys of SPEC
-# section 6 (views: view, run, center, granularity, rows [+ note]; rows: handle,
-# depth, path, kind, name, inlined, file, line, module, callsite, center, values
-# [+ mark, text for source; values + center for source with a center]); rows are in pre-order (depth grows by at most one,
+# section 6 (views: view, run, center, granularity, rows [+ note; + hotpath for
+# topdown]; rows: handle, depth, path, kind, name, inlined, file, line, module,
+# callsite, center, values [+ mark, text for source; values + center for source
+# with a center; + contexts for flat and bottomup; + hot for topdown]); rows are in pre-order (depth grows by at most one,
 # path has depth + 1 names and ends with the row's name); csv parses with
 # Python's csv module into as many records as the json has rows, every record
 # as wide as the header.
@@ -18,7 +19,8 @@ def check(mode, text):
       assert isinstance(obj, dict), obj
       if obj["view"] in ("topdown", "bottomup", "flat", "source"):
           keys = {"view", "run", "center", "granularity", "rows"}
-          assert keys <= set(obj) <= keys | {"note"}, sorted(obj)
+          assert keys <= set(obj) <= keys | {"note"} | ({"hotpath"} if obj["view"] == "topdown" else set()), sorted(obj)
+          assert obj["view"] != "topdown" or obj["hotpath"] == 0.5, obj.get("hotpath")  # the default
           assert obj["granularity"] in ("function", "line")
           rowkeys = {"handle", "depth", "path", "kind", "name", "inlined", "file", "line", "module",
                      "callsite", "center", "values"}
@@ -26,8 +28,11 @@ def check(mode, text):
               rowkeys |= {"mark", "text"}
           prev = -1
           for r in obj["rows"]:
-              assert set(r) - {"contexts"} == rowkeys, sorted(r)
-              assert "contexts" not in r or (obj["view"] == "flat" and (r["contexts"] is None or r["contexts"] > 0)), r
+              assert set(r) - {"contexts", "hot"} == rowkeys, sorted(r)
+              assert "contexts" not in r or (obj["view"] in ("flat", "bottomup") and (r["contexts"] is None or r["contexts"] > 0)), r
+              assert obj["view"] == "bottomup" and r["contexts"] > 0 or obj["view"] != "bottomup", r  # caller paths
+              assert (obj["view"] == "topdown") == ("hot" in r), r
+              assert "hot" not in r or r["hot"] in (True, False) and (r["hot"] or r["depth"] > 0), r
               assert r["depth"] <= prev + 1, r
               prev = r["depth"]
               assert len(r["path"]) == r["depth"] + 1 and r["path"][-1] == r["name"], r

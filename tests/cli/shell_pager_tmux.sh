@@ -75,7 +75,7 @@ if len(lines) != len(rows): fail("%d rows, csv %d" % (len(lines), len(rows)))
 cut = 0
 for l, r in zip(lines, rows):
     d = int(r["depth"])
-    m = re.match(r"^\[\d+\](?:  +\S+ +\S+%){2} [ *] (.*)$", l)
+    m = re.match(r"^\[\d+\](?:  +\S+ +\S+%){2} [ *](?: +\d+ )? (.*)$", l)  # (bottomup: the contexts column)
     if not m: fail("cannot read %r" % l)
     conn, label = m.group(1)[:3 * d], m.group(1)[3 * d:]
     if d and not re.fullmatch(r"(?:[| ]  )*[|`]- ", conn): fail("connectors lost: %r" % l)

@@ -41,7 +41,7 @@ wait_for '^cctq> ?$' "no first prompt"
 keys 'topd' Tab
 wait_for '^cctq> topdown ?$' "'topd<Tab>' did not complete to 'topdown '"
 keys '2' Enter
-wait_for '^\[3\] ' "topdown 2 printed no rows"
+wait_for '^ *\[3\] ' "topdown 2 printed no rows"
 # Function name completion, then a view with the center row in bold.
 clear_screen
 keys 'center MPI_Fi' Tab

@@ -33,6 +33,8 @@ static cct_query *open_sample(const char *name) {
   int rc = cct_query_open(path, &q, &e);
   if (rc) fail_msg("open %s: %s", path, e.msg);
   free(path);
+  assert_true(cct_query_hotpath(q) == 0.5); /* hpcviewer's default */
+  cct_query_set_hotpath(q, 0); /* the hand-worked trees count every level; test_cpi_hot_path the hot path */
   return q;
 }
 
@@ -91,9 +93,16 @@ static void expect_rows(const cct_view *v, const erow *e, size_t n) {
   }
 }
 
+/* The invariants without and with the hot path: then topdown D is the rows of level
+ * <= D of topdown D + k (cct_row.level), which cct_check_invariants compares. */
 static void check_invariants(cct_query *q, const char *what) {
   cct_err e = CCT_ERR_INIT;
-  if (cct_check_invariants(q, &e)) fail_msg("%s: %s", what, e.msg);
+  double hot = cct_query_hotpath(q);
+  for (int k = 0; k < 2; k++) {
+    cct_query_set_hotpath(q, k ? 0.5 : 0);
+    if (cct_check_invariants(q, &e)) fail_msg("%s (hotpath %s): %s", what, k ? "50%" : "off", e.msg);
+  }
+  cct_query_set_hotpath(q, hot);
 }
 
 /* ---- classic-hatchet-cpi, worked by hand from its experiment.xml ----
@@ -101,6 +110,62 @@ static void check_invariants(cct_query *q, const char *what) {
  * All 3.99824e+06 figures are the M n=2 of the root, PF i=2, C i=3, PF i=4 (main),
  * C i=26, PF i=27 (MPI_Finalize) ... PF i=41; the MPI_Init subtree (i=6..25)
  * carries no M at all, hence 0. */
+/* The hot path on cpi (hand-worked from the same PFs as test_cpi_trees): from main,
+ * each heaviest child holds at least half of its parent's inclusive down to the
+ * <unknown procedure> of 3782390 (94.6% of its parent's 3998240), whose only child
+ * holds 976291 (25.8%): those 9 rows use no level, so topdown 1 shows them, one
+ * level below each (MPI_Init 0 below main, __GI_sched_yield 35980 beside the last
+ * hot row's parent's hot child, and the 976291 row), and nothing below those.  At
+ * 100% the path stops one row sooner (3782390 < 3998240). */
+static void test_cpi_hot_path(void **state) {
+  (void)state;
+  cct_query *q = open_sample("classic-hatchet-cpi");
+  center(q, CCT_CENTER_SET, "main");
+  cct_query_set_hotpath(q, 0.5);
+  cct_view *v = topdown(q, 1);
+  erow hot1[] = {{0, "main", NULL, 3998240, 0},
+                 {1, "MPI_Finalize", NULL, 3998240, 0},
+                 {2, "PMPI_Finalize", NULL, 3998240, 0},
+                 {3, "MPID_Finalize", NULL, 3998240, 0},
+                 {4, "MPIDI_CH3_Finalize", NULL, 3998240, 0},
+                 {5, "psm_dofinalize", NULL, 3998240, 0},
+                 {6, "<unknown procedure>", NULL, 3998240, 0},
+                 {7, "<unknown procedure>", NULL, 3998240, 0},
+                 {8, "<unknown procedure>", NULL, 3998240, 179877},
+                 {9, "<unknown procedure>", NULL, 3782390, 2806097},
+                 {10, "<unknown procedure>", NULL, 976291, 976291},
+                 {9, "__GI_sched_yield", NULL, 35980, 35980},
+                 {1, "MPI_Init", NULL, 0, 0}};
+  expect_rows(v, hot1, 13);
+  for (size_t i = 0; i < v->nrows; i++) {
+    int hot = i <= 9; /* main .. the 3782390 row */
+    assert_int_equal(v->rows[i].hot, hot);
+    assert_int_equal(v->rows[i].level, hot ? 0 : 1);
+  }
+  assert_true(v->hotpath == 0.5);
+  cct_view_free(v);
+  /* topdown 0 is the top row alone, whatever the hot path */
+  v = topdown(q, 0);
+  assert_int_equal((int)v->nrows, 1);
+  cct_view_free(v);
+  /* 100%: the 3782390 row is not hot; it and __GI_sched_yield are level 1, nothing below */
+  cct_query_set_hotpath(q, 1);
+  v = topdown(q, 1);
+  erow hot100[12];
+  memcpy(hot100, hot1, 10 * sizeof *hot1);
+  hot100[10] = hot1[11], hot100[11] = hot1[12];
+  expect_rows(v, hot100, 12);
+  for (size_t i = 0; i < v->nrows; i++) assert_int_equal(v->rows[i].hot, i <= 8);
+  assert_int_equal(v->rows[9].level, 1);
+  cct_view_free(v);
+  /* bottomup and flat have no hot path: level is the depth */
+  v = bottomup(q, 3);
+  for (size_t i = 0; i < v->nrows; i++) assert_int_equal(v->rows[i].level, v->rows[i].depth), assert_int_equal(v->rows[i].hot, 0);
+  cct_view_free(v);
+  check_invariants(q, "cpi main, hot path");
+  cct_query_close(q);
+}
+
 static void test_cpi_trees(void **state) {
   (void)state;
   cct_query *q = open_sample("classic-hatchet-cpi");
@@ -682,7 +747,7 @@ int main(void) {
     return 77;
   }
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_cpi_trees), cmocka_unit_test(test_recursion), cmocka_unit_test(test_items),
+      cmocka_unit_test(test_cpi_trees), cmocka_unit_test(test_cpi_hot_path), cmocka_unit_test(test_recursion), cmocka_unit_test(test_items),
       cmocka_unit_test(test_source),    cmocka_unit_test(test_stats),     cmocka_unit_test(test_plans), cmocka_unit_test(test_invariants_generated),
       cmocka_unit_test(test_invariants_samples), cmocka_unit_test(test_open_db),
   };
