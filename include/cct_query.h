@@ -97,6 +97,9 @@ typedef struct cct_view {
                               center's inclusive value (the top row of topdown/bottomup) */
   int percent;             /* CCT_PERCENT_* that base is (PROGRAM when there is no center) */
   double hotpath;          /* topdown: the hot-path fraction it was computed with (0: none) */
+  size_t zero_rows;        /* rows left out by cct_view_spec.drop_zero: every value of the display
+                              metric and of the spec's columns is zero in them and their subtree
+                              (the other metrics csv and json add do not count) */
   cct_row *rows;
   size_t nrows;
   const char *note;        /* a line for the user (e.g. 'no stored copy of the source'), or NULL */
@@ -203,6 +206,10 @@ typedef struct cct_view_spec {
                                  will not show) */
   const struct cct_window *window; /* the run's metric 'trace (sec)' over this window only (NULL: the
                                       whole run); see cct_query_set_window */
+  int drop_zero;              /* topdown, bottomup, flat: 1 leaves out the rows whose display metric
+                                 and columns are all zero, with their subtree, and counts them in
+                                 cct_view.zero_rows (never a top row; not when those metrics' totals
+                                 are all zero); 0 keeps them (what the shell shows sets 1) */
 } cct_view_spec;
 
 /* Computes the view spec describes (SPEC section 5) from the archive of q, in

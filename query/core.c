@@ -95,6 +95,8 @@ int cct_view_compute(cct_query *s, const cct_view_spec *user, cct_view **out, cc
     }
   if (!rc) rc = q_vm_finish(plan, &q, *out, err);
   if (!rc) rc = inlined_note(&q, spec->view, *out, err);
+  if (!rc && spec->drop_zero && spec->view != CCT_VIEW_SOURCE)
+    rc = q_view_drop_zero(*out, q_vm_shown(plan), err); /* on the columns asked for: tree and csv alike */
   int view = spec->view; /* spec may live in plan */
   q_end(&s->a);
   q_vm_free(plan);

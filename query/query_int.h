@@ -390,6 +390,12 @@ int q_source(const qv *q, const char *file, const cct_view *last, cct_view **out
 int q_stats(const qv *q, size_t bins, int order, cct_stats **out, cct_err *err);
 /* The facts of the rows of a view (cct_view.priv). */
 const lastrow *q_view_facts(const cct_view *v);
+/* Leaves out of topdown, bottomup and flat view v the rows whose first nshown
+ * metrics are all zero (inclusive and exclusive) with all their subtree, never a
+ * top row, and counts them in v->zero_rows; nothing when those metrics' program
+ * totals are all zero (the view then says so).  Handles stay 1, 2, ... in order.
+ * Returns CCT_OK or CCT_ENOMEM (v unchanged). */
+int q_view_drop_zero(cct_view *v, size_t nshown, cct_err *err);
 /* ---- filter.c ---- */
 
 /* Run seen through filters f[0..n) (n > 0): a run of a whose tree is the filtered one
@@ -410,6 +416,9 @@ typedef struct qvm qvm;
 int q_vm_plan(cct_query *s, const cct_view_spec *spec, qvm **out, cct_err *err);
 /* The spec the engine computes for plan p (valid while p lives). */
 const cct_view_spec *q_vm_spec(const qvm *p);
+/* How many of the finished view's first metrics the reader asked for (the display
+ * metric and the spec's columns, not the other metrics csv and json add); 0 for NULL. */
+size_t q_vm_shown(const qvm *p);
 /* Turns the engine's view v (computed with q_vm_spec in q) into the plan's
  * columns, order, threshold and row count.  Returns CCT_OK or an error. */
 int q_vm_finish(const qvm *p, const qv *q, cct_view *v, cct_err *err);

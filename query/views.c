@@ -20,6 +20,7 @@
 typedef struct vnode {
   int parent, depth, kind, inlined, center;
   int level, hot;         /* topdown: the levels of the depth it uses, on the hot path (see td_hot) */
+  int hide;               /* flat tree N: not among the rows picked (flat_pick) */
   int64_t function, file, module, offset;
   long long line;
   char *name, *callsite;  /* owned until moved into the view */
@@ -211,23 +212,25 @@ size_t cct_view_path(const cct_view *v, size_t i, const char **names) {
   return n;
 }
 
+/* Frees what row r owns. */
+static void row_release(cct_row *r) {
+  free(cct_unconst(r->name));
+  free(cct_unconst(r->file));
+  free(cct_unconst(r->module));
+  free(cct_unconst(r->callsite));
+  free(cct_unconst(r->text));
+  free(r->inclusive);
+  free(r->exclusive);
+  free(r->share);
+}
+
 void cct_view_free(cct_view *v) {
   if (!v) return;
   for (size_t i = 0; i < v->nmetrics; i++) free(cct_unconst(v->metrics[i]));
   for (size_t i = 0; i < v->ncenter; i++) free(cct_unconst(v->center[i]));
   for (size_t i = 0; i < v->nfilters; i++) free(cct_unconst(v->filters[i]));
   free(cct_unconst(v->filters));
-  for (size_t i = 0; i < v->nrows; i++) {
-    cct_row *r = &v->rows[i];
-    free(cct_unconst(r->name));
-    free(cct_unconst(r->file));
-    free(cct_unconst(r->module));
-    free(cct_unconst(r->callsite));
-    free(cct_unconst(r->text));
-    free(r->inclusive);
-    free(r->exclusive);
-    free(r->share);
-  }
+  for (size_t i = 0; i < v->nrows; i++) row_release(&v->rows[i]);
   free(v->rows);
   free(cct_unconst(v->metrics));
   free(cct_unconst(v->center));
@@ -239,6 +242,44 @@ void cct_view_free(cct_view *v) {
 }
 
 const lastrow *q_view_facts(const cct_view *v) { return v->priv; }
+
+int q_view_drop_zero(cct_view *v, size_t nshown, cct_err *err) {
+  size_t n = v->nrows, m = nshown < v->nmetrics ? nshown : v->nmetrics, kept = 0;
+  int data = 0; /* some shown metric has a non-zero total */
+  for (size_t k = 0; k < m; k++) data |= v->total[k] != 0;
+  if (!n || !data) return CCT_OK;
+  unsigned char *keep = calloc(n, 1);
+  long *to = calloc(n, sizeof *to);
+  if (!keep || !to) {
+    free(keep), free(to);
+    return cct_err_set(err, CCT_ENOMEM, "out of memory");
+  }
+  for (size_t i = n; i-- > 0;) { /* children come after their parent: their mark reaches it first */
+    const cct_row *r = &v->rows[i];
+    for (size_t k = 0; k < m && !keep[i]; k++) keep[i] = r->inclusive[k] != 0 || r->exclusive[k] != 0; /* NaN too */
+    if (r->kind == CCT_ROW_CENTER || (r->kind == CCT_ROW_ROOT && r->depth == 0 && strcmp(v->view, "flat"))) keep[i] = 1;
+    if (keep[i] && r->parent >= 0) keep[r->parent] = 1;
+  }
+  lastrow *facts = v->priv;
+  for (size_t i = 0; i < n; i++) {
+    if (!keep[i]) {
+      row_release(&v->rows[i]);
+      continue;
+    }
+    to[i] = (long)kept;
+    cct_row r = v->rows[i];
+    r.handle = (int)kept + 1;
+    r.parent = r.parent >= 0 ? (int)to[r.parent] : -1;
+    v->rows[kept] = r;
+    if (facts) facts[kept] = facts[i];
+    kept++;
+  }
+  v->zero_rows += n - kept;
+  v->nrows = kept;
+  free(keep);
+  free(to);
+  return CCT_OK;
+}
 
 /* Emits node i and its visible subtree in pre-order into v (rows and facts);
  * prow is the index in v->rows of the parent's row (-1 for none). */
@@ -275,7 +316,7 @@ static int emit(vtree *t, int i, double cut, cct_view *v, lastrow *facts, int *h
   long self = (long)v->nrows - 1;
   for (int c = 0; c < x->nchild; c++) {
     int k = x->child[c];
-    if (t->nm && cut > 0 && t->val[(size_t)k * t->nm * 2] < cut) continue;
+    if ((t->nm && cut > 0 && t->val[(size_t)k * t->nm * 2] < cut) || t->n[k].hide) continue;
     if (emit(t, k, cut, v, facts, handle, self)) return -1;
   }
   return 0;
@@ -296,7 +337,8 @@ static int vt_to_view(const qv *q, vtree *t, const int *roots, size_t nroots, cc
   for (size_t i = 0; !rc && i < nroots; i++) {
     /* the top row of topdown / bottomup is never cut; flat rows are */
     int kind = t->n[roots[i]].kind;
-    if (kind != CCT_ROW_CENTER && kind != CCT_ROW_ROOT && t->nm && cut > 0 && t->val[(size_t)roots[i] * t->nm * 2] < cut)
+    if ((kind != CCT_ROW_CENTER && kind != CCT_ROW_ROOT && t->nm && cut > 0 && t->val[(size_t)roots[i] * t->nm * 2] < cut) ||
+        t->n[roots[i]].hide)
       continue;
     rc = emit(t, roots[i], cut, v, facts, &handle, -1);
   }
@@ -1152,12 +1194,64 @@ static int flat_scopes(const qv *q, vtree *t, int node, int64_t fn, const size_t
   return rc;
 }
 
-/* flat tree: module > file > function > loop > line. */
+/* Appends x to the list *l (*n entries, *cap allocated).  Returns 0 or -1. */
+static int push_int(int **l, size_t *n, size_t *cap, int x) {
+  if (CCT_GROW(*l, *n + 1, *cap)) return -1;
+  (*l)[(*n)++] = x;
+  return 0;
+}
+
+/* flat tree N (N > 0): shows the N heaviest rows of t, each with its parent: from the
+ * top-level rows, the heaviest row (inclusive of the first metric, ties by label)
+ * among those whose parent is shown, N times, rows under the threshold cut never.
+ * The loops and lines of a function (flat_scopes) are added when it is picked.  The
+ * rows of t [0, nskel) are the modules, files and functions; the others stay hidden. */
+static int flat_pick(const qv *q, vtree *t, int n, double cut, const size_t *vcols, size_t nm, cct_err *err) {
+  size_t nskel = t->nn, ncand = 0, capc = 0, nsc = 0, capsc = 0;
+  int *cand = NULL, *scope = NULL; /* candidates; per node past nskel, its function's first scope node */
+  int rc = CCT_OK;
+  for (size_t i = 0; i < nskel; i++) {
+    t->n[i].hide = 1;
+    if (t->n[i].parent < 0 && push_int(&cand, &ncand, &capc, (int)i)) rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
+  }
+  for (int picked = 0; !rc && picked < n; picked++) {
+    long best = -1;
+    double bv = 0;
+    for (size_t c = 0; c < ncand; c++) {
+      int x = cand[c];
+      double v = t->val[(size_t)x * t->nm * 2];
+      if (cut > 0 && v < cut) continue;
+      int cmp = best < 0 || v > bv ? -1 : v < bv ? 1 : strcmp(t->n[x].name ? t->n[x].name : "", t->n[cand[best]].name ? t->n[cand[best]].name : "");
+      if (cmp < 0) best = (long)c, bv = v;
+    }
+    if (best < 0) break;
+    int x = cand[best];
+    cand[best] = cand[--ncand];
+    t->n[x].hide = 0;
+    size_t from = (size_t)x < nskel ? 0 : (size_t)scope[(size_t)x - nskel], to = (size_t)x < nskel ? nskel : t->nn;
+    if ((size_t)x < nskel && t->n[x].kind == CCT_ROW_FUNCTION) { /* its loops and lines, now */
+      from = t->nn;
+      rc = flat_scopes(q, t, x, t->n[x].function, vcols, nm, cut, err);
+      to = t->nn;
+      for (size_t i = from; !rc && i < to; i++) {
+        t->n[i].hide = 1;
+        if (push_int(&scope, &nsc, &capsc, (int)from)) rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
+      }
+    }
+    for (size_t i = from; !rc && i < to; i++) /* its children become candidates */
+      if (t->n[i].parent == x && push_int(&cand, &ncand, &capc, (int)i)) rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
+  }
+  free(cand);
+  free(scope);
+  return rc;
+}
+
+/* flat tree: module > file > function > loop > line; n > 0: the n heaviest rows (flat_pick). */
 static int flat_tree(const qv *q, vtree *t, int n, const size_t *vcols, size_t nm, double cut, int **roots,
                      size_t *nroots, cct_err *err) {
   frow *mods = NULL, *files = NULL, *fns = NULL;
   size_t nmods = 0, nfiles = 0, nfns = 0;
-  int rc = flat_rows(q, CCT_FLAT_MODULES, n, 0, &mods, &nmods, err);
+  int rc = flat_rows(q, CCT_FLAT_MODULES, 0, 0, &mods, &nmods, err);
   if (!rc) rc = flat_rows(q, CCT_FLAT_FILES, 0, 0, &files, &nfiles, err);
   if (!rc) rc = flat_rows(q, CCT_FLAT_FUNCTIONS, 0, 0, &fns, &nfns, err);
   *roots = calloc(nmods + 2, sizeof **roots);
@@ -1208,8 +1302,9 @@ static int flat_tree(const qv *q, vtree *t, int n, const size_t *vcols, size_t n
       break;
     }
     if ((rc = flat_node(q, t, node, CCT_FLAT_FUNCTIONS, &fns[i], vcols, nm, err))) break;
-    rc = flat_scopes(q, t, node, fns[i].key, vcols, nm, cut, err);
+    if (n <= 0) rc = flat_scopes(q, t, node, fns[i].key, vcols, nm, cut, err); /* else when picked */
   }
+  if (!rc && n > 0 && nm) rc = flat_pick(q, t, n, cut, vcols, nm, err);
   qmap_free(&modrow);
   qmap_free(&filerow);
   for (size_t i = 0; i < nmods; i++) free(mods[i].label);

@@ -130,6 +130,7 @@ struct qvm {
   size_t nn, cap;
   vout out[CCT_VIEW_MAX_METRICS];
   size_t nout;
+  size_t nshown;           /* out[0 .. nshown): the display metric and the spec's columns */
   double threshold;        /* the spec's, applied here when the display metric is virtual */
   int flat_n, sort, view;
 };
@@ -309,6 +310,7 @@ int q_vm_plan(cct_query *s, const cct_view_spec *spec, qvm **out, cct_err *err) 
       if (spec->columns[i] && add_out(p, s, r, spec->columns[i], &e) == CCT_ENOMEM) rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
       /* else a name the run lacks: left out, as the engine does */
     }
+    p->nshown = p->nout;
     /* Then (unless only_display) the run's other 'sum' metrics that have data, four columns in all. */
     for (size_t i = 0; !rc && !spec->only_display && i < r->nsum && p->nout < 4; i++)
       if (r->root_incl[i] != 0) rc = add_out(p, s, r, r->cols[i].name, err);
@@ -333,6 +335,8 @@ int q_vm_plan(cct_query *s, const cct_view_spec *spec, qvm **out, cct_err *err) 
 }
 
 const cct_view_spec *q_vm_spec(const qvm *p) { return &p->spec; }
+
+size_t q_vm_shown(const qvm *p) { return p ? p->nshown : 0; }
 
 int q_vm_is_virtual(cct_query *s, int run, const char *name) {
   const qrun *r;

@@ -688,7 +688,7 @@ static int print_csv(const fmt *f, const cct_result *r) {
   int first = 1, path = r->depth_col >= 0 && r->name_col >= 0 && r->path_col >= 0;
   if (!r->ncols) goto done;
   for (size_t c = 0; c < r->ncols; c++) {
-    if (!(r->cols[c].in & CCT_IN_DATA)) continue;
+    if (!(r->cols[c].in & (CCT_IN_DATA | CCT_IN_CSV))) continue;
     if ((int)c == r->path_col && path) fputs(first ? "path" : ",path", o), first = 0;
     if (!first) fputc(',', o);
     first = 0;
@@ -703,7 +703,7 @@ static int print_csv(const fmt *f, const cct_result *r) {
     for (size_t c = 0; c < r->ncols; c++) {
       const cct_col *k = &r->cols[c];
       const cct_cell *x = &r->cells[i * r->ncols + c];
-      if (!(k->in & CCT_IN_DATA)) continue;
+      if (!(k->in & (CCT_IN_DATA | CCT_IN_CSV))) continue;
       if ((int)c == r->path_col && path) { /* the path of names down to the row */
         char *ps = NULL;
         for (int a = 0; a <= d; a++) {

@@ -123,7 +123,10 @@ static const cct_cmd commands[] = {
     {"flat", cmd_flat, CMD_NEEDS_DB, "flat [functions|loops|lines|files|modules|tree] [N] [by KEY]",
      "totals per static scope, the N first by KEY (default 20, 0 = all); center rows marked *",
      "KEY: inclusive (default), exclusive, occurrences (the 'contexts' column: how many\n"
-     "calling contexts a function, loop or line has, as 'center' counts them), name."},
+     "calling contexts a function, loop or line has, as 'center' counts them), name.\n"
+     "flat tree N: the N heaviest rows of the module > file > function > loop > line\n"
+     "tree, each with its parent (N times the heaviest row hanging from those shown);\n"
+     "siblings in the order of KEY.  Rows of zero cost are left out (help threshold)."},
     {"window", cct_shell_cmd_window, CMD_NEEDS_DB, "window [A [B] | reset]",
      "show or set the time window of the metric 'trace (sec)' (runs with traces)",
      "  window A B     every view, center and stats count only the traced time in [A, B):\n"
@@ -166,9 +169,13 @@ static const cct_cmd commands[] = {
     {"granularity", cmd_granularity, CMD_NEEDS_DB, "granularity [function|line]",
      "show or set the row granularity of the views (default function)", NULL},
     {"threshold", cmd_threshold, CMD_NEEDS_DB, "threshold [P | P%]",
-     "hide rows below P percent of the percent base (threshold 5 = 5%; 0 shows all)",
+     "hide rows below P percent of the percent base (threshold 5 = 5%; 0: none; rows of zero cost never show)",
      "The base is the program total, or the center's inclusive value after\n"
-     "'percent center'.  A row is hidden with its subtree; the top row never is."},
+     "'percent center'.  A row is hidden with its subtree; the top row never is.\n"
+     "Whatever the threshold, topdown, bottomup and flat leave out the rows whose\n"
+     "display metric and columns are all zero (with all below them) and say how many:\n"
+     "'(N rows of zero cost left out ...)' below the rows, csv the column 'zero rows\n"
+     "left out', json \"zero_rows\"; 'columns add' a metric to see the rows it has cost in."},
     {"hotpath", cmd_hotpath, CMD_NEEDS_DB, "hotpath [P | P% | off | on]",
      "show or set the hot path topdown opens first (default 50%: each child of at least half its parent)",
      "As hpcviewer's hot-path threshold: from the top row, topdown follows the heaviest\n"

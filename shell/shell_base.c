@@ -37,4 +37,5 @@ void cct_shell_spec(cct_shell *p, int view, int mode, cct_view_spec *spec) {
   spec->columns = (const char *const *)p->columns;
   spec->ncolumns = p->ncolumns;
   spec->only_display = mode != CCT_MODE_CSV && mode != CCT_MODE_JSON;
+  spec->drop_zero = 1; /* rows of zero cost are left out (and counted) in every mode */
 }

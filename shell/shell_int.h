@@ -289,7 +289,8 @@ enum {
   CCT_ROLE_MARK       /* a boolean shown as the column's title ('*', '>') when true */
 };
 /* Where a column shows (bits). */
-enum { CCT_IN_TREE = 1, CCT_IN_TABLE = 2, CCT_IN_DATA = 4, CCT_IN_TEXT = 3, CCT_IN_ALL = 7 };
+enum { CCT_IN_TREE = 1, CCT_IN_TABLE = 2, CCT_IN_DATA = 4, CCT_IN_TEXT = 3, CCT_IN_ALL = 7,
+       CCT_IN_CSV = 8 /* csv only (a value json gives once in its head) */ };
 
 /* One column.  Strings belong to the result. */
 typedef struct cct_col {

@@ -175,8 +175,8 @@ static void source_title(cct_result *r, const cct_view *v) {
 }
 
 /* Says below a topdown's grid which rows are its hot path and that they use no
- * level of the depth (nothing when the hot path is the top row alone); json
- * '"hotpath": F' (the fraction, 0 for off). */
+ * level of the depth (nothing when the hot path is the top row alone or off);
+ * json '"hotpath": F' (the fraction, 0 for off). */
 static void hot_path_tail(cct_result *r, const cct_view *v) {
   char b[160];
   snprintf(b, sizeof b, "%g", v->hotpath);
@@ -198,6 +198,23 @@ static void hot_path_tail(cct_result *r, const cct_view *v) {
   cct_str_append(&r->tail, b);
   if (!t || !r->tail) r->failed = 1;
   free(t);
+}
+
+/* Says how many rows of zero cost the view left out (q_view_drop_zero): tree and
+ * table a line below the rows (none when none), json '"zero_rows": N', csv the
+ * column 'zero rows left out' (the same N on every row). */
+static int zero_rows(cct_result *r, const cct_view *v) {
+  char b[200];
+  snprintf(b, sizeof b, "%zu", v->zero_rows);
+  cct_json_raw(&r->json_head, "zero_rows", b);
+  int c = cct_result_col(r, "zero rows left out", CCT_T_INT, CCT_ROLE_PLAIN, CCT_IN_CSV);
+  cct_result_colp(r, c)->order = 99;
+  if (!v->zero_rows) return c;
+  snprintf(b, sizeof b, "(%zu row%s of zero cost left out: every value shown is 0)\n", v->zero_rows,
+           v->zero_rows == 1 ? "" : "s");
+  cct_str_append(&r->tail, b);
+  if (!r->tail) r->failed = 1;
+  return c;
 }
 
 /* A view as a result: the row columns, per metric inclusive and exclusive
@@ -244,6 +261,7 @@ static void view_result(cct_result *r, const cct_view *v) {
   int inl = -1; /* the top row's cost in frames inlined into the center (the note says it in tree and table) */
   if (v->inlined > 0 && v->nrows)
     cct_result_colp(r, inl = cct_result_col(r, "inlined_exclusive", CCT_T_REAL, CCT_ROLE_PLAIN, CCT_IN_DATA))->order = 55;
+  int zero = !src && v->nmetrics ? zero_rows(r, v) : -1; /* csv: the last column */
   if (src) {
     cct_col *c = cct_result_colp(r, mark = cct_result_col(r, "mark", CCT_T_BOOL, CCT_ROLE_MARK, CCT_IN_ALL));
     c->title = ">", c->order = 1;
@@ -268,6 +286,7 @@ static void view_result(cct_result *r, const cct_view *v) {
     if (occ >= 0 && w->occurrences >= 0) cct_cell_int(&x[occ], w->occurrences);
     if (inl >= 0 && i == 0) cct_cell_real(&x[inl], v->inlined);
     if (hot >= 0) cct_cell_bool(&x[hot], w->hot);
+    if (zero >= 0) cct_cell_int(&x[zero], (long long)v->zero_rows);
     if (src) {
       cct_cell_bool(&x[mark], w->mark);
       cct_cell_text(&x[text], w->text);
@@ -276,7 +295,7 @@ static void view_result(cct_result *r, const cct_view *v) {
     }
   }
   free(dup);
-  if (v->hotpath > 0) hot_path_tail(r, v);
+  if (!strcmp(v->view, "topdown")) hot_path_tail(r, v);
 }
 
 static const char *status_name(int s) {

@@ -31,8 +31,8 @@ check list "filter; filter hide f; filter drop b; filter" "(no filters)
 check remove "filter hide f; filter drop b; filter - 1; filter; filter reset; filter" "1  drop b
 (no filters)"
 
-# values (mode csv: handle, depth, path, ..., inclusive, exclusive of CPUTIME)
-rows() { "$CCTQ" "$t/a.sqlite" -c "mode csv; $1" | python3 -c '
+# values (mode csv: handle, depth, path, ..., inclusive, exclusive of CPUTIME; every level, no hot path)
+rows() { "$CCTQ" "$t/a.sqlite" -c "mode csv; hotpath off; $1" | python3 -c '
 import csv, sys
 r = list(csv.reader(sys.stdin)); h = r[0]
 i = next(k for k, x in enumerate(h) if x.endswith(" inclusive"))

@@ -19,7 +19,8 @@ def check(mode, text):
       assert isinstance(obj, dict), obj
       if obj["view"] in ("topdown", "bottomup", "flat", "source"):
           keys = {"view", "run", "center", "granularity", "rows"}
-          assert keys <= set(obj) <= keys | {"note"} | ({"hotpath"} if obj["view"] == "topdown" else set()), sorted(obj)
+          assert keys <= set(obj) <= keys | {"note", "zero_rows"} | ({"hotpath"} if obj["view"] == "topdown" else set()), sorted(obj)
+          assert "zero_rows" not in obj or obj["view"] != "source" and obj["zero_rows"] >= 0, sorted(obj)
           assert obj["view"] != "topdown" or obj["hotpath"] == 0.5, obj.get("hotpath")  # the default
           assert obj["granularity"] in ("function", "line")
           rowkeys = {"handle", "depth", "path", "kind", "name", "inlined", "file", "line", "module",
