@@ -192,7 +192,7 @@ static void hot_path_tail(cct_result *r, const cct_view *v) {
     else if (k == 2) cct_str_append(&t, " > ...");
     k++;
   }
-  snprintf(b, sizeof b, " (each >= %g%% of its parent), not counted in the depth\n", v->hotpath * 100);
+  snprintf(b, sizeof b, " (each >= %g%% of its parent) uses no depth\n", v->hotpath * 100);
   cct_str_append(&r->tail, "hot path: ");
   cct_str_append(&r->tail, t ? t : "?");
   cct_str_append(&r->tail, b);

@@ -66,7 +66,7 @@ if len(table) != n: fail("table rows %d, csv %d" % (len(table), n))
 tree = open(t + "/hot2.tree").read().splitlines()
 if sum(1 for l in tree if l.lstrip().startswith("[")) != n: fail("tree rows")
 nhot = sum(r["hot"] == "1" for r in rows("hot2.csv"))
-if not tree[-1].startswith("hot path: @1 > @2 > ") or "(each >= 50% of its parent), not counted in the depth" not in tree[-1] \
+if not tree[-1].startswith("hot path: @1 > @2 > ") or "(each >= 50% of its parent) uses no depth" not in tree[-1] \
    or "@%d " % nhot not in tree[-1]: fail("tree footer: " + tree[-1])
 folded = open(t + "/hot2.folded").read().split("\n")
 if len([l for l in folded if l]) > n: fail("folded has more lines than rows")
