@@ -427,6 +427,7 @@ typedef struct reorder {
   lastrow *facts;
   size_t n;
   double cut;
+  unsigned char *pick; /* flat tree N: the rows picked (pick_rows), NULL: every row */
 } reorder;
 
 static void emit_row(reorder *o, size_t i, int parent) {
@@ -439,9 +440,38 @@ static void emit_row(reorder *o, size_t i, int parent) {
   memset(r, 0, sizeof *r); /* moved */
   for (size_t c = 0; c < o->nkids[i]; c++) {
     size_t k = o->kids[i][c];
-    if (o->cut > 0 && o->v->rows[k].inclusive[0] < o->cut) continue;
+    if ((o->cut > 0 && o->v->rows[k].inclusive[0] < o->cut) || (o->pick && !o->pick[k])) continue;
     emit_row(o, k, (int)self);
   }
+}
+
+/* flat tree N by a virtual display metric: picks the N heaviest rows that hang from
+ * the rows picked (from the top-level ones), as the engine does (views.c, flat_pick).
+ * Returns 0 or -1 (out of memory). */
+static int pick_rows(reorder *o, const size_t *roots, size_t nroots, size_t n) {
+  size_t nrows = o->v->nrows, nc = 0;
+  size_t *cand = calloc(nrows + 1, sizeof *cand);
+  o->pick = calloc(nrows + 1, 1);
+  if (!cand || !o->pick) {
+    free(cand);
+    return -1;
+  }
+  for (size_t i = 0; i < nroots; i++) cand[nc++] = roots[i];
+  for (size_t picked = 0; picked < n; picked++) {
+    long best = -1;
+    for (size_t c = 0; c < nc; c++) {
+      const cct_row *r = &o->v->rows[cand[c]];
+      if (o->cut > 0 && r->inclusive[0] < o->cut) continue;
+      if (best < 0 || key_of(r, 0) > key_of(&o->v->rows[cand[best]], 0)) best = (long)c;
+    }
+    if (best < 0) break;
+    size_t x = cand[best];
+    cand[best] = cand[--nc];
+    o->pick[x] = 1;
+    for (size_t k = 0; k < o->nkids[x]; k++) cand[nc++] = o->kids[x][k]; /* each row is a candidate once */
+  }
+  free(cand);
+  return 0;
 }
 
 /* Rows of v in the order, threshold and count of the plan, by the first column. */
@@ -469,12 +499,15 @@ static int resort(const qvm *p, cct_view *v) {
     for (size_t i = 0; i < n; i++)
       if (o.nkids[i]) qsort(o.kids[i], o.nkids[i], sizeof(size_t), cmp_rows);
     if (nroots) qsort(roots, nroots, sizeof *roots, cmp_rows);
+    int tree = p->view == CCT_VIEW_FLAT && p->spec.flat_kind == CCT_FLAT_TREE && p->flat_n > 0;
+    if (tree && pick_rows(&o, roots, nroots, (size_t)p->flat_n)) rc = -1;
     size_t shown = 0;
     for (size_t i = 0; i < nroots; i++) {
       cct_row *r = &v->rows[roots[i]];
       int top = r->kind == CCT_ROW_CENTER || r->kind == CCT_ROW_ROOT;
       if (!top && o.cut > 0 && r->inclusive[0] < o.cut) continue;
-      if (p->view == CCT_VIEW_FLAT && p->flat_n > 0 && shown >= (size_t)p->flat_n) break;
+      if (!tree && p->view == CCT_VIEW_FLAT && p->flat_n > 0 && shown >= (size_t)p->flat_n) break;
+      if (o.pick && !o.pick[roots[i]]) continue;
       shown++;
       emit_row(&o, roots[i], -1);
     }
@@ -490,7 +523,7 @@ static int resort(const qvm *p, cct_view *v) {
     o.rows = NULL, o.facts = NULL;
   }
   for (size_t i = 0; i < n; i++) free(o.kids[i]);
-  free(o.kids), free(o.nkids), free(roots), free(o.rows), free(o.facts);
+  free(o.kids), free(o.nkids), free(roots), free(o.rows), free(o.facts), free(o.pick);
   return rc;
 }
 
