@@ -181,7 +181,7 @@ grep -q '^\[1\]  *3998240 100.0%  *281820  86.5%  *-3716420 ' "$t/tree" || { cat
 grep -q ' +117133 .*PMPI_Reduce \[libmpi.so.40.30.1\] (added)$' "$t/tree" || { cat "$t/tree"; fail "tree added"; }
 grep -q 'MPI_Init (removed)$' "$t/tree" || { cat "$t/tree"; fail "tree removed"; }
 if grep -q "$(printf '\033')" "$t/tree"; then fail "escapes in non-terminal output"; fi
-"$CCTQ" "$a" -c 'run 1; center main; topdown 2; mode csv; diff 2; mode table; diff 2 sort; mode folded; diff 2' >"$t/modes"
+"$CCTQ" "$a" -c 'run 1; center main; hotpath off; topdown 2; mode csv; diff 2; mode table; diff 2 sort; mode folded; diff 2' >"$t/modes"
 grep -q '^handle,other_handle,depth,status,path,' "$t/modes" || fail "csv header"
 grep -q '^main;MPI_Finalize;PMPI_Finalize 3998240 0$' "$t/modes" || { cat "$t/modes"; fail "folded two columns"; }
 
