@@ -63,9 +63,9 @@ static void timeline_svg(FILE *out, const cct_timeline *t, int width, int with_d
   fprintf(out, "<text class=\"title\" x=\"%d\" y=\"22\">timeline of ", TM);
   xml(out, t->center);
   double wlen = t->win_to - t->win_from;
-  fprintf(out, "</text>\n<text class=\"sub\" x=\"%d\" y=\"40\">run %d, %zu of %zu traced profiles, the most time on it "
+  fprintf(out, "</text>\n<text class=\"sub\" x=\"%d\" y=\"40\">run %d, %zu of %zu traced profiles, the most time on it"
                "%s first: the share of each moment it was on the sampled call stack</text>\n",
-          TM, t->run, t->nlanes, t->total_lanes, t->windowed ? "in the window" : "");
+          TM, t->run, t->nlanes, t->total_lanes, t->windowed ? " in the window" : "");
   fprintf(out, "<text class=\"cap\" x=\"%.0f\" y=\"%.0f\">profile</text><text class=\"cap\" x=\"%.0f\" y=\"%.0f\">"
                "on it%s</text>\n",
           (double)TM, ylanes - 6, x0 + pw + 8, ylanes - 6, t->windowed ? " in the window" : "");
