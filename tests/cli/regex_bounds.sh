@@ -64,7 +64,17 @@ python3 - "$CCTQ" "$t/many.sqlite" <<'PY' || fails=$((fails + 1))
 import signal, subprocess, sys, time
 p = subprocess.Popen([sys.argv[1], sys.argv[2], "-c", "center re '(L|LL)*x'; flat 1"], stdout=subprocess.PIPE,
                      stderr=subprocess.PIPE)
-time.sleep(1)
+# the handler is set once the archive is open: wait for it (an ASan build on a busy machine
+# takes more than a second to get there), then let the command run
+def catches_sigint():
+    for line in open("/proc/%d/status" % p.pid):
+        if line.startswith("SigCgt:"):
+            return int(line.split()[1], 16) & (1 << (signal.SIGINT - 1))
+    return 0
+deadline = time.time() + 60
+while not catches_sigint() and time.time() < deadline and p.poll() is None:
+    time.sleep(0.05)
+time.sleep(0.5)
 t = time.time()
 p.send_signal(signal.SIGINT)
 out, err = p.communicate(timeout=30)
