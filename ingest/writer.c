@@ -470,7 +470,7 @@ int cct_writer_open(const char *out_path, const char *db_dir, const char *format
     sqlite3_bind_text(st, 5, now, -1, SQLITE_STATIC);
     sqlite3_bind_text(st, 6, "cctingest " CCT_VERSION, -1, SQLITE_STATIC);
     sqlite3_bind_text(st, 7, digest, -1, SQLITE_STATIC);
-    if (sqlite3_step(st) != SQLITE_DONE) rc = cct_err_set(err, CCT_ESQL, "cannot write run: %s", sqlite3_errmsg(w->db));
+    if (sqlite3_step(st) != SQLITE_DONE) rc = cct_err_set(err, CCT_ESQL, "run: %s", sqlite3_errmsg(w->db));
     sqlite3_finalize(st);
   }
   struct { sqlite3_stmt **st; const char *name; } stmts[] = {
@@ -482,6 +482,13 @@ int cct_writer_open(const char *out_path, const char *db_dir, const char *format
     rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
   for (size_t i = 0; !rc && i < sizeof stmts / sizeof *stmts; i++)
     rc = cct_schema_prepare_named(w->db, cct_sql_ingest, stmts[i].name, stmts[i].st, err);
+  if (rc == CCT_ESQL && !strstr(err->msg, out_path)) {
+    /* a damaged archive fails here ("database disk image is malformed"): name it */
+    char msg[sizeof err->msg];
+    memcpy(msg, err->msg, sizeof msg);
+    err->code = CCT_OK; /* cct_err_set keeps a first error */
+    cct_err_set(err, rc, "cannot write '%s': %s", out_path, msg);
+  }
   if (rc) {
     cct_writer_abort(w);
     return rc;
