@@ -41,7 +41,32 @@ static const char *const stmt_names[ST_COUNT] = {
     [ST_VALUES] = "values", [ST_LOOP_COSTS] = "loop_costs", [ST_FUNCTIONS_AT] = "functions_at",
     [ST_FILE_CONTEXTS] = "file_contexts", [ST_OCC_FUNCTION] = "occ_function", [ST_COLUMN_VALUES] = "column_values"};
 
+/* Runs the check statement NAME (query.sql: the first problem, no row when intact): 0, or
+ * an error naming the archive. */
+static int check_pages(qarch *a, const char *name, cct_err *err) {
+  sqlite3_stmt *st = NULL;
+  int rc = cct_schema_prepare_named(a->db, cct_sql_query, name, &st, err);
+  if (rc) return rc;
+  rc = cct_step(st, err);
+  if (rc == CCT_STEP_ROW) { /* "TABLE: *** in database main ***\nFIRST PROBLEM\n...": TABLE: FIRST PROBLEM */
+    const char *file = sqlite3_db_filename(a->db, "main"), *why = (const char *)sqlite3_column_text(st, 0);
+    const char *colon = why ? strchr(why, ':') : NULL, *more = why ? strstr(why, "***\n") : NULL;
+    const char *first = more ? more + 4 : colon ? colon + 2 : "";
+    rc = cct_err_set(err, CCT_ECORRUPT, "'%s': database disk image is malformed (%.*s: %.*s)",
+                     file && *file ? file : "the archive", colon ? (int)(colon - why) : 0, why ? why : "",
+                     (int)strcspn(first, "\n"), first);
+  } else if (rc == CCT_STEP_DONE) {
+    rc = CCT_OK;
+  }
+  sqlite3_finalize(st);
+  return rc;
+}
+
 sqlite3_stmt *q_arch_stmt(qarch *a, int i, int run, cct_err *err) {
+  if (!a->totals_checked && (i == ST_FLAT || i == ST_FLAT_ONE || i == ST_LINE_COSTS || i == ST_LOOP_COSTS)) {
+    if (check_pages(a, "check_totals", err)) return NULL;
+    a->totals_checked = 1;
+  }
   if (!a->st[i] && cct_schema_prepare_named(a->db, cct_sql_query, stmt_names[i], &a->st[i], err)) return NULL;
   sqlite3_stmt *st = a->st[i];
   sqlite3_reset(st);
@@ -590,7 +615,7 @@ int q_arch_open(qarch *a, const char *path, int flags, sqlite3 *db, cct_err *err
       return cct_err_set(err, CCT_ESQL, "cannot register cct_keys: %s", sqlite3_errmsg(db));
     a->db = db;
     a->borrowed = 1;
-    return CCT_OK;
+    return check_pages(a, "check_tables", err);
   }
   int rc = cct_schema_open(path, CCT_OPEN_READONLY | flags, &a->db, err);
   if (rc) return rc;
@@ -609,7 +634,12 @@ int q_arch_open(qarch *a, const char *path, int flags, sqlite3 *db, cct_err *err
       sqlite3_finalize(st);
     }
   }
-  return CCT_OK;
+  rc = check_pages(a, "check_tables", err);
+  if (rc) {
+    sqlite3_close(a->db);
+    a->db = NULL;
+  }
+  return rc;
 }
 
 void q_arch_close(qarch *a) {

@@ -128,6 +128,7 @@ typedef struct qarch {
   int borrowed;          /* db is the caller's (cct_query_open_db): never closed here */
   sqlite3_stmt *st[ST_COUNT];
   int txn, txn_own;      /* nesting depth of q_begin; whether q_begin opened the transaction */
+  int totals_checked;    /* scope_total passed its integrity check (q_arch_stmt) */
   qrun **runs;           /* loaded runs */
   size_t nruns;
   qmap fnmap;            /* (function id, run) -> index in fns */

@@ -601,8 +601,9 @@ int q_stats(const qv *q, size_t bins, int order, cct_stats **out, cct_err *err) 
     pvec v;
     if (!buf || decode_profile(buf, n, &v)) {
       free(buf);
-      rc = cct_err_set(err, CCT_ECORRUPT, "per-profile values of profile %lld are corrupt",
-                       (long long)sqlite3_column_int64(st, 0));
+      const char *file = sqlite3_db_filename(q->a->db, "main");
+      rc = cct_err_set(err, CCT_ECORRUPT, "'%s': per-profile values of profile %lld are corrupt",
+                       file && *file ? file : "the archive", (long long)sqlite3_column_int64(st, 0));
       break;
     }
     double sum = 0, root = 0;

@@ -1083,7 +1083,9 @@ static int cmd_sql(cct_shell *p, cct_words *w) {
   sqlite3_finalize(st);
   if (rc != SQLITE_DONE) {
     if (cct_shell_interrupted) return cct_shell_error(p, "interrupted");
-    return cct_shell_error(p, "%s in 'sql'", sqlite3_errmsg(cct_query_db(p->q)));
+    const char *file = sqlite3_db_filename(cct_query_db(p->q), "main"); /* a damaged page, say */
+    return cct_shell_error(p, "'%s': %s in 'sql'", file && *file ? file : "the archive",
+                           sqlite3_errmsg(cct_query_db(p->q)));
   }
   return CCT_CMD_OK;
 }

@@ -4,6 +4,14 @@
 # 1. An append into an archive whose 'run' table root page holds a copy of
 #    another page failed with "cannot write run: database disk image is
 #    malformed": no archive named.
+# 2. Damage SQLite's cell checks do not see gave wrong views with status 0: a
+#    page of the function table swapped with another page listed numbers as
+#    function names (here, module paths); a 200-byte run inside a scope_total leaf made 'flat 0' lose
+#    rows.  The tables of names are checked at open, scope_total before its
+#    first read (SQLite's integrity_check of the table): an error naming the
+#    archive and the table.
+# 3. A damaged page under 'sql' and corrupt per-profile values under 'stats'
+#    were errors without the archive's name.
 set -euo pipefail
 t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
@@ -28,4 +36,65 @@ st=0; "$CCTINGEST" --quiet "$CCT_DATA/v4-hpctoolkit-small_v4.0" a.sqlite 2>err |
 [ "$(grep -c . err)" = 1 ] && grep -q "^cctingest: error: .*'a.sqlite'.*database disk image is malformed" err ||
   fail "append into a damaged run table: $(cat err)"
 cmp -s a.sqlite before.sqlite || fail "the failed append changed the archive"
+
+# 2a. the function table's first leaf holds a copy of the module table's: module paths
+# as function names
+"$CCTINGEST" --quiet "$CCT_DATA/classic-callflow-lulesh" l.sqlite
+"$CCTQ" l.sqlite -c 'flat 0' >want.txt
+damage() { # damage FILE PAGE OFFSET BYTES: BYTES bytes of a fixed pattern at OFFSET of PAGE (an index leaf: FROM)
+  python3 - "$@" <<'PY'
+import sys
+path, page, off, n = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+with open(path, "r+b") as f:
+    f.seek((page - 1) * 4096 + off)
+    f.write(bytes((i * 37 + 11) % 256 for i in range(n)))
+PY
+}
+leaf() { sqlite3 "$1" "SELECT pageno FROM dbstat WHERE name = '$2' AND pagetype = 'leaf' ORDER BY pageno LIMIT 1 OFFSET $3"; }
+[ "$(sqlite3 l.sqlite 'PRAGMA page_size')" = 4096 ] || fail "setup: page size"
+cp l.sqlite f.sqlite
+fpage=$(leaf f.sqlite function 0); cpage=$(leaf f.sqlite module 0)
+python3 - f.sqlite "$cpage" "$fpage" <<'PY'
+import sys
+path, src, dst = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+with open(path, "r+b") as f:
+    f.seek((src - 1) * 4096); page = f.read(4096)
+    f.seek((dst - 1) * 4096); f.write(page)
+PY
+sqlite3 f.sqlite "PRAGMA cell_size_check = ON; PRAGMA quick_check" >qc.txt 2>&1 || true
+[ "$(cat qc.txt)" = ok ] || fail "setup: the swapped page is one cell checks see: $(head -c 200 qc.txt)"
+st=0; "$CCTQ" f.sqlite -c 'flat 0' >out.txt 2>err || st=$?
+[ "$st" = 2 ] && [ ! -s out.txt ] && [ "$(grep -c . err)" = 1 ] &&
+  grep -q "^cctq: error: '.*/f.sqlite': database disk image is malformed (function: " err ||
+  fail "a function page swapped: exit $st, $(grep -c . out.txt) lines, $(cat err)"
+
+# 2b. 200 bytes inside a scope_total leaf, past its cell pointers: flat lost rows
+found=0
+for off in 1000 2000 3000; do
+  cp l.sqlite s.sqlite
+  damage s.sqlite "$(leaf s.sqlite scope_total 0)" "$off" 200
+  sqlite3 s.sqlite "PRAGMA cell_size_check = ON; SELECT count(*) FROM scope_total" >/dev/null 2>&1 || continue
+  sqlite3 s.sqlite "PRAGMA integrity_check(scope_total)" >ic.txt 2>&1 || true
+  [ "$(cat ic.txt)" != ok ] || continue
+  found=$((found + 1))
+  st=0; "$CCTQ" s.sqlite -c 'flat 0' >out.txt 2>err || st=$?
+  [ "$st" = 1 ] && [ ! -s out.txt ] && [ "$(grep -c . err)" = 1 ] &&
+    grep -q "^cctq: error: '.*/s.sqlite': database disk image is malformed (scope_total: " err ||
+    fail "scope_total damaged at $off: exit $st, $(grep -c . out.txt) of $(grep -c . want.txt) lines, $(cat err)"
+done
+[ "$found" -gt 0 ] || fail "setup: no offset damaged scope_total past the cell checks"
+# the intact archive: the same flat as before the checks
+"$CCTQ" l.sqlite -c 'flat 0' >out.txt && cmp -s out.txt want.txt || fail "the intact archive's flat changed"
+
+# 3. damage under 'sql', corrupt per-profile values under 'stats': the archive named
+cp l.sqlite q.sqlite
+damage q.sqlite "$(leaf q.sqlite context 2)" 0 100
+st=0; "$CCTQ" q.sqlite -c 'sql SELECT count(*) FROM contexts' >/dev/null 2>err || st=$?
+[ "$st" = 1 ] && grep -q "^cctq: error: '.*/q.sqlite': database disk image is malformed in 'sql'$" err ||
+  fail "'sql' on a damaged page: exit $st, $(cat err)"
+"$CCTINGEST" --quiet "$CCT_DATA/classic-hatchet-cpi" p.sqlite
+sqlite3 p.sqlite "UPDATE profile_value SET data = x'28b52ffd0000' WHERE profile = 1"
+st=0; "$CCTQ" p.sqlite -c 'stats' >/dev/null 2>err || st=$?
+[ "$st" = 1 ] && grep -q "^cctq: error: '.*/p.sqlite': per-profile values of profile [0-9]* are corrupt$" err ||
+  fail "'stats' on corrupt per-profile values: exit $st, $(cat err)"
 echo "ok sweep findings"
