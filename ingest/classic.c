@@ -187,9 +187,9 @@ static int add_column(reader *r, const attrs *a, int db) {
 static int add_table_entry(reader *r, const char *tag, const attrs *a) {
   int64_t id;
   if (parse_int(a->i, &id) || !a->n) return fail(r, CCT_ECORRUPT, "table entry without id or name");
-  if (!strcmp(tag, "LoadModule")) return cct_writer_module(r->w, id, a->n);
-  if (!strcmp(tag, "File")) {
-    return cct_writer_file(r->w, id, a->n, a->n); /* hpcprof's copies are named './src/...' */
+  if (!strcmp(tag, "LoadModule") || !strcmp(tag, "File")) { /* hpcprof's copies are named './src/...' */
+    int rc = !strcmp(tag, "File") ? cct_writer_file(r->w, id, a->n, a->n) : cct_writer_module(r->w, id, a->n);
+    return rc == CCT_ECORRUPT ? fail(r, rc, cct_writer_err(r->w)->msg) : rc; /* an id declared twice: here */
   }
   int added = 0;
   if (!cct_idmap_put(&r->procs, id, 0, (int64_t)r->nnames, &added)) return cct_err_set(r->err, CCT_ENOMEM, "out of memory");

@@ -12,6 +12,8 @@
 #    archive and the table.
 # 3. A damaged page under 'sql' and corrupt per-profile values under 'stats'
 #    were errors without the archive's name.
+# 4. A classic experiment.xml declaring a <File> (or <LoadModule>) id twice:
+#    "file id 3 declared twice", no file named.
 set -euo pipefail
 t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
@@ -97,4 +99,17 @@ sqlite3 p.sqlite "UPDATE profile_value SET data = x'28b52ffd0000' WHERE profile 
 st=0; "$CCTQ" p.sqlite -c 'stats' >/dev/null 2>err || st=$?
 [ "$st" = 1 ] && grep -q "^cctq: error: '.*/p.sqlite': per-profile values of profile [0-9]* are corrupt$" err ||
   fail "'stats' on corrupt per-profile values: exit $st, $(cat err)"
+
+# 4. a <File> element twice in experiment.xml: the file and its line named
+cp -r "$CCT_DATA/classic-hatchet-cpi" twice
+python3 - twice/experiment.xml <<'PY'
+import re, sys
+s = open(sys.argv[1]).read()
+m = re.search(r"<File [^>]*>", s)
+open(sys.argv[1], "w").write(s[:m.end()] + m.group(0) + s[m.end():])
+PY
+st=0; "$CCTINGEST" --quiet twice n.sqlite 2>err || st=$?
+[ "$st" = 1 ] && [ ! -e n.sqlite ] && [ "$(grep -c . err)" = 1 ] &&
+  grep -q "^cctingest: error: 'twice/experiment.xml' line [0-9]*: file id [0-9]* declared twice$" err ||
+  fail "a File declared twice: exit $st, $(cat err)"
 echo "ok sweep findings"
