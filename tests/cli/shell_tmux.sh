@@ -47,7 +47,7 @@ clear_screen
 keys 'center MPI_Fi' Tab
 wait_for '^cctq> center MPI_Finalize ?$' "'center MPI_Fi<Tab>' did not complete"
 keys Enter 'bottomup 1' Enter
-wait_for '\* MPI_Finalize$' "bottomup after the completed center"
+wait_for '\* .*MPI_Finalize$' "bottomup after the completed center"
 tmux -L "$sock" capture-pane -e -p -t cctq | grep -q "$(printf '\033\\[1m')" || { echo "FAIL: center row not bold"; exit 1; }
 # File name completion for 'source'.
 clear_screen
