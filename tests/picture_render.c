@@ -75,6 +75,7 @@ int main(int argc, char **argv) {
     fprintf(stderr, "picture_render: %s\n", e.msg);
     return 1;
   }
+  cct_query_set_hotpath(q, 0); /* the page re-centers with every level to the depth, as these views then do */
   int depth = 4, ncenter = 0, status = 0;
   cct_picture_opts o = {0, CCT_PICTURE_COLOR_MODULE, 0};
   const char *svg = NULL, *html = NULL, *stats = NULL, *json = NULL;

@@ -178,6 +178,7 @@ static int vt_filter(sqlite3_vtab_cursor *p, int idxNum, const char *idxStr, int
     spec.center = c->center;
   }
   spec.depth = depth;
+  spec.drop_zero = 1; /* the shell's rows: those of zero cost left out */
   spec.flat_kind = CCT_FLAT_FUNCTIONS;
   spec.flat_n = depth;
   return cct_view_compute(c->q, &spec, &c->v, &err) ? fail(p, err.msg) : SQLITE_OK;
