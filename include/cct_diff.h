@@ -47,6 +47,9 @@ typedef struct cct_diff_spec {
   int flat_kind; /* CCT_FLAT_* (flat) */
   int flat_n;    /* flat: keep the n first top-level rows after sorting (0 = all) */
   int flags;     /* CCT_DIFF_* flags */
+  const cct_window *window; /* NULL: compare with other_run; else two windows of the current run:
+                               the session's (the whole run without one) and this one, by the
+                               metric 'trace (sec)' (the one windows restrict) */
 } cct_diff_spec;
 
 /* One merged row, in pre-order. */
@@ -75,7 +78,9 @@ typedef struct cct_diff {
   int depth;                /* topdown / bottomup depth */
   int flat_kind, flat_n;    /* flat */
   int sort_change;          /* 1: siblings sorted by |change| */
-  int run, other_run;       /* base run (the session's) and the other run */
+  int run, other_run;       /* base run (the session's) and the other run (the same for windows) */
+  const cct_window *windows; /* a diff of two windows: [0] the base's (the whole run when the
+                               session has none), [1] the other's; NULL for two runs */
   const char *title, *other_title; /* run titles (NULL when none) */
   const char **center;      /* center items as typed (base run) */
   size_t ncenter;
@@ -96,8 +101,8 @@ typedef struct cct_diff {
   void *priv;               /* library data (the two views) */
 } cct_diff;
 
-/* Computes spec's view in the current run of q and in other_run, merged as
- * described above.  The session's settings are used as they are; the
+/* Computes spec's view in the current run of q and in other_run (with
+ * spec->window: in the current run over that window), merged as described above.  The session's settings are used as they are; the
  * threshold hides a row only when it is below the threshold in both runs (each
  * run's fraction of its own program total).  A center item that matches
  * nothing in other_run is left out there (named in d->note); when none

@@ -81,6 +81,11 @@ typedef struct cct_row {
                           'inclusive'); NULL without a center */
 } cct_row;
 
+/* A window [from, to) of a run's traces, in seconds since its first record. */
+typedef struct cct_window {
+  double from, to;
+} cct_window;
+
 /* A computed view. */
 typedef struct cct_view {
   const char *view;        /* "topdown", "bottomup", "flat", "source" */
@@ -108,8 +113,10 @@ typedef struct cct_view {
                               frames, when it exceeds the top row's exclusive (the function's
                               code is mostly inlined; hpcviewer's classic exclusive counts it);
                               else 0.  The note says so too. */
-  const char **filters;    /* the filters the values went through, in order, as text ('hide MPI_*') */
+  const char **filters;    /* the filters the values went through, in order, as text ('hide MPI_*'),
+                              and the window last when there is one */
   size_t nfilters;
+  const cct_window *window; /* the window 'trace (sec)' was restricted to, NULL: the whole run */
   void *priv;              /* library data: what each row stands for (see cct_center_edit) */
 } cct_view;
 
@@ -435,11 +442,6 @@ int cct_query_prepare_sql(cct_query *q, const char *sql, int len, sqlite3_stmt *
 
 /* ---- traces: time windows and the timeline (SPEC section 5, Time windows) ---- */
 
-/* A window [from, to) of a run's traces, in seconds since its first record. */
-typedef struct cct_window {
-  double from, to;
-} cct_window;
-
 /* What a run's traces hold: has 0 when it has none. */
 typedef struct cct_traces_info {
   int has;
@@ -458,8 +460,16 @@ int cct_query_traces(cct_query *q, int run, cct_traces_info *info, cct_err *err)
  * CCT_ENOTFOUND (the run has no traces) or CCT_EUSAGE (bad time). */
 int cct_query_set_window(cct_query *q, const char *from, const char *to, cct_err *err);
 
+/* Parses a window of the current run as cct_query_set_window does, into *out,
+ * without setting it.  Same returns. */
+int cct_query_parse_window(cct_query *q, const char *from, const char *to, cct_window *out, cct_err *err);
+
 /* The session's window, NULL when none. */
 const cct_window *cct_query_window(const cct_query *q);
+
+/* 'window 1.5 s - 2.5 s (trace (sec) only)', as views name a window among their
+ * filters; malloc'd, NULL when out of memory. */
+char *cct_window_text(const cct_window *w);
 
 /* A timeline: per lane (traced profile), per column of equal time, the share
  * of the column's time that the center was on the sampled stack (the records

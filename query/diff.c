@@ -15,6 +15,7 @@
  * inclusive value, or by |change|) and emitted in pre-order with their
  * subtrees; an unmatched row's whole subtree is added or removed. */
 #include "cct_diff.h"
+#include "cct_kinds.h"
 #include "cct_schema.h"
 #include "cct_util.h"
 #include "cct_sqlite.h"
@@ -70,6 +71,7 @@ typedef struct priv {
   char *title, *other_title, *note;
   char **units, **other_units;
   int *om;
+  cct_window windows[2]; /* a diff of two windows */
 } priv;
 
 /* ------------------------------------------------------------- helpers */
@@ -458,6 +460,21 @@ static int other_view(cct_query *q, const cct_view_spec *base, int other_run, cc
   return rc;
 }
 
+/* Two windows of the current run: the base spec *vs (changed to the metric
+ * 'trace (sec)') over the session's window, the other view (into p) over w. */
+static int window_views(cct_query *q, const cct_window *w, cct_view_spec *vs, priv *p, cct_err *err) {
+  cct_traces_info info;
+  int rc = cct_query_traces(q, 0, &info, err);
+  if (rc) return rc;
+  if (!info.has) return cct_err_set(err, CCT_ENOTFOUND, "run %d has no traces: no window to compare", cct_query_run(q));
+  p->windows[0] = vs->window ? *vs->window : (cct_window){0, info.span};
+  p->windows[1] = *w;
+  vs->metric = CCT_TRACE_METRIC; /* the other metrics are the whole run's in both */
+  cct_view_spec other = *vs;
+  other.window = &p->windows[1];
+  return cct_view_compute(q, &other, &p->other, err);
+}
+
 /* ----------------------------------------------------------------- api */
 
 void cct_diff_free(cct_diff *d) {
@@ -510,7 +527,13 @@ int cct_view_diff(cct_query *q, const cct_diff_spec *spec, int other_run, cct_di
   cct_view_spec vs;
   view_spec(q, spec, &vs);
   double threshold = cct_query_threshold(q);
-  rc = other_view(q, &vs, other_run, &p->other, &p->note, &found, err);
+  if (spec->window) {
+    rc = window_views(q, spec->window, &vs, p, err);
+    other_run = cct_query_run(q);
+    d->windows = p->windows;
+  } else {
+    rc = other_view(q, &vs, other_run, &p->other, &p->note, &found, err);
+  }
   if (!rc) rc = cct_view_compute(q, &vs, &p->base, err);
   if (rc) goto fail;
   const cct_view *va = p->base, *vb = p->other;

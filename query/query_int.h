@@ -303,7 +303,7 @@ int q_column_values(const qv *q, size_t col, const double **v, cct_err *err);
  * they cannot be (the view's values, read next, then give the error). */
 double q_run_total(const qv *q, size_t col);
 
-/* ---- scopes.c: static-scope totals of a filtered run ---- */
+/* ---- scopes.c: static-scope totals of a filtered run, or of a window ---- */
 
 /* One static scope of a kind (CCT_TOTAL_*): key (function, file or module id; loops and
  * lines: file id), line (loops and lines, else 0), totals, contexts in the scope. */
@@ -315,12 +315,17 @@ typedef struct qscope {
 typedef struct qscache qscache;
 /* The scopes of kind with a value in column col of q's run, computed over its tree by
  * the outermost rule (as scope_total holds them for an archive's run) and kept with the
- * run: *out[0..*n), sorted by (key, line).  Returns CCT_OK or an error. */
+ * run (the window's trace column: for that window): *out[0..*n), sorted by (key, line).
+ * For a filtered run's columns and a window's trace column (q_scopes_in_memory).
+ * Returns CCT_OK or an error. */
 int q_scopes(const qv *q, int kind, size_t col, const qscope **out, size_t *n, cct_err *err);
 /* The totals of one scope (0 when it has no value).  Returns CCT_OK or an error. */
 int q_scope_one(const qv *q, int kind, size_t col, int64_t key, int64_t line, double *incl, double *excl, cct_err *err);
 /* Frees a run's scope cache (NULL: no-op). */
 void q_scopes_free(qscache *c);
+/* 1 when column col's static-scope totals are computed in memory (q_scopes), not read
+ * from scope_total: a filtered run, or the trace column under a window. */
+static inline int q_scopes_in_memory(const qv *q, size_t col) { return q->r->ft || (q->win && col == q->win->col); }
 /* ---- occur.c: look-ups over the run's tree image ---- */
 
 typedef struct qindex qindex;

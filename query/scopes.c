@@ -3,8 +3,9 @@
  * table scope_total: inclusive over the contexts of a scope with no proper
  * ancestor in the same scope (outermost rule), exclusive over every frame, and
  * over the loops and lines with no context of the same scope between them and
- * their frame.  Used for filtered runs (qrun.ft), whose totals no table holds;
- * each (kind, column) is computed once and kept with the run. */
+ * their frame.  Used for filtered runs (qrun.ft) and for the trace column under
+ * a window (window.c), whose totals no table holds; each (kind, column) is
+ * computed once and kept with the run (the window's: until another window). */
 #include "query_int.h"
 
 #include <stdlib.h>
@@ -14,6 +15,7 @@
 typedef struct qscopes {
   int kind;
   size_t col;
+  int window;   /* the window serial of the values (0: none) */
   qscope *v;
   size_t n;
 } qscopes;
@@ -68,8 +70,8 @@ static int compute(const qv *q, int kind, size_t col, qscope **out, size_t *nout
   int32_t n = t->n, nfn = 1;
   for (int32_t i = 0; i < n; i++)
     if (t->function[i] >= nfn) nfn = t->function[i] + 1;
-  const double *v = NULL;
-  int rc = q_column_values(q, col, &v, err);
+  const double *v = q->win && col == q->win->col ? q->win->v : NULL; /* a window's, else a filtered run's */
+  int rc = v ? CCT_OK : q_column_values(q, col, &v, err);
   if (rc) return rc;
   int64_t *fkey = malloc((size_t)nfn * sizeof *fkey);
   int32_t *slot = cct_big_alloc((size_t)n * sizeof *slot, 0), *saved = cct_big_alloc((size_t)n * sizeof *saved, 0);
@@ -138,20 +140,29 @@ int q_scopes(const qv *q, int kind, size_t col, const qscope **out, size_t *n, c
   *n = 0;
   if (!r->scopes && !(r->scopes = calloc(1, sizeof *r->scopes))) return cct_err_set(err, CCT_ENOMEM, "out of memory");
   qscache *c = r->scopes;
-  for (size_t i = 0; i < c->n; i++)
-    if (c->s[i].kind == kind && c->s[i].col == col) {
-      *out = c->s[i].v;
-      *n = c->s[i].n;
-      return CCT_OK;
-    }
-  qscopes *g = cct_reallocarray(c->s, c->n + 1, sizeof *g);
-  if (!g) return cct_err_set(err, CCT_ENOMEM, "out of memory");
-  c->s = g;
-  qscopes *x = &c->s[c->n];
-  *x = (qscopes){kind, col, NULL, 0};
+  int window = q->win && col == q->win->col ? q->win->serial : 0;
+  qscopes *x = NULL;
+  for (size_t i = 0; i < c->n && !x; i++)
+    if (c->s[i].kind == kind && c->s[i].col == col) x = &c->s[i];
+  if (x && x->window == window) {
+    *out = x->v;
+    *n = x->n;
+    return CCT_OK;
+  }
+  if (!x) { /* a new entry; an entry of another window is computed again in place */
+    qscopes *g = cct_reallocarray(c->s, c->n + 1, sizeof *g);
+    if (!g) return cct_err_set(err, CCT_ENOMEM, "out of memory");
+    c->s = g;
+    x = &c->s[c->n++];
+  } else {
+    free(x->v);
+  }
+  *x = (qscopes){kind, col, window, NULL, 0};
   int rc = compute(q, kind, col, &x->v, &x->n, err);
-  if (rc) return rc;
-  c->n++;
+  if (rc) {
+    x->window = -1; /* nothing valid: computed again when asked */
+    return rc;
+  }
   *out = x->v;
   *n = x->n;
   return CCT_OK;

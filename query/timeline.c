@@ -42,11 +42,7 @@ static int parse_edge(const char *s, double span, double *out) {
   return 0;
 }
 
-int cct_query_set_window(cct_query *s, const char *from, const char *to, cct_err *err) {
-  if (!from) {
-    s->windowed = 0;
-    return CCT_OK;
-  }
+int cct_query_parse_window(cct_query *s, const char *from, const char *to, cct_window *out, cct_err *err) {
   cct_traces_info info;
   int rc = cct_query_traces(s, 0, &info, err);
   if (rc) return rc;
@@ -59,6 +55,18 @@ int cct_query_set_window(cct_query *s, const char *from, const char *to, cct_err
     return cct_err_set(err, CCT_EUSAGE, "'%s' is not a time: give seconds (1.5, 1.5s, 250ms) or a percent of the run (10%%)", to);
   if (w.to <= w.from)
     return cct_err_set(err, CCT_EUSAGE, "the window ends (%g s) before it starts (%g s)", w.to, w.from);
+  *out = w;
+  return CCT_OK;
+}
+
+int cct_query_set_window(cct_query *s, const char *from, const char *to, cct_err *err) {
+  if (!from) {
+    s->windowed = 0;
+    return CCT_OK;
+  }
+  cct_window w;
+  int rc = cct_query_parse_window(s, from, to, &w, err);
+  if (rc) return rc;
   s->window = w;
   s->windowed = 1;
   return CCT_OK;

@@ -194,6 +194,10 @@ cct_view *q_view_new(const qv *q, const char *name, const size_t *vcols, size_t 
   } else if (nf) {
     lost = 1;
   }
+  cct_window *w = q->win ? malloc(sizeof *w) : NULL;
+  if (w) *w = (cct_window){(double)q->win->from * 1e-9, (double)q->win->to * 1e-9};
+  lost |= q->win && !w;
+  v->window = w;
   if (lost) {
     cct_view_free(v);
     return NULL;
@@ -237,6 +241,7 @@ void cct_view_free(cct_view *v) {
   free(v->total);
   free(v->base);
   free(cct_unconst(v->note));
+  free(cct_unconst(v->window));
   free(v->priv);
   free(v);
 }
@@ -402,7 +407,7 @@ static int loc_label(const qv *q, const char *prefix, int64_t file, long long li
 static int flat_one(const qv *q, int s, int64_t key, int64_t line, size_t col, double *incl, double *excl,
                     cct_err *err) {
   *incl = *excl = 0;
-  if (q->r->ft) return q_scope_one(q, s, col, key, line, incl, excl, err); /* a filtered run: in memory */
+  if (q_scopes_in_memory(q, col)) return q_scope_one(q, s, col, key, line, incl, excl, err); /* a filtered run, a window */
   sqlite3_stmt *st = q_stmt(q, ST_FLAT_ONE, err);
   if (!st) return CCT_ESQL;
   sqlite3_bind_int(st, 2, s); /* CCT_FLAT_* = CCT_TOTAL_* (static_assert in flat_rows) */
@@ -996,7 +1001,7 @@ static int flat_rows(const qv *q, int s, int n, int count, frow **prows, size_t 
   frow *rows = NULL;
   size_t nr = 0, cap = 0;
   int step;
-  if (q->r->ft) { /* a filtered run: its scopes computed in memory */
+  if (q_scopes_in_memory(q, q->disp)) { /* a filtered run, a window: its scopes computed in memory */
     const qscope *sc = NULL;
     size_t nsc = 0;
     int rc = q_scopes(q, s, q->disp, &sc, &nsc, err);
@@ -1320,10 +1325,6 @@ int q_flat(const qv *q, int kind, int n, cct_view **out, cct_err *err) {
   *out = NULL;
   if (kind < CCT_FLAT_FUNCTIONS || kind > CCT_FLAT_TREE) return cct_err_set(err, CCT_EUSAGE, "bad flat kind %d", kind);
   size_t vcols[CCT_VIEW_MAX_METRICS], nm = q_view_columns(q, vcols);
-  for (size_t m = 0; q->win && m < nm; m++) /* the static-scope totals are the whole run's */
-    if (vcols[m] == q->win->col)
-      return cct_err_set(err, CCT_EUSAGE, "flat under a window is not supported yet: center the function and use "
-                                          "topdown, or 'window reset'");
   int need = q->percent == CCT_PERCENT_CENTER ? q_center_need(q, vcols, nm, err) : CCT_OK; /* shares of the center */
   if (need) return need;
   cct_view *v = q_view_new(q, "flat", vcols, nm);

@@ -239,11 +239,16 @@ double q_root_total(const qv *q, size_t col) {
   return q_run_total(q, col);
 }
 
-char *q_window_text(const qv *q) {
+char *cct_window_text(const cct_window *w) {
   char b[160];
-  snprintf(b, sizeof b, "window %.6g s - %.6g s (%s only)", (double)q->win->from * 1e-9, (double)q->win->to * 1e-9,
-           CCT_TRACE_METRIC);
+  cct_c_numeric loc = cct_c_numeric_begin(); /* the host's LC_NUMERIC does not change the text */
+  snprintf(b, sizeof b, "window %.6g s - %.6g s (%s only)", w->from, w->to, CCT_TRACE_METRIC);
+  cct_c_numeric_end(loc);
   return q_strdup(b);
+}
+
+char *q_window_text(const qv *q) {
+  return cct_window_text(&(cct_window){(double)q->win->from * 1e-9, (double)q->win->to * 1e-9});
 }
 
 

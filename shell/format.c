@@ -321,6 +321,16 @@ void cct_json_number(char **s, const char *key, double d) {
   cct_json_raw(s, key, number_text(b, sizeof b, d));
 }
 
+void cct_json_window(char **s, const char *key, const cct_window *w) {
+  char *o = NULL;
+  cct_json_number(&o, "from", w->from);
+  cct_json_number(&o, "to", w->to);
+  char *obj = o ? cct_xprintf("{%s}", o + 2) : NULL;
+  cct_json_raw(s, key, obj ? obj : "null");
+  free(o);
+  free(obj);
+}
+
 /* ------------------------------------------------------------ formatters */
 
 /* The shared context of the formatters. */

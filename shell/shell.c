@@ -211,8 +211,8 @@ static const cct_cmd commands[] = {
     {"sql", cmd_sql, CMD_NEEDS_DB, "sql STATEMENT", "run one read-only SQL statement on the archive",
      "Views: runs, metrics, functions, contexts, context_values, flat (see the README).\n"
      "A ';' ends the command: quote it ('a;b') inside a string literal."},
-    {"diff", cmd_diff, CMD_NEEDS_DB, "diff RUN [sort]",
-     "the current view with the values of run RUN (number or title) beside the current run's",
+    {"diff", cmd_diff, CMD_NEEDS_DB, "diff RUN|window A B [sort]",
+     "the current view with the values of run RUN (number or title), or of window A B, beside the current ones",
      "The current view is the last topdown, bottomup or flat command (topdown 3 before\n"
      "any), with the current center, granularity, metric and threshold.  Rows match by\n"
      "path of names (context ids may differ; classic and v4 runs compare; '<program\n"
@@ -242,7 +242,12 @@ static const cct_cmd commands[] = {
      "    \"other_inclusive\": c, \"other_exclusive\": d, \"change\": c-a,\n"
      "    \"exclusive_change\": d-b}}}]}\n"
      "  (values of the run a row is absent from are null and count 0 in the change;\n"
-     "  other values are in the current run's unit)."},
+     "  other values are in the current run's unit).\n"
+     "'diff window A B' compares two windows of the current run (SPEC 5, Time windows):\n"
+     "the current window ('window'; the whole run without one) and [A, B), in seconds or\n"
+     "percents as 'window' takes them, by the metric 'trace (sec)' (the other metrics are\n"
+     "whole-run sums).  change = window A B - current window; json adds \"base_window\"\n"
+     "and \"window\" ({\"from\": s, \"to\": s})."},
     {"export", cmd_export, CMD_NEEDS_DB | CMD_LIST_EXPORTS, "export FILE",
      "write the last view (or diff, or stats) to FILE in the format of its extension",
      "  .svg     a picture of the center: callees as a flame graph above, callers below\n"
@@ -1114,25 +1119,31 @@ static int shown_diff_spec(cct_shell *p, int flags, cct_diff_spec *spec) {
 
 static int cmd_diff(cct_shell *p, cct_words *w) {
   static const char *const opts[] = {"sort", NULL};
+  int windows = w->argc >= 2 && !strcmp(w->argv[1], "window"); /* 'diff window A B': two windows of this run */
   long long runs = cct_query_run_count(p->q);
-  if (runs < 2)
+  if (runs < 2 && !windows)
     return cct_shell_error(p, "'diff' needs two runs and this archive has %lld; add one with 'cctingest DB_DIR %s'",
                            runs, p->path ? p->path : "FILE");
   if (w->argc < 2) return usage_error(p, cmd_of(w), "need a RUN", NULL);
-  if (w->argc > 3) return usage_error(p, cmd_of(w), "unexpected argument", w->argv[3]);
+  if (windows && w->argc < 4) return usage_error(p, cmd_of(w), "need a window's start and end", NULL);
+  int nw = windows ? 4 : 2; /* the words before 'sort' */
+  if (w->argc > nw + 1) return usage_error(p, cmd_of(w), "unexpected argument", w->argv[nw + 1]);
   int flags = 0;
-  if (w->argc == 3) {
-    if (find_word(opts, w->argv[2]) != 0) return usage_error(p, cmd_of(w), "unknown option", w->argv[2]);
+  if (w->argc == nw + 1) {
+    if (find_word(opts, w->argv[nw]) != 0) return usage_error(p, cmd_of(w), "unknown option", w->argv[nw]);
     flags |= CCT_DIFF_SORT_CHANGE;
   }
-  int run = find_run(p, w->argv[1]);
+  cct_err err = CCT_ERR_INIT;
+  cct_window win;
+  int run = windows ? cct_query_run(p->q) : find_run(p, w->argv[1]);
   if (!run) return CCT_CMD_ERROR;
+  if (windows && cct_query_parse_window(p->q, w->argv[2], w->argv[3], &win, &err)) return cct_shell_error(p, "%s", err.msg);
   cct_diff_spec spec;
   if (shown_diff_spec(p, flags, &spec)) return CCT_CMD_ERROR;
+  if (windows) spec.window = &win;
   if (spec.view == CCT_VIEW_BOTTOMUP && cct_center_count(p->q) == 0)
     return cct_shell_error(p, "no center to compare callers of: use 'center NAME' or 'flat'");
   cct_diff *d = NULL;
-  cct_err err = CCT_ERR_INIT;
   int rc = cct_view_diff(p->q, &spec, run, &d, &err);
   if (!rc) rc = cct_query_remember(p->q, d->base_view, &err); /* '@N' names the handles shown */
   if (rc) {

@@ -406,6 +406,7 @@ void cct_str_append(char **s, const char *t);           /* appends t */
 void cct_json_str(char **s, const char *key, const char *v); /* ', "key": "v"' (NULL: null) */
 void cct_json_raw(char **s, const char *key, const char *raw); /* ', "key": raw' */
 void cct_json_number(char **s, const char *key, double d); /* ', "key": d' (shortest round trip) */
+void cct_json_window(char **s, const char *key, const cct_window *w); /* ', "key": {"from": a, "to": b}' */
 char *cct_json_strings(const char *const *v, size_t n); /* '["a", "b"]' (malloc'ed, NULL on OOM) */
 
 /* printf into a new malloc'ed string (NULL when out of memory). */

@@ -229,6 +229,7 @@ static void view_result(cct_result *r, const cct_view *v) {
   if (!dup || cct_out_dups(v, dup)) r->failed = 1;
   cct_result_context(r, v->run, v->center, v->ncenter, v->granularity);
   cct_result_filters(r, v->filters, v->nfilters);
+  if (v->window) cct_json_window(&r->json_head, "window", v->window);
   if (v->note) cct_json_str(&r->json_head, "note", v->note);
   if (src && v->nrows) source_title(r, v);
   int kind = row_cols(r, src, 0);
@@ -302,6 +303,14 @@ static const char *status_name(int s) {
   return s == CCT_DIFF_ADDED ? "added" : s == CCT_DIFF_REMOVED ? "removed" : "both";
 }
 
+/* Appends " 'title'" to *t (nothing for NULL). */
+static void append_title(char **t, const char *title) {
+  if (!title) return;
+  char *e = cct_escape_dup(title, CCT_ESC_TERM);
+  cct_str_append(t, " '"), cct_str_append(t, e ? e : "?"), cct_str_append(t, "'");
+  free(e);
+}
+
 /* A diff as a result: the row columns of the base (or added) row, the status,
  * and per metric the six values of both runs (the display metric in tree and
  * table: inclusive of both runs with % of each run's total, the change, then
@@ -316,13 +325,19 @@ static void diff_result(cct_result *r, const cct_diff *d) {
   cct_str_append(&t, b);
   if (strcmp(d->view, "flat")) snprintf(b, sizeof b, " %d", d->depth), cct_str_append(&t, b);
   snprintf(b, sizeof b, ": run %d", d->run), cct_str_append(&t, b);
+  char side[2][64]; /* the columns' titles: 'run 1', or a window '0-1.5 s' */
   for (int k = 0; k < 2; k++) {
-    const char *title = k ? d->other_title : d->title;
-    if (k) snprintf(b, sizeof b, " -> run %d", d->other_run), cct_str_append(&t, b);
-    if (!title) continue;
-    char *e = cct_escape_dup(title, CCT_ESC_TERM);
-    cct_str_append(&t, " '"), cct_str_append(&t, e ? e : "?"), cct_str_append(&t, "'");
-    free(e);
+    if (d->windows) snprintf(side[k], sizeof side[k], "%.4g-%.4g s", d->windows[k].from, d->windows[k].to);
+    else snprintf(side[k], sizeof side[k], "run %d", k ? d->other_run : d->run);
+  }
+  append_title(&t, d->title);
+  if (d->windows) { /* 'run 1 'a' window 0 s - 2 s -> window 2 s - 4 s' */
+    snprintf(b, sizeof b, " window %.6g s - %.6g s -> window %.6g s - %.6g s", d->windows[0].from, d->windows[0].to,
+             d->windows[1].from, d->windows[1].to);
+    cct_str_append(&t, b);
+  } else {
+    snprintf(b, sizeof b, " -> run %d", d->other_run), cct_str_append(&t, b);
+    append_title(&t, d->other_title);
   }
   if (d->nmetrics) {
     char *e = cct_escape_dup(d->metrics[0], CCT_ESC_TERM);
@@ -340,6 +355,7 @@ static void diff_result(cct_result *r, const cct_diff *d) {
   cct_result_context(r, d->other_run, NULL, 0, -1);
   cct_json_str(h, "base_title", d->title);
   cct_json_str(h, "title", d->other_title);
+  for (int k = 0; d->windows && k < 2; k++) cct_json_window(h, k ? "window" : "base_window", &d->windows[k]);
   cct_result_context(r, 0, d->center, d->ncenter, d->granularity);
   cct_json_str(h, "sort", d->sort_change ? "change" : "inclusive");
   cct_str_append(h, ", \"metrics\": [");
@@ -366,13 +382,10 @@ static void diff_result(cct_result *r, const cct_diff *d) {
   static const int ins[NV] = {CCT_IN_ALL, CCT_IN_TABLE | CCT_IN_DATA, CCT_IN_ALL, CCT_IN_TABLE | CCT_IN_DATA,
                               CCT_IN_ALL, CCT_IN_ALL, CCT_IN_ALL};
   int first = (int)r->ncols;
-  char run[2][32];
-  snprintf(run[0], sizeof run[0], "run %d", d->run);
-  snprintf(run[1], sizeof run[1], "run %d", d->other_run);
-  const char *titles[NV] = {cct_result_keep(r, strdup(run[0])),
-                            cct_result_keep(r, strdup(run[0])),
-                            cct_result_keep(r, strdup(run[1])),
-                            cct_result_keep(r, strdup(run[1])),
+  const char *titles[NV] = {cct_result_keep(r, strdup(side[0])),
+                            cct_result_keep(r, strdup(side[0])),
+                            cct_result_keep(r, strdup(side[1])),
+                            cct_result_keep(r, strdup(side[1])),
                             "change",
                             "change",
                             "change %"};

@@ -5,6 +5,7 @@
 #include "shell_int.h"
 
 #include "cct_escape.h"
+#include "cct_kinds.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -145,12 +146,15 @@ static void stats_result(cct_result *r, const cct_stats *s, const cct_view_spec 
   cct_result_context(r, spec->run, center, center ? nc : 0, -1);
   const cct_filter *fl = spec->filters;
   size_t nf = spec->nfilters;
-  const char **ft = calloc(nf + 1, sizeof *ft); /* spec's filters, as views name them */
+  const char **ft = calloc(nf + 2, sizeof *ft); /* spec's filters and window, as views name them */
   for (size_t i = 0; ft && i < nf; i++)
     ft[i] = cct_result_keep(r, cct_filter_text(&fl[i]));
+  const cct_window *win = s->metric && !strcmp(s->metric, CCT_TRACE_METRIC) ? spec->window : NULL;
+  if (ft && win) ft[nf++] = cct_result_keep(r, cct_window_text(win));
   if (ft) cct_result_filters(r, ft, nf);
   else r->failed = 1;
   free(ft);
+  if (win) cct_json_window(h, "window", win);
   cct_json_str(h, "metric", s->metric);
   cct_json_str(h, "note", s->note);
   cct_json_number(h, "program_sum", s->program_sum);

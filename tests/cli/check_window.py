@@ -8,6 +8,11 @@ independently of cctq's code:
   #ID; topdown 0') equals the time its records (and its subtree's, by the
   scope rules of formats.md 3.4) spend inside the window, each record cut at
   the window's edges; and the two halves add up to the whole;
+- 'flat' (functions) in [10%, 35%): per function (name and module), the
+  inclusive time of its outermost frames and the exclusive time of all of them;
+- 'diff window 50% 100%' under 'window 10% 35%', per context (its 'topdown 0'
+  top row): both windows' values and the change, and a flat diff with 'sort'
+  ordered by the absolute change;
 - 'timeline' (json, 100 columns) with FUNCTION as the center: per lane and
   column, the share of the column's time whose record lies inside a frame of
   FUNCTION, and per lane the seconds on it.
@@ -42,6 +47,7 @@ def main():
         lanes = [[(t, alias.get(c, 0) if c else 0) for t, c in l] for l in lanes]
     ctx = {cid: (parent, kind, rel, name) for cid, parent, kind, rel, name in
            con.execute("SELECT id, parent, kind, relation, name FROM contexts WHERE run = 1")}
+    module = dict(con.execute("SELECT id, module FROM contexts WHERE run = 1"))
     t0 = min(l[0][0] for l in lanes)
     span = max(l[-1][0] for l in lanes) - t0
     # each record: (lane, start, end, ctx) with times in ns since t0
@@ -96,6 +102,83 @@ def main():
             print("check_window: %s: context %d: halves %r + %r != %r" % (db, c, h1[c][0], h2[c][0], whole[c][0]),
                   file=sys.stderr)
             return 1
+    def fail(msg):
+        print("check_window: %s: %s" % (db, msg), file=sys.stderr)
+        return 1
+
+    def run(cmds):
+        return subprocess.run([cctq, archive, "-c", "; ".join(cmds)], check=True, capture_output=True,
+                              text=True).stdout
+
+    def key(name, mod):  # a function as flat rows name it: its name without the ' [module]' suffix, and module
+        return (name.split(" [")[0] if name else name, mod or "")
+
+    def frame(c):  # a function's frame: a function context, or an instruction entered by a call (no structure)
+        return (ctx[c][1] == "function" or (ctx[c][1] == "instruction" and ctx[c][2] == "call")) and ctx[c][3]
+
+    def flat_functions(incl, excl):  # per function key: inclusive of the outermost frames, exclusive of all
+        fi, fe = defaultdict(float), defaultdict(float)
+        for c, (parent, kind, rel, name) in ctx.items():
+            if not frame(c):
+                continue
+            k, x, outer = key(name, module[c]), parent, True
+            while x is not None:
+                if frame(x) and key(ctx[x][3], module[x]) == k:
+                    outer = False
+                x = ctx[x][0]
+            if outer:
+                fi[k] += incl.get(c, 0) * 1e-9
+            fe[k] += excl.get(c, 0) * 1e-9
+        return fi, fe
+
+    def flat_rows(out):  # csv rows of 'flat' (after the header) by function key: summed inclusive, exclusive
+        rows = defaultdict(lambda: [0.0, 0.0])
+        for line in out.splitlines():
+            f = line.split(",")
+            if len(f) > 12 and f[3] == "function":
+                r = rows[key(f[4], f[8])]
+                r[0] += float(f[11])
+                r[1] += float(f[12])
+        return rows
+
+    w1, w2 = (round(span * 0.1), round(span * 0.35)), (round(span / 2), span)
+    win1 = "window %.9fs %.9fs" % (w1[0] * 1e-9, w1[1] * 1e-9)
+    win2 = "window %.9fs %.9fs" % (w2[0] * 1e-9, w2[1] * 1e-9)
+    fi, fe = flat_functions(*window(*w1))
+    got = flat_rows(run(["metric trace", "mode csv", win1, "flat 0"]))
+    for k in set(fi) | set(got):
+        g, want = got.get(k, [0, 0]), (fi.get(k, 0), fe.get(k, 0))
+        if any(abs(g[j] - want[j]) > 1e-9 + 1e-9 * abs(want[j]) for j in range(2)):
+            return fail("flat in [10%%, 35%%): %r: inclusive %r exclusive %r, expected %r %r" % (k, g[0], g[1], *want))
+    # diff window: per context, both windows' top rows and the change
+    i1, e1 = window(*w1)
+    i2, e2 = window(*w2)
+    cmds = ["metric trace", "mode csv", win1]
+    for c in ids:
+        cmds += ["center #%d" % c, "topdown 0", "diff " + win2]
+    out = run(cmds)
+    seen = 0
+    rows = [l.split(",") for l in out.splitlines() if l.count(",") > 18 and l.split(",")[3] == "both"]
+    if len(rows) != len(ids):
+        return fail("diff window: %d top rows for %d contexts" % (len(rows), len(ids)))
+    for c, f in zip(ids, rows):
+        want = (i1[c] * 1e-9, e1[c] * 1e-9, i2[c] * 1e-9, e2[c] * 1e-9, (i2[c] - i1[c]) * 1e-9, (e2[c] - e1[c]) * 1e-9)
+        g = [float(x) for x in f[13:19]]
+        if any(abs(g[j] - want[j]) > 1e-9 + 1e-9 * abs(want[j]) for j in range(6)):
+            return fail("diff window, context %d: %r, expected %r" % (c, g, want))
+        seen += 1
+    # a flat diff sorted by change: the functions' changes, largest first
+    fi1, _ = flat_functions(i1, e1)
+    fi2, _ = flat_functions(i2, e2)
+    out = run(["metric trace", "mode csv", win1, "flat 0", "diff " + win2 + " sort"])
+    changes = [(key(f[6], f[10]), float(f[17])) for f in (l.split(",") for l in out.splitlines())
+               if len(f) > 18 and f[5] == "function"]
+    for k, ch in changes:
+        want = fi2.get(k, 0) - fi1.get(k, 0)
+        if abs(ch - want) > 1e-9 + 1e-9 * abs(want) and sum(1 for x, _ in changes if x == k) == 1:
+            return fail("flat diff window sort: %r change %r, expected %r" % (k, ch, want))
+    if [abs(c) for _, c in changes] != sorted((abs(c) for _, c in changes), reverse=True):
+        return fail("flat diff window sort: not by the absolute change: %r" % changes[:5])
     # the timeline of FUNCTION over the whole run
     def on(c):
         x = c
@@ -157,8 +240,8 @@ def main():
     if ons != sorted(ons, reverse=True):
         print("check_window: %s: lanes not by time on the center" % db, file=sys.stderr)
         return 1
-    print("check_window: %s: %d contexts in 4 windows, timeline of %s in %d lanes: ok" % (db, len(ids), function,
-                                                                                        len(whole["lanes"])))
+    print("check_window: %s: %d contexts in 4 windows, %d functions, %d diffs, timeline of %s in %d lanes: ok"
+          % (db, len(ids), len(fi), seen, function, len(whole["lanes"])))
     return 0
 
 
