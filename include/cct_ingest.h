@@ -26,6 +26,8 @@ typedef struct cct_ingest_stats {
   long long metrics;        /* metric columns (base metric x statistic) */
   long long profiles;       /* per-thread/rank/stream profiles */
   long long elided;         /* v4 context ids with values but not in meta.db */
+  long long trace_records;  /* trace records stored (0: no traces) */
+  long long trace_strays;   /* of them, records naming a context not in the tree (stored as idle) */
   double seconds;           /* wall time */
   char warning[512];        /* "" or a problem after the run was stored (e.g. its directory not synced) */
 } cct_ingest_stats;

@@ -27,9 +27,7 @@ void cct_digest_update(uint64_t *h, const void *p, size_t n) {
   *h = x;
 }
 
-/* Hashes a whole file into *h and adds its size to *bytes.  Returns CCT_OK,
- * or CCT_EIO with err naming the file. */
-static int digest_file(const char *path, uint64_t *h, long long *bytes, cct_err *err) {
+int cct_digest_file(const char *path, uint64_t *h, long long *bytes, cct_err *err) {
   enum { CHUNK = 1 << 20 };
   FILE *f = cct_fopen_regular(path, err);
   if (!f) return CCT_EIO;
@@ -79,8 +77,8 @@ int cct_ingest(const cct_ingest_options *opt, cct_ingest_stats *stats, cct_err *
   long long bytes = 0;
   if (present(meta)) {
     format = "v4";
-    int rc = digest_file(meta, &h, &bytes, err);
-    if (!rc && present(prof)) rc = digest_file(prof, &h, &bytes, err);
+    int rc = cct_digest_file(meta, &h, &bytes, err);
+    if (!rc && present(prof)) rc = cct_digest_file(prof, &h, &bytes, err);
     if (rc) return rc;
   } else if (present(xml)) {
     if ((n = head(xml, buf, sizeof buf - 1, err)) < 0) return CCT_EIO;
@@ -88,8 +86,8 @@ int cct_ingest(const cct_ingest_options *opt, cct_ingest_stats *stats, cct_err *
     const char *v = strstr(buf, "<HPCToolkitExperiment");
     int prof2 = v && (v = strstr(v, "version=\"")) && v[9] == '4'; /* values in profile.db */
     format = prof2 ? "prof2" : "classic";
-    int rc = digest_file(xml, &h, &bytes, err);
-    if (!rc && prof2 && present(prof)) rc = digest_file(prof, &h, &bytes, err);
+    int rc = cct_digest_file(xml, &h, &bytes, err);
+    if (!rc && prof2 && present(prof)) rc = cct_digest_file(prof, &h, &bytes, err);
     if (rc) return rc;
     char *mdb = NULL; /* per-thread values in hpcviewer's merged file */
     rc = prof2 ? CCT_OK : cct_mdb_find(opt->db_dir, &mdb, err);
@@ -100,16 +98,21 @@ int cct_ingest(const cct_ingest_options *opt, cct_ingest_stats *stats, cct_err *
     return cct_err_set(err, CCT_EFORMAT, "'%s' holds neither experiment.xml nor meta.db: not an HPCToolkit database",
                        opt->db_dir);
   }
+  /* The traces are part of the content: read first (the tree takes each context's
+   * traced time), their files digested too. */
+  cct_traces *traces = NULL;
+  int rc = cct_traces_scan(opt->db_dir, format, &traces, err);
+  if (!rc) rc = cct_traces_digest(traces, &h, &bytes, err);
+  if (rc) return cct_traces_free(traces), rc;
   char digest[17];
   snprintf(digest, sizeof digest, "%016llx", (unsigned long long)h);
 
   /* A new archive that another ingest published while this one wrote its
    * own (CCT_EEXISTS from the commit) gets this run appended: read again. */
-  int rc = CCT_EEXISTS;
+  rc = CCT_EEXISTS;
   for (int attempt = 0; rc == CCT_EEXISTS && attempt < 2; attempt++) {
     cct_writer *w = NULL;
-    cct_traces *traces = NULL; /* read first: the tree takes each context's traced time */
-    rc = cct_traces_scan(opt->db_dir, format, &traces, err);
+    rc = attempt ? cct_traces_scan(opt->db_dir, format, &traces, err) : CCT_OK; /* the writer took the first */
     if (!rc) rc = cct_writer_open(opt->out_path, opt->db_dir, format, opt->title, digest, bytes, opt->replace, &w, err);
     if (rc) return cct_traces_free(traces), rc;
     cct_writer_traces(w, traces);

@@ -161,5 +161,8 @@ int cct_tmp_publish(const char *tmp, int fd, const char *out_path, char *warning
 /* Mixes n bytes at p into the content digest *h that identifies a database
  * (cctingest refuses a database whose digest an archive already has). */
 void cct_digest_update(uint64_t *h, const void *p, size_t n);
+/* Mixes a whole file into *h and adds its size to *bytes.  Returns CCT_OK, or
+ * CCT_EIO with err naming the file. */
+int cct_digest_file(const char *path, uint64_t *h, long long *bytes, cct_err *err);
 
 #endif

@@ -99,6 +99,14 @@ static void list_below(const char *dir) {
   free(v);
 }
 
+/* Says how many trace records of database db named a context that is not in
+ * its tree (stored as idle: the metric 'trace (sec)' leaves them out). */
+static void strays_note(const char *db, const cct_ingest_stats *st) {
+  if (st->trace_strays > 0)
+    fprintf(stderr, "cctingest: note: %s: %lld of %lld trace records name contexts that are not in the tree; "
+            "they are stored as idle (trace_run.strays)\n", db, st->trace_strays, st->trace_records);
+}
+
 /* Prints the summary line of one ingested run. */
 static void summary(const cct_ingest_stats *st) {
   fprintf(stderr,
@@ -130,6 +138,7 @@ static int ingest_all(cct_ingest_options opt, int quiet) {
     } else {
       ok++;
       if (st.warning[0]) fprintf(stderr, "cctingest: warning: %s: %s\n", v[i], st.warning);
+      strays_note(v[i], &st);
       if (!quiet) summary(&st);
     }
     free(v[i]);
@@ -216,6 +225,7 @@ int main(int argc, char **argv) {
     return rc == CCT_EUSAGE ? 2 : 1;
   }
   if (st.warning[0]) fprintf(stderr, "cctingest: warning: %s\n", st.warning);
+  strays_note(opt.db_dir, &st);
   if (!quiet) summary(&st);
   return 0;
 }

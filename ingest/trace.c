@@ -42,7 +42,7 @@ struct cct_traces {
   int64_t *ns_at, *off;      /* per id: traced ns; pre offset, -1 until entered */
   size_t nids, nscap, offcap;
   int64_t t0, t1;            /* first and last record of the run (absolute ns) */
-  long long records;
+  long long records, strays; /* strays: counted by cct_traces_store */
 };
 
 static uint64_t rd64(const unsigned char *p, int big) {
@@ -401,6 +401,8 @@ typedef struct store_state {
   uint32_t n;
   int64_t seq, first, prev;
   long long strays;
+  int64_t stray_ns, last;    /* time on strays (not busy); the lane's previous record */
+  int stray;                 /* the previous record was a stray */
 } store_state;
 
 static int flush_chunk(store_state *st, int64_t end, cct_err *err) {
@@ -437,10 +439,13 @@ static int store_record(void *arg, const tstream *s, uint64_t i, int64_t tm, uin
     if (rc) return rc;
   }
   uint32_t off = 0;
+  if (st->stray) st->stray_ns += tm - st->last; /* the previous record lasted until this one */
+  st->stray = 0;
+  st->last = tm;
   if (ctx) {
     int64_t *v = cct_idmap_get(&st->t->ids, ctx, 0);
     int64_t o = v ? st->t->off[*v] : -1;
-    if (o <= 0 || o > UINT32_MAX) st->strays++; /* not in the tree (or the root): idle */
+    if (o <= 0 || o > UINT32_MAX) st->strays++, st->stray = 1; /* not in the tree (or the root): idle */
     else off = (uint32_t)o;
   }
   if (!st->n) st->first = st->prev = tm;
@@ -453,13 +458,13 @@ static int store_record(void *arg, const tstream *s, uint64_t i, int64_t tm, uin
 
 int cct_traces_store(cct_traces *t, cct_writer *w, cct_err *err) {
   store_state st = {t, w, 0, malloc(CCT_TRACE_CHUNK * sizeof(uint32_t)), malloc(CCT_TRACE_CHUNK * sizeof(uint64_t)),
-                    0, 0, 0, 0, 0};
+                    0, 0, 0, 0, 0, 0, 0, 0};
   int rc = st.ctx && st.dt ? CCT_OK : nomem(err);
   long long strays = 0;
   for (size_t i = 0; !rc && i < t->ns; i++) {
     tstream *s = &t->s[i];
     st.lane = (int64_t)i + 1;
-    st.n = 0, st.seq = 0, st.strays = 0;
+    st.n = 0, st.seq = 0, st.strays = 0, st.stray_ns = 0, st.stray = 0;
     rc = each_record(t, s, store_record, &st, err);
     if (!rc) rc = flush_chunk(&st, s->last, err);
     if (!rc && 2 * (uint64_t)st.strays > s->n)
@@ -474,7 +479,7 @@ int cct_traces_store(cct_traces *t, cct_writer *w, cct_err *err) {
       cct_profile_id id = s->id;
       id.source = source;
       rc = cct_writer_trace_lane(w, st.lane, s->profile, &id, (long long)s->n, st.strays, s->first - t->t0,
-                                 s->last - t->t0, s->busy);
+                                 s->last - t->t0, s->busy - st.stray_ns);
       if (rc) cct_err_set(err, rc, "%s", cct_writer_err(w)->msg);
     }
     strays += st.strays;
@@ -483,7 +488,21 @@ int cct_traces_store(cct_traces *t, cct_writer *w, cct_err *err) {
     rc = cct_writer_trace_run(w, t->t0, t->t1 - t->t0, t->records, strays, (long long)t->ns);
     if (rc) cct_err_set(err, rc, "%s", cct_writer_err(w)->msg);
   }
+  t->strays = strays;
   free(st.ctx);
   free(st.dt);
   return rc;
+}
+
+void cct_traces_counts(const cct_traces *t, long long *records, long long *strays) {
+  *records = t ? t->records : 0;
+  *strays = t ? t->strays : 0;
+}
+
+int cct_traces_digest(const cct_traces *t, uint64_t *h, long long *bytes, cct_err *err) {
+  for (size_t i = 0; t && i < t->npaths; i++) {
+    int rc = cct_digest_file(t->paths[i], h, bytes, err);
+    if (rc) return rc;
+  }
+  return CCT_OK;
 }

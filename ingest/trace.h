@@ -41,6 +41,15 @@ void cct_traces_bind(cct_traces *t, const cct_profile_id *id, int64_t profile);
  * Returns CCT_OK or an error. */
 int cct_traces_store(cct_traces *t, cct_writer *w, cct_err *err);
 
+/* After cct_traces_store: the records stored and the strays among them. */
+void cct_traces_counts(const cct_traces *t, long long *records, long long *strays);
+
+/* Mixes the content of every trace file found (cct_traces_scan's, in its
+ * order) into the content digest *h (cct_digest_update) and adds their sizes to
+ * *bytes, so that a database whose traces differ is not 'the same content'.
+ * Returns CCT_OK or an error naming the file. */
+int cct_traces_digest(const cct_traces *t, uint64_t *h, long long *bytes, cct_err *err);
+
 /* Frees t (NULL is a no-op). */
 void cct_traces_free(cct_traces *t);
 

@@ -1304,6 +1304,7 @@ int cct_writer_commit(cct_writer *w, cct_ingest_stats *stats, cct_err *err) {
     stats->metrics = w->nmetrics;
     stats->profiles = w->nprofiles;
     stats->elided = w->elided;
+    cct_traces_counts(w->traces, &stats->trace_records, &stats->trace_strays);
     stats->seconds = seconds;
     stats->warning[0] = 0;
   }

@@ -201,6 +201,10 @@ int q_column_values(const qv *q, size_t col, const double **v, cct_err *err) {
 static int filtered_values(const qv *q, const int64_t *pres, size_t n, const size_t *cols, size_t ncols, double *out,
                            size_t stride, cct_err *err) {
   for (size_t m = 0; m < ncols; m++) {
+    if (q->win && cols[m] == q->win->col) { /* the trace metric in a window, carried through the filters (window.c) */
+      for (size_t i = 0; i < n; i++) q_window_values(q, cols[m], pres[i], out + stride * i + 3 * m);
+      continue;
+    }
     const double *v = NULL;
     int rc = filtered_column(q, cols[m], &v, err);
     if (rc) return rc;
@@ -262,12 +266,12 @@ int q_values_many(const qv *q, const int64_t *pres, size_t n, const size_t *cols
   int rc = CCT_OK;
   for (size_t m = 0; !rc && m < ncols; m++) {
     double *col = out + 3 * m;
-    if (pv && cols[m] == q->r->primary) { /* the values beside each context: nothing to read */
-      for (size_t i = 0; i < n; i++) memcpy(col + stride * i, (const char *)pv + pv_stride * i, 3 * sizeof *col);
-      continue;
-    }
     if (q->win && cols[m] == q->win->col) { /* the trace metric in a window (window.c) */
       for (size_t i = 0; i < n; i++) q_window_values(q, cols[m], pres[i], col + stride * i);
+      continue;
+    }
+    if (pv && cols[m] == q->r->primary) { /* the values beside each context: nothing to read */
+      for (size_t i = 0; i < n; i++) memcpy(col + stride * i, (const char *)pv + pv_stride * i, 3 * sizeof *col);
       continue;
     }
     for (size_t i = 0; i < n; i++) col[stride * i] = col[stride * i + 1] = col[stride * i + 2] = 0;

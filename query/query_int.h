@@ -175,6 +175,7 @@ typedef struct qwin {
   size_t col;            /* the run's column they replace */
   int64_t from, to;      /* ns since the run's first record */
   int serial;            /* 1, 2, ... per archive, for caches */
+  int tree;              /* the filtered run's serial the values are over (0: the run's own tree) */
 } qwin;
 
 /* One computation (a view, a center change): what it reads.  Built on the

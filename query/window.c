@@ -8,6 +8,7 @@
  * run).  Views read those values for the run's 'trace (sec)' column through
  * q_values / q_values_many (archive.c), which call q_window_values. */
 #include "cct_util.h"
+#include "filter_tree.h"
 #include "query_int.h"
 
 #include <math.h>
@@ -41,6 +42,9 @@ static void traces_close(qarch *a) {
   a->traces = NULL;
 }
 
+
+/* The run's own tree, whose nodes the records name (a filtered run's source). */
+static const cct_tree *run_tree(const qrun *r) { return r->ft ? r->ft->src : &r->tree; }
 
 static int64_t col_opt(sqlite3_stmt *st, int i) {
   return sqlite3_column_type(st, i) == SQLITE_NULL ? -1 : sqlite3_column_int64(st, i);
@@ -156,7 +160,7 @@ int q_traces_get(qarch *a, const qrun *r, qtraces **out, cct_err *err) {
         break;
       }
       rc = decode_chunk(l, sqlite3_column_blob(st, 5), (size_t)sqlite3_column_bytes(st, 5), first, end, (size_t)n,
-                        r->tree.n, err);
+                        run_tree(r)->n, err);
     }
     sqlite3_finalize(st);
     for (size_t i = 0; !rc && i < t->nlanes; i++) /* every record of every lane */
@@ -171,23 +175,20 @@ int q_traces_get(qarch *a, const qrun *r, qtraces **out, cct_err *err) {
   return CCT_OK;
 }
 
-/* Adds to v[3 * node] the ns each record of the lanes spends in [from, to). */
-static void window_points(const qtraces *t, int64_t from, int64_t to, double *v) {
-  for (size_t k = 0; k < t->nlanes; k++) {
-    const qlane *l = &t->lanes[k];
-    if (!l->n || l->t[0] >= to || l->end <= from) continue;
-    size_t lo = 0, hi = l->n; /* the last record at or before from */
-    while (hi - lo > 1) {
-      size_t mid = lo + (hi - lo) / 2;
-      if (l->t[mid] <= from) lo = mid;
-      else hi = mid;
-    }
-    for (size_t i = lo; i < l->n && l->t[i] < to; i++) {
-      int64_t a = l->t[i], b = i + 1 < l->n ? l->t[i + 1] : l->end;
-      if (a < from) a = from;
-      if (b > to) b = to;
-      if (b > a && l->ctx[i]) v[3 * (size_t)l->ctx[i]] += (double)(b - a);
-    }
+/* Adds to v[3 * node] the ns each record of lane l spends in [from, to). */
+static void lane_points(const qlane *l, int64_t from, int64_t to, double *v) {
+  if (!l->n || l->t[0] >= to || l->end <= from) return;
+  size_t lo = 0, hi = l->n; /* the last record at or before from */
+  while (hi - lo > 1) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (l->t[mid] <= from) lo = mid;
+    else hi = mid;
+  }
+  for (size_t i = lo; i < l->n && l->t[i] < to; i++) {
+    int64_t a = l->t[i], b = i + 1 < l->n ? l->t[i + 1] : l->end;
+    if (a < from) a = from;
+    if (b > to) b = to;
+    if (b > a && l->ctx[i]) v[3 * (size_t)l->ctx[i]] += (double)(b - a);
   }
 }
 
@@ -208,10 +209,31 @@ static void window_propagate(const cct_tree *tr, double *v) {
   }
 }
 
+/* The window's values over src (the run's own tree, which the records name), from
+ * [from, to) of the lanes of t (all, or lane only when not NULL), into *out: over
+ * q's tree, carried through its filters when it has them (filter_tree.c's log, as
+ * every other metric's values).  Returns CCT_OK or CCT_ENOMEM. */
+static int window_values(const qv *q, const qtraces *t, const qlane *lane, int64_t from, int64_t to, double **out,
+                         cct_err *err) {
+  const cct_tree *src = run_tree(q->r);
+  double *v = calloc((size_t)src->n * 3, sizeof *v), *f = NULL;
+  *out = NULL;
+  if (!v) return cct_err_set(err, CCT_ENOMEM, "out of memory");
+  for (size_t k = 0; k < t->nlanes; k++)
+    if (!lane || lane == &t->lanes[k]) lane_points(&t->lanes[k], from, to, v);
+  window_propagate(src, v);
+  if (!q->r->ft) return *out = v, CCT_OK;
+  f = malloc((size_t)q->r->tree.n * 3 * sizeof *f);
+  int rc = f ? qf_values(q->r->ft, v, 3, f, err) : cct_err_set(err, CCT_ENOMEM, "out of memory");
+  free(v);
+  if (rc) free(f);
+  else *out = f;
+  return rc;
+}
+
 int q_window_bind(qv *q, const cct_window *w, cct_err *err) {
   q->win = NULL;
   if (!w) return CCT_OK;
-  if (q->tree) return cct_err_set(err, CCT_EUSAGE, "a window and filters together are not supported yet: 'filter reset' or 'window reset'");
   qtraces *t = NULL;
   int rc = q_traces_get(q->a, q->r, &t, err);
   if (rc) return rc;
@@ -220,14 +242,11 @@ int q_window_bind(qv *q, const cct_window *w, cct_err *err) {
   if (col >= q->r->ncols) return cct_err_set(err, CCT_ENOTFOUND, "run %d has no metric '%s'", q->r->run, CCT_TRACE_METRIC);
   if (!(w->from >= 0) || !(w->to >= w->from)) return cct_err_set(err, CCT_EUSAGE, "bad window %g..%g", w->from, w->to);
   int64_t from = (int64_t)llround(w->from * 1e9), to = w->to * 1e9 > 9e18 ? INT64_MAX : (int64_t)llround(w->to * 1e9);
-  if (!t->win.v || t->win.from != from || t->win.to != to) {
-    const cct_tree *tr = &q->r->tree;
-    double *v = calloc((size_t)tr->n * 3, sizeof *v);
-    if (!v) return cct_err_set(err, CCT_ENOMEM, "out of memory");
-    window_points(t, from, to, v);
-    window_propagate(tr, v);
+  if (!t->win.v || t->win.from != from || t->win.to != to || t->win.tree != q->tree) {
+    double *v = NULL;
+    if ((rc = window_values(q, t, NULL, from, to, &v, err))) return rc;
     free(t->win.v);
-    t->win = (qwin){v, tr->n, tr->base, col, from, to, ++q->a->traces->serial};
+    t->win = (qwin){v, q->r->tree.n, q->r->tree.base, col, from, to, ++q->a->traces->serial, q->tree};
   }
   q->win = &t->win;
   return CCT_OK;
@@ -282,10 +301,32 @@ void q_lane_time(const qlane *l, const unsigned char *in, int64_t from, int64_t 
   }
 }
 
+/* q_window_stats of a filtered run: each lane's values carried through the filters. */
+static int filtered_stats(const qv *q, const qtraces *t, const qmap *index, struct cct_stats_profile *p,
+                          double *program, cct_err *err) {
+  int64_t from = q->win ? q->win->from : 0, to = q->win ? q->win->to : INT64_MAX;
+  int rc = CCT_OK;
+  for (size_t k = 0; !rc && k < t->nlanes; k++) {
+    const int64_t *slot = t->lanes[k].profile > 0 ? qmap_get(index, t->lanes[k].profile, 0, 0, 0, 0) : NULL;
+    double *v = NULL;
+    if (!slot || (rc = window_values(q, t, &t->lanes[k], from, to, &v, err))) continue;
+    double on = q->c->nitems ? 0 : v[0]; /* the center's outermost occurrences, else the root */
+    for (size_t i = 0; i < q->c->nO; i++) {
+      int64_t x = q->c->O[i].pre - q->r->tree.base;
+      if (q->c->outer[i] && x >= 0 && x < q->r->tree.n) on += v[3 * x];
+    }
+    p[*slot].value = on;
+    *program += v[0];
+    free(v);
+  }
+  return rc;
+}
+
 int q_window_stats(const qv *q, const qmap *index, struct cct_stats_profile *p, double *program, cct_err *err) {
   qtraces *t = NULL;
   int rc = q_traces_get(q->a, q->r, &t, err);
   if (rc || !t) return rc;
+  if (q->r->ft) return filtered_stats(q, t, index, p, program, err);
   unsigned char *in = q_center_marks(q);
   if (!in) return cct_err_set(err, CCT_ENOMEM, "out of memory");
   for (size_t k = 0; k < t->nlanes; k++) {

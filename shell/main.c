@@ -270,6 +270,14 @@ static char *history_path(void) {
   return p;
 }
 
+/* The prompt into buf: 'cctq> ', or under a time window 'cctq[1.5-2.5s]> '. */
+static const char *prompt_text(char *buf, size_t n) {
+  const cct_window *w = shell.q ? cct_query_window(shell.q) : NULL;
+  if (w) snprintf(buf, n, "cctq[%.4g-%.4gs]> ", w->from, w->to); /* LC_NUMERIC stays "C" (tui.c sets LC_CTYPE) */
+  else snprintf(buf, n, "cctq> ");
+  return buf;
+}
+
 /* The interactive loop on a terminal. */
 static void run_tty(void) {
   char *hist = history_path();
@@ -294,7 +302,8 @@ static void run_tty(void) {
   cct_split_state st = {0};
   for (;;) {
     int cancelled = 0;
-    char *line = read_tty_line(len ? "   ...> " : "cctq> ", &cancelled);
+    char prompt[64];
+    char *line = read_tty_line(len ? "   ...> " : prompt_text(prompt, sizeof prompt), &cancelled);
     if (cancelled) {
       len = 0;
       st = (cct_split_state){0};

@@ -660,6 +660,10 @@ static void center_text(tui *t, char *buf, size_t n) {
     snprintf(buf + len, n - len, "%s%s", i ? "; " : "; filters: ", ft ? ft : "?");
     free(ft);
   }
+  const cct_window *w = cct_query_window(t->q); /* 'window' in the shell sets it */
+  char *wt = w ? cct_window_text(w) : NULL;
+  if (wt && (len = strlen(buf)) + 1 < n) snprintf(buf + len, n - len, "; %s", wt);
+  free(wt);
 }
 
 /* ------------------------------------------------------------ timeline pane */

@@ -57,11 +57,11 @@ def main():
             if c:
                 recs.append((k, t - t0, t2 - t0, c))
 
-    def window(a, b):
+    def window(a, b, skip=lambda c: False):  # skip: records left out (a dropped function's)
         incl, excl = defaultdict(float), defaultdict(float)
         for _, s, e, c in recs:
             d = min(e, b) - max(s, a)
-            if d <= 0:
+            if d <= 0 or skip(c):
                 continue
             chain, x = True, c
             while x is not None:
@@ -236,6 +236,25 @@ def main():
             print("check_window: %s: stats: profile %d %r s, expected %r" % (db, p["profile"], p["value"], want),
                   file=sys.stderr)
             return 1
+    # a filter under the window: 'filter drop FUNCTION' leaves out the records inside its frames, in the
+    # flat functions and in each profile's total (stats without a center)
+    drop = ["metric trace", "filter drop '%s'" % function, win1]
+    fi, fe = flat_functions(*window(*w1, skip=on))
+    got = flat_rows(run(drop + ["mode csv", "flat 0"]))
+    for k in set(fi) | set(got):
+        g, want = got.get(k, [0, 0]), (fi.get(k, 0), fe.get(k, 0))
+        if any(abs(g[j] - want[j]) > 1e-9 + 1e-9 * abs(want[j]) for j in range(2)):
+            return fail("filter drop %s, flat in [10%%, 35%%): %r: inclusive %r exclusive %r, expected %r %r"
+                        % (function, k, g[0], g[1], *want))
+    out = run(drop + ["mode json", "stats"])
+    st = json.loads(out[out.index("{"):])
+    a, b = w1
+    for p in st["profiles"]:
+        lane = [k for k, v in prof.items() if v == p["profile"]]
+        want = sum(min(e, b) - max(s, a) for kk, s, e, c in recs
+                   if lane and kk == lane[0] - 1 and not on(c) and min(e, b) > max(s, a)) * 1e-9
+        if abs(p["value"] - want) > 1e-9 + 1e-9 * want:
+            return fail("filter drop %s: stats: profile %d %r s, expected %r" % (function, p["profile"], p["value"], want))
     ons = [l["on"] for l in whole["lanes"]]
     if ons != sorted(ons, reverse=True):
         print("check_window: %s: lanes not by time on the center" % db, file=sys.stderr)

@@ -84,6 +84,25 @@ rm -f "$db/trace.db"
 cp "$CCT_DATA/traces/v4-hpctoolkit-tests-dbase/loops-cputime-t.d/trace.db" "$db/trace.db"
 chmod u+w "$db/trace.db"
 python3 -c "import sys,struct; p=sys.argv[1]; b=bytearray(open(p,'rb').read()); a=struct.unpack_from('<Q',b,struct.unpack_from('<Q',b,0x18)[0])[0]; o=struct.unpack_from('<Q',b,a+8)[0]; struct.pack_into('<I',b,o+12*3+8,99999); open(p,'wb').write(b)" "$db/trace.db"
-"$CCTINGEST" --quiet "$db" "$t/stray.sqlite"
+"$CCTINGEST" --quiet "$db" "$t/stray.sqlite" 2>"$t/err"
 [ "$(sqlite3 "$t/stray.sqlite" 'SELECT strays FROM trace_run')" = 1 ] || fail "stray: not counted"
+n=$(sqlite3 "$t/stray.sqlite" 'SELECT records FROM trace_run')
+grep -q "^cctingest: note: $db: 1 of $n trace records name contexts that are not in the tree; they are stored as idle" \
+  "$t/err" || fail "stray: no note: $(cat "$t/err")"
+# the stray's time is not busy time: the first lane's busy = its records' durations, record 3 and idle ones aside
+busy=$(python3 -c "import sys,struct; b=open(sys.argv[1],'rb').read(); a=struct.unpack_from('<Q',b,struct.unpack_from('<Q',b,0x18)[0])[0]
+o,e=struct.unpack_from('<QQ',b,a+8); r=[struct.unpack_from('<QI',b,o+12*j) for j in range((e-o)//12)]
+print(sum(r[j+1][0]-r[j][0] for j in range(len(r)-1) if r[j][1] and j != 3))" "$db/trace.db")
+[ "$(sqlite3 "$t/stray.sqlite" 'SELECT busy FROM trace_lane WHERE lane = 1')" = "$busy" ] || fail "stray: busy time"
+
+# The traces are part of a database's content: the same database again is refused, the same
+# profile with other traces (the stray's) or without traces is another run.
+cp "$t/stray.sqlite" "$t/digest.sqlite"
+if "$CCTINGEST" --quiet "$db" "$t/digest.sqlite" 2>"$t/err"; then fail "digest: the same traces ingested twice"; fi
+grep -q "is already run 1 of" "$t/err" || fail "digest: $(cat "$t/err")"
+"$CCTINGEST" --quiet "$(traced v4-hpctoolkit-tests-dbase/loops-cputime-t.d)" "$t/digest.sqlite" 2>/dev/null ||
+  fail "digest: other traces of the same profile refused"
+"$CCTINGEST" --quiet "$CCT_DATA/v4-hpctoolkit-tests-dbase/loops-cputime-t.d" "$t/digest.sqlite" ||
+  fail "digest: the profile without its traces refused"
+[ "$(sqlite3 "$t/digest.sqlite" 'SELECT count(*) FROM runs')" = 3 ] || fail "digest: 3 runs expected"
 echo "traces: ok"

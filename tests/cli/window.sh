@@ -26,11 +26,8 @@ done
 python3 "$CCT_SRC/tests/cli/check_window.py" "$CCT_DATA/prof2-pipit-ping-pong" "$t/prof2.sqlite" main
 
 a="$t/v4-hpcviewer-inline.meta.db.sqlite"
-# flat in memory over 'window 0 100%' = the stored flat of the whole run (scope_total), every kind
-for s in "$t"/*.sqlite; do
-  k="flat functions 0; flat loops 0; flat lines 0; flat files 0; flat modules 0; flat tree 0"
-  "$CCTQ" "$s" -c "metric trace; mode csv; $k" >"$t/stored.csv"
-  "$CCTQ" "$s" -c "metric trace; window 0 100%; mode csv; $k" >"$t/window.csv"
+# same_csv A B: the csv outputs A and B agree (text fields equal, numbers to 1e-9; 'window' lines aside)
+same_csv() {
   python3 -c '
 import sys
 def rows(p):
@@ -42,7 +39,22 @@ def same(x, y):
     except ValueError:
         return x == y
 sys.exit(len(a) != len(b) or any(len(r) != len(q) or not all(map(same, r, q)) for r, q in zip(a, b)))
-' "$t/stored.csv" "$t/window.csv" || fail "$s: flat over the whole window differs from the stored one"
+' "$1" "$2"
+}
+# flat in memory over 'window 0 100%' = the stored flat of the whole run (scope_total), every kind
+for s in "$t"/*.sqlite; do
+  k="flat functions 0; flat loops 0; flat lines 0; flat files 0; flat modules 0; flat tree 0"
+  "$CCTQ" "$s" -c "metric trace; mode csv; $k" >"$t/stored.csv"
+  "$CCTQ" "$s" -c "metric trace; window 0 100%; mode csv; $k" >"$t/window.csv"
+  same_csv "$t/stored.csv" "$t/window.csv" || fail "$s: flat over the whole window differs from the stored one"
+done
+# filters under a window: over the whole run, every kind of filter gives what the filter engine makes of
+# the stored metric (topdown, bottomup, flat; stats, from the records in both)
+k="topdown 4; flat functions 0; flat loops 0; flat lines 0; flat tree 0; center f._omp_fn.0; bottomup 3; stats"
+for f in "keep f._omp_fn.0" "drop gomp_team_barrier_wait_end" "hide gomp_thread_start" "prune f._omp_fn.0" "recursion"; do
+  "$CCTQ" "$a" -c "metric trace; filter $f; mode csv; $k" >"$t/stored.csv"
+  "$CCTQ" "$a" -c "metric trace; filter $f; window 0 100%; mode csv; $k" >"$t/window.csv"
+  same_csv "$t/stored.csv" "$t/window.csv" || fail "filter $f: the whole window differs from the stored values"
 done
 # every output names the window: the filters line, json "window", stats
 "$CCTQ" "$a" -c 'metric trace; window 1 2; flat 3; mode json; flat 3; topdown 1; stats; mode tree; stats' >"$t/named"
