@@ -9,6 +9,10 @@
 set -euo pipefail
 t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
+err() { # COMMANDS EXPECTED
+  if "$CCTQ" "$2" -c "$1" >/dev/null 2>"$t/err"; then fail "'$1' succeeded"; fi
+  grep -q "$3" "$t/err" || fail "'$1': $(cat "$t/err")"
+}
 traced() { # DIR: $t/NAME with the files of $CCT_DATA/DIR and of its traces (tests/data/traces)
   n=$(basename "$1")
   mkdir -p "$t/$n"
@@ -56,6 +60,16 @@ for f in "keep f._omp_fn.0" "drop gomp_team_barrier_wait_end" "hide gomp_thread_
   "$CCTQ" "$a" -c "metric trace; filter $f; window 0 100%; mode csv; $k" >"$t/window.csv"
   same_csv "$t/stored.csv" "$t/window.csv" || fail "filter $f: the whole window differs from the stored values"
 done
+# exports: of the view shown, over its window even after 'window' changed (csv, json, pictures); pictures
+# name the window
+"$CCTQ" "$a" -c 'metric trace; window 0.5 1; mode csv; topdown 2' >"$t/shown.csv"
+"$CCTQ" "$a" -c "metric trace; window 0.5 1; topdown 2; window 3 4; export $t/x.csv; export $t/x.json" >/dev/null
+grep -v '^window ' "$t/shown.csv" >"$t/shown2.csv"
+cmp -s "$t/shown2.csv" "$t/x.csv" || fail "export .csv after the window changed is not the view shown"
+grep -q '"window": {"from": 0.5, "to": 1}' "$t/x.json" || fail "export .json after the window changed"
+"$CCTQ" "$a" -c "metric trace; center f._omp_fn.0; window 0.5 1; topdown 2; window 3 4; export $t/x.svg; export $t/x.html" >/dev/null
+grep -q 'window 0.5 s - 1 s (trace (sec) only)' "$t/x.svg" || fail "the svg does not name the view's window"
+grep -q 'window 0.5 s - 1 s (trace (sec) only)' "$t/x.html" || fail "the html does not name the view's window"
 # every output names the window: the filters line, json "window", stats
 "$CCTQ" "$a" -c 'metric trace; window 1 2; flat 3; mode json; flat 3; topdown 1; stats; mode tree; stats' >"$t/named"
 [ "$(grep -c '^filters: window 1 s - 2 s (trace (sec) only)$' "$t/named")" = 2 ] || fail "tree outputs do not name the window"
@@ -74,10 +88,6 @@ grep -q '^filters: window 1 s - 2 s (trace (sec) only)$' "$t/out" || fail "topdo
 "$CCTQ" "$a" -c 'window 1 2; window reset; topdown 1' >"$t/out"
 if grep -q 'filters:' "$t/out"; then fail "window reset: still windowed"; fi
 # errors: one line each, exit status 1
-err() { # COMMANDS EXPECTED
-  if "$CCTQ" "$2" -c "$1" >/dev/null 2>"$t/err"; then fail "'$1' succeeded"; fi
-  grep -q "$3" "$t/err" || fail "'$1': $(cat "$t/err")"
-}
 err 'window 2 1' "$a" "ends (1 s) before it starts (2 s)"
 err 'window soon' "$a" "'soon' is not a time"
 err 'diff window 1' "$a" "need a window's start and end for 'diff'"
