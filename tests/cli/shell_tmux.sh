@@ -5,7 +5,8 @@
 # function name ('MPI_Fi' -> 'MPI_Finalize'), a source file ('cpi' ->
 # './src/cpi.c') and a metric; Up recalls the previous line; Ctrl-C on a
 # half-typed line prints ^C, gives a fresh prompt and the shell keeps working;
-# the center row is bold on a terminal; history lands in $CCTQ_HISTORY.
+# the center row is bold on a terminal; history lands in $CCTQ_HISTORY; a time window shows
+# in the prompt ('cctq[1-2.5s]> ') and in the TUI's status line.
 set -euo pipefail
 if ! command -v tmux >/dev/null 2>&1; then echo "skip: tmux is not installed"; exit 77; fi
 t=$(mktemp -d)
@@ -13,6 +14,9 @@ sock="cctq-test-$$"
 cleanup() { tmux -L "$sock" kill-server 2>/dev/null || true; rm -rf "$t"; }
 trap cleanup EXIT
 "$CCTINGEST" --quiet "$CCT_DATA/classic-hatchet-cpi" "$t/cpi.sqlite"
+mkdir "$t/inline" # a traced run, for the time window in the prompt
+for f in "$CCT_DATA/v4-hpcviewer-inline.meta.db"/* "$CCT_DATA/traces/v4-hpcviewer-inline.meta.db"/*; do ln -s "$f" "$t/inline/"; done
+"$CCTINGEST" --quiet "$t/inline" "$t/inline.sqlite"
 cat >"$t/run" <<SH
 #!/bin/sh
 cd "$t"
@@ -72,6 +76,16 @@ wait_for '\^C$' "no ^C after Ctrl-C"
 wait_for '^cctq> ?$' "no fresh prompt after Ctrl-C"
 keys 'mode' Enter
 wait_for '^tree$' "the shell did not run a command after Ctrl-C"
+# A time window shows in the prompt and in the TUI's status line; 'window reset' ends it.
+clear_screen
+keys 'open inline.sqlite' Enter 'window 1 2.5' Enter
+wait_for '^cctq\[1-2\.5s\]> ?$' "the prompt does not show the window"
+keys 'tui' Enter
+wait_for 'window 1 s - 2\.5 s \(trace \(sec\) only\)' "the TUI's status line does not name the window"
+keys q
+wait_for '^cctq\[1-2\.5s\]> ?$' "no prompt after the TUI"
+keys 'window reset' Enter
+wait_for '^cctq> ?$' "'window reset' left the window in the prompt"
 keys 'quit' Enter
 i=0
 while tmux -L "$sock" has-session -t cctq 2>/dev/null; do
