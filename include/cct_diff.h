@@ -1,5 +1,6 @@
-/* cct_diff.h: one view of two runs side by side (part of the cct_query
- * library).  cct_view_diff computes a view (topdown, bottomup or flat) with the
+/* cct_diff.h: one view of two runs side by side, or of two time windows of
+ * one run (cct_diff_spec.window: SPEC section 5, Time windows), part of the
+ * cct_query library.  cct_view_diff computes a view (topdown, bottomup or flat) with the
  * session's current center, granularity, display metric and threshold in the
  * current run (the base) and the same view in another run of the archive, and
  * merges the two by path of names: a row's path is the names from the top row

@@ -1,8 +1,10 @@
-/* diff.c: one view of two runs merged by path of names (include/cct_diff.h).
+/* diff.c: one view of two runs, or of two time windows of one run, merged by
+ * path of names (include/cct_diff.h).
  * A client of the public API only: both views come from the view core
  * (cct_view_compute) with the session's center, metric and granularity and a
  * zero threshold, the other run's with the center re-resolved there
- * (cct_center_rerun); the session is not changed.  The run titles and metric
+ * (cct_center_rerun), the other window's with the same center over that
+ * window (metric 'trace (sec)'); the session is not changed.  The run titles and metric
  * units come from the public SQL views 'runs' and 'metrics'.
  *
  * The merge walks both trees from the top: the children of two matched rows
