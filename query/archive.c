@@ -424,7 +424,7 @@ static void run_free(qrun *r) {
   free(r->root_incl);
   cct_tree_free(&r->tree);
   q_index_free(r->idx);
-  q_scopes_free(r->scopes); /* a window's flat totals (scopes.c) */
+  if (r->scopes_free) r->scopes_free(r->scopes); /* a window's flat totals (scopes.c) */
   free(r);
 }
 

@@ -117,6 +117,7 @@ typedef struct qrun {
   double **colv;         /* a filtered run: per column, NULL until read, then 3 values per node of tree
                           * (q_values_many; a cache behind the const run) */
   struct qscache *scopes; /* a filtered run: its static-scope totals once computed (scopes.c) */
+  void (*scopes_free)(struct qscache *c); /* frees scopes (set by scopes.c, called by archive.c's run_free) */
   struct qindex *idx;    /* look-ups over the tree (occur.c), each built on first use */
 } qrun;
 

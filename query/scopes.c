@@ -139,6 +139,7 @@ int q_scopes(const qv *q, int kind, size_t col, const qscope **out, size_t *n, c
   *out = NULL;
   *n = 0;
   if (!r->scopes && !(r->scopes = calloc(1, sizeof *r->scopes))) return cct_err_set(err, CCT_ENOMEM, "out of memory");
+  r->scopes_free = q_scopes_free; /* archive.c frees a run's without calling up into this file */
   qscache *c = r->scopes;
   int window = q->win && col == q->win->col ? q->win->serial : 0;
   qscopes *x = NULL;
