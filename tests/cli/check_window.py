@@ -158,12 +158,15 @@ def main():
         cmds += ["center #%d" % c, "topdown 0", "diff " + win2]
     out = run(cmds)
     seen = 0
+    head = [l.split(",") for l in out.splitlines() if l.startswith("handle,other_handle,")][0]
+    cols = [head.index("trace (sec) " + n) for n in ("inclusive", "exclusive", "other inclusive", "other exclusive",
+                                                      "change", "exclusive change")]
     rows = [l.split(",") for l in out.splitlines() if l.count(",") > 18 and l.split(",")[3] == "both"]
     if len(rows) != len(ids):
         return fail("diff window: %d top rows for %d contexts" % (len(rows), len(ids)))
     for c, f in zip(ids, rows):
         want = (i1[c] * 1e-9, e1[c] * 1e-9, i2[c] * 1e-9, e2[c] * 1e-9, (i2[c] - i1[c]) * 1e-9, (e2[c] - e1[c]) * 1e-9)
-        g = [float(x) for x in f[13:19]]
+        g = [float(f[j]) for j in cols]
         if any(abs(g[j] - want[j]) > 1e-9 + 1e-9 * abs(want[j]) for j in range(6)):
             return fail("diff window, context %d: %r, expected %r" % (c, g, want))
         seen += 1
@@ -171,7 +174,9 @@ def main():
     fi1, _ = flat_functions(i1, e1)
     fi2, _ = flat_functions(i2, e2)
     out = run(["metric trace", "mode csv", win1, "flat 0", "diff " + win2 + " sort"])
-    changes = [(key(f[6], f[10]), float(f[17])) for f in (l.split(",") for l in out.splitlines())
+    head = [l.split(",") for l in out.splitlines() if l.startswith("handle,other_handle,")][0]
+    ch = head.index("trace (sec) change")
+    changes = [(key(f[6], f[10]), float(f[ch])) for f in (l.split(",") for l in out.splitlines())
                if len(f) > 18 and f[5] == "function"]
     for k, ch in changes:
         want = fi2.get(k, 0) - fi1.get(k, 0)
