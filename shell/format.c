@@ -26,6 +26,7 @@
 #include "shell_int.h"
 
 #include "cct_escape.h"
+#include "cct_shorten.h"
 #include "cct_util.h"
 
 #include <math.h>
@@ -133,7 +134,9 @@ static size_t byte_at(const char *s, int col) {
 }
 
 /* cct_out_fit on text already escaped for the terminal (no control
- * characters, valid UTF-8: a cut can open no escape sequence). */
+ * characters, valid UTF-8: a cut can open no escape sequence), cut by the
+ * rules of cct_shorten.h (the module first, then parameter lists, template
+ * arguments, qualifiers, then the middle). */
 static int fit_clean(FILE *f, const char *s, int width, int pad) {
   int w = clean_width(s);
   if (width < 0) width = 0;
@@ -142,37 +145,16 @@ static int fit_clean(FILE *f, const char *s, int width, int pad) {
     if (pad) fprintf(f, "%*s", width - w, "");
     return pad ? width : w;
   }
-  if (width < 5) { /* no room for '...': cut at the end */
+  char *t = cct_shorten(s, width);
+  if (!t) { /* out of memory: the first columns */
     fwrite(s, 1, byte_at(s, width), f);
     return width;
   }
-  /* 'name [module]': cut the module first, not the name (nor the address
-   * that tells hpcprof's unknown procedures apart); a name still too wide is
-   * cut in its middle and keeps ' [...]'. */
-  const char *br = NULL;
-  size_t n = strlen(s);
-  for (const char *c = s; (c = strstr(c, " [")) != NULL; c++) br = c;
-  if (br && s[n - 1] == ']' && clean_width(br) < w) {
-    int nw = w - clean_width(br); /* the name's width */
-    if (nw + 6 <= width) {
-      fwrite(s, 1, byte_at(s, width - 4), f);
-      fputs("...]", f);
-      return width;
-    }
-    if (width >= 16) {
-      int head = (width - 9 + 1) / 2, tail = width - 9 - head;
-      fwrite(s, 1, byte_at(s, head), f);
-      fputs("...", f);
-      fwrite(s + byte_at(s, nw - tail), 1, byte_at(s, nw) - byte_at(s, nw - tail), f);
-      fputs(" [...]", f);
-      return width;
-    }
-  }
-  int head = (width - 3 + 1) / 2, tail = width - 3 - head;
-  fwrite(s, 1, byte_at(s, head), f);
-  fputs("...", f);
-  fputs(s + byte_at(s, w - tail), f);
-  return width;
+  fputs(t, f);
+  w = clean_width(t);
+  if (pad) fprintf(f, "%*s", width - w, "");
+  free(t);
+  return pad ? width : w;
 }
 
 int cct_out_fit(FILE *f, const char *s, int width, int pad) {
@@ -455,12 +437,15 @@ typedef struct grid {
   int maxdepth, drawn;    /* deepest row; 1 when tree connectors are drawn */
   int spans;              /* header line of spans: 0 none */
   int namec, namew;       /* the name column (-1 none) and its width (0: as wide as it needs) */
+  char **shown;           /* per row: its name cut to its room (namew set), or NULL */
 } grid;
 
 static void grid_free(grid *g, const cct_result *r) {
   if (g->text)
     for (size_t i = 0; i < g->n * r->ncols; i++) free(g->text[i]);
   free(g->text);
+  for (size_t i = 0; g->shown && i < g->n; i++) free(g->shown[i]);
+  free(g->shown);
   free(g->cols);
   free(g->w);
   free(g->integral);
@@ -520,6 +505,31 @@ static void grid_widths(grid *g, const fmt *f, const cct_result *r, int tree) {
   }
 }
 
+/* Room of row i's name: the name column less the row's tree connectors
+ * (never under 12 columns: the line grows instead). */
+static int name_room(const grid *g, const cct_result *r, size_t i) {
+  int d = g->drawn ? (int)r->cells[i * r->ncols + (size_t)r->depth_col].i : 0;
+  int left = g->namew - 3 * (d < 0 ? 0 : d);
+  return left < 12 ? 12 : left;
+}
+
+/* Cuts every row's name to its room at once (cct_shorten_all: names that
+ * differ stay apart).  Returns 0 or -1. */
+static int grid_names(grid *g, const cct_result *r) {
+  const char **names = calloc(g->n + 1, sizeof *names);
+  int *widths = calloc(g->n + 1, sizeof *widths);
+  g->shown = calloc(g->n + 1, sizeof *g->shown);
+  int rc = names && widths && g->shown ? 0 : -1;
+  for (size_t i = 0; !rc && i < g->n; i++) {
+    names[i] = g->text[i * r->ncols + (size_t)g->namec];
+    widths[i] = name_room(g, r, i);
+  }
+  if (!rc) rc = cct_shorten_all(names, widths, g->n, g->shown);
+  free(names);
+  free(widths);
+  return rc;
+}
+
 /* Measures r for a grid: columns shown, cell texts, widths.  Returns 0 or -1 (g to free either way). */
 static int grid_layout(grid *g, const fmt *f, const cct_result *r, int tree) {
   memset(g, 0, sizeof *g);
@@ -551,7 +561,7 @@ static int grid_layout(grid *g, const fmt *f, const cct_result *r, int tree) {
   }
   if (g->drawn && grid_tree(g, r)) return -1;
   grid_widths(g, f, r, tree);
-  return 0;
+  return g->namew ? grid_names(g, r) : 0;
 }
 
 /* The header lines: spans (metric names) over their columns, then titles.  Returns 0 or -1. */
@@ -610,16 +620,14 @@ static void grid_row(grid *g, const fmt *f, const cct_result *r, size_t i) {
     int last = x == g->ng - 1;
     fputs(sep_between(r, x ? g->cols[x - 1] : -1, (int)c), o);
     if (k->role == CCT_ROLE_NAME) {
-      int left = g->namew ? g->namew : g->w[c] + 3 * d;
       if (g->drawn) {
         for (int a = 1; a < d; a++) fputs(g->anc[a] ? "|  " : "   ", o);
         if (d > 0) fputs(g->next[i] ? "|- " : "`- ", o);
-        left -= 3 * d;
-        if (g->namew && left < 12) left = 12; /* connectors are never dropped: the line grows */
       }
       int bold = f->color && r->bold[i];
       if (bold) fputs(BOLD, o);
-      if (g->namew) fit_clean(o, s, left, !last);
+      if (g->namew && c == (size_t)g->namec) fit_clean(o, g->shown[i], name_room(g, r, i), !last);
+      else if (g->namew) fit_clean(o, s, name_room(g, r, i), !last);
       else fputs(s, o);
       if (bold) fputs(PLAIN, o);
       if (!g->namew && !last) fprintf(o, "%*s", g->w[c] - clean_width(s) + (g->drawn ? 3 * (g->maxdepth - d) : 0), "");

@@ -188,7 +188,12 @@ static const cct_cmd commands[] = {
      "           bottomup; the program's when there is no center)"},
     {"width", cmd_width, 0, "width [N|auto]",
      "show or set the width names are cut to in tree and table output (auto: the terminal's)",
-     "Only the name column is cut ('...' in the middle), never the tree connectors.\n"
+     "Only the name column is cut, never the tree connectors.  What goes first: the\n"
+     "module ('[libgomp...]', then '[...]'), then parameter lists ('(...)'), template\n"
+     "arguments ('<...>'), qualifiers from the left (namespaces, then the class), then\n"
+     "the module altogether; a name still too wide is cut in its middle ('...').  Two\n"
+     "names that differ keep what tells them apart ('eval<0, 0, 1>(...)' and\n"
+     "'eval<1, 1, 1>(...)').  The TUI cuts names the same way.\n"
      "auto (the default) cuts to $COLUMNS or the terminal's width on a terminal and\n"
      "never off one (a pipe or a file gets every name whole).  width N cuts everywhere."},
     {"columns", cmd_columns, CMD_NEEDS_DB, "columns [add NAME | remove NAME | reset]",

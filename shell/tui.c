@@ -23,6 +23,7 @@
 #include "shell_int.h"
 
 #include "cct_escape.h"
+#include "cct_shorten.h"
 #include "cct_picture.h"
 
 #define NCURSES_WIDECHAR 1
@@ -954,6 +955,39 @@ static int names_x(const pane *pn, int source) {
          (has_share(pn) ? pn->numw + 2 : 0);
 }
 
+/* Columns a tree row is indented by (2 per level, at most half the names' room). */
+static int tree_indent(const cct_row *r, int nx) {
+  int indent = 2 * r->depth;
+  return indent > (COLS - nx) / 2 ? (COLS - nx) / 2 : indent;
+}
+
+/* The labels of the rows pane pn shows from its top, cut to their room at
+ * once as the shell cuts them (cct_shorten_all: the module first, names that
+ * differ kept apart; paths are cut at their start by put instead).  Returns
+ * rows strings (NULL entries for paths), or NULL out of memory: put cuts then. */
+static char **shown_labels(const tui *t, const pane *pn, int rows, int nx) {
+  char **out = calloc((size_t)rows + 1, sizeof *out), **labels = calloc((size_t)rows + 1, sizeof *labels);
+  int *widths = calloc((size_t)rows + 1, sizeof *widths), n = 0, rc = out && labels && widths ? 0 : -1;
+  for (; !rc && n < rows && pn->top + n < (long)pn->nvis; n++) {
+    const cct_row *r = &pn->v->rows[pn->vis[pn->top + n]];
+    widths[n] = COLS - nx - (pn == &t->pn[P_TREE] ? tree_indent(r, nx) + 2 : 0);
+    if (r->kind == CCT_ROW_FILE || r->kind == CCT_ROW_MODULE) labels[n] = strdup("");
+    else labels[n] = cct_out_label(r, pn->dup[pn->vis[pn->top + n]], NULL);
+    if (!labels[n]) rc = -1;
+  }
+  if (!rc) rc = cct_shorten_all((const char *const *)labels, widths, (size_t)n, out);
+  for (int k = 0; labels && k < n; k++) free(labels[k]);
+  free(labels);
+  free(widths);
+  if (rc) {
+    free(out);
+    return NULL;
+  }
+  for (int k = 0; k < n; k++)
+    if (!*out[k]) free(out[k]), out[k] = NULL; /* a path: put keeps its end */
+  return out;
+}
+
 static void draw_pane(tui *t, int pi) {
   pane *pn = &t->pn[pi];
   if (pn->h <= 0) return;
@@ -991,6 +1025,7 @@ static void draw_pane(tui *t, int pi) {
     return;
   }
   double total = pn->v->total ? pn->v->total[0] : 0;
+  char **shown = src ? NULL : shown_labels(t, pn, rows, nx);
   for (int k = 0; k < rows; k++) {
     long vi = pn->top + k;
     if (vi >= (long)pn->nvis) break;
@@ -1022,10 +1057,7 @@ static void draw_pane(tui *t, int pi) {
     if (!src) mvaddstr(y, nx - 2, r->center ? "*" : " ");
     int x = nx;
     if (pi == P_TREE) {
-      int d = r->depth;
-      int indent = 2 * d;
-      if (indent > (COLS - nx) / 2) indent = (COLS - nx) / 2;
-      x += indent;
+      x += tree_indent(r, nx);
       const char *mk = pn->nkids[ri] ? (pn->open[ri] ? (t->utf8 ? "\u25be " : "- ") : (t->utf8 ? "\u25b8 " : "+ "))
                        : r->level >= pn->spec.arg ? (t->utf8 ? "\u25b8 " : "+ ") : "  ";
       put(y, x, mk, 2, 0, CUT_END);
@@ -1033,13 +1065,16 @@ static void draw_pane(tui *t, int pi) {
     }
     char label[2048];
     if (src) snprintf(label, sizeof label, "%s", r->text ? r->text : "");
+    else if (shown && shown[k]) snprintf(label, sizeof label, "%s", shown[k]);
     else row_label(r, pn->dup[ri], label, sizeof label);
     int paths = r->kind == CCT_ROW_FILE || r->kind == CCT_ROW_MODULE; /* keep the file name of a path */
     put(y, x, label, COLS - x, src, src ? CUT_END : paths ? CUT_START : CUT_MIDDLE);
   }
   attrset(A_NORMAL);
-  long shown = (long)pn->nvis - pn->top; /* the view's note on the first free line below its rows */
-  if (pn->note && !src && shown < rows) put(pn->y + 1 + (int)shown, 2, pn->note, COLS - 3, 0, CUT_END);
+  long listed = (long)pn->nvis - pn->top; /* the view's note on the first free line below its rows */
+  if (pn->note && !src && listed < rows) put(pn->y + 1 + (int)listed, 2, pn->note, COLS - 3, 0, CUT_END);
+  for (int k = 0; shown && k < rows; k++) free(shown[k]);
+  free(shown);
 }
 
 /* The key help of the bottom line, as many items as fit. */

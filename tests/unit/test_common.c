@@ -11,6 +11,7 @@
 
 #include "cct_kinds.h"
 #include "cct_schema.h"
+#include "cct_shorten.h"
 #include "cct_util.h"
 
 #include <math.h>
@@ -208,6 +209,90 @@ static void test_kinds(void **state) {
 }
 
 /* The metric a run opens on, and whose values the writer keeps beside each context. */
+/* cct_shorten on one name at a width; checks the text. */
+static void expect_short(const char *name, int width, const char *want) {
+  char *t = cct_shorten(name, width);
+  assert_non_null(t);
+  assert_string_equal(t, want);
+  free(t);
+}
+
+/* Names cut to a width (issue 27 item 2), each worked out by hand from the
+ * rules of cct_shorten.h: the module first, parameter lists, template
+ * arguments, qualifiers from the left, then the middle. */
+static void test_shorten(void **state) {
+  (void)state;
+  expect_short("main", 30, "main");                             /* fits: unchanged */
+  expect_short("grid_fillguardcells_", 30, "grid_fillguardcells_"); /* Fortran */
+  expect_short("__hydro_module_MOD_hydro_1d_sweep_", 20, "__hydro_m...d_sweep_"); /* no structure: the middle (9 + 3 + 8) */
+  expect_short("abcdefgh", 4, "abcd");                          /* under 5 columns: the end */
+  /* the module shrinks first: 30 - 'gomp_thread_start' (17) leaves ' [' + 7 + '...]' */
+  expect_short("gomp_thread_start [libgomp.so.1.0.0]", 30, "gomp_thread_start [libgomp...]");
+  expect_short("gomp_thread_start [libgomp.so.1.0.0]", 23, "gomp_thread_start [...]");
+  expect_short("gomp_thread_start [libgomp.so.1.0.0]", 20, "gomp_thread_start"); /* no room even for [...] */
+  /* hpcprof's unknown procedures keep their address: 36 - 27 leaves ' [lib...]' */
+  expect_short("<unknown procedure> 0x10209 [libpsm_infinipath.so.1.16]", 36, "<unknown procedure> 0x10209 [lib...]");
+  expect_short("<unknown procedure> 0x10209 [libpsm_infinipath.so.1.16]", 20, "<unknown ... 0x10209");
+  /* C++: parameter lists, then templates, then qualifiers */
+  const char *lmp = "LAMMPS_NS::PairLJCutOMP::eval<0, 0, 1>(int, int, LAMMPS_NS::ThrData*) [inlined]";
+  expect_short(lmp, 60, "LAMMPS_NS::PairLJCutOMP::eval<0, 0, 1>(...) [inlined]"); /* 43 + 10 */
+  expect_short(lmp, 49, "LAMMPS_NS::PairLJCutOMP::eval<...>(...) [inlined]");
+  expect_short(lmp, 40, "PairLJCutOMP::eval<...>(...) [inlined]");
+  expect_short(lmp, 30, "eval<...>(...) [inlined]");
+  expect_short("std::vector<int, std::allocator<int> >::push_back(int const&)", 30, "vector<...>::push_back(...)");
+  /* a short parameter list '(int)' stays (nothing to gain from '(...)') */
+  expect_short("LAMMPS_NS::NeighList::vgot(int) [liblammps.so.0]", 20, "vgot(int) [libla...]"); /* 9 + 11 */
+  /* operators: 'operator()' and 'operator<<' are names, not groups */
+  expect_short("operator<<(std::ostream&, Vec const&)", 20, "operator<<(...)");
+  expect_short("Vec::operator<(Vec const&) const", 25, "Vec::operator<(...) const"); /* an operator keeps its class */
+  expect_short("main::{lambda(int)#1}::operator()(int) const", 40, "{lambda(int)#1}::operator()(int) const");
+  expect_short("std::operator<< <std::char_traits<char> >(std::basic_ostream<char, std::char_traits<char> >&, char const*)",
+               40, "std::operator<< <...>(...)");
+  /* tags stay: the call site and the location */
+  expect_short("bar(int, double) @ foo.c:12", 20, "bar(...) @ foo.c:12");
+  expect_short("LAMMPS_NS::PairLJCutOMP::compute(int, int) [clone ._omp_fn.0] [liblammps.so.0]", 34,
+               "compute(...) [clone ._omp_fn.0]");
+  expect_short("solve(double*, int) (gauss_mpi.cpp:77)", 30, "solve(...) (gauss_mpi.cpp:77)");
+
+  /* Several names: what tells them apart stays.  LAMMPS' two instances of
+   * eval: their template arguments stay, their qualifiers go. */
+  const char *two[] = {lmp, "LAMMPS_NS::PairLJCutOMP::eval<1, 1, 1>(int, int, LAMMPS_NS::ThrData*) [liblammps.so.0]"};
+  int w2[] = {37, 45};
+  char *out[3];
+  assert_int_equal(cct_shorten_all(two, w2, 2, out), 0);
+  assert_string_equal(out[0], "eval<0, 0, 1>(...) [inlined]");
+  assert_string_equal(out[1], "PairLJCutOMP::eval<1, 1, 1>(...) [liblamm...]"); /* 32 + ' [' 7 '...]' */
+  free(out[0]), free(out[1]);
+  /* overloads: the parameter lists stay (cut in their middle: 3 + 3 + 2) */
+  const char *ov[] = {"f(int, int, int)", "f(double, double)", "g(int, int, int)"};
+  int w3[] = {8, 8, 8};
+  assert_int_equal(cct_shorten_all(ov, w3, 3, out), 0);
+  assert_string_equal(out[0], "f(i...t)");
+  assert_string_equal(out[1], "f(d...e)");
+  assert_string_equal(out[2], "g(...)");
+  for (int i = 0; i < 3; i++) free(out[i]);
+  /* one name in two classes: the class stays; the same name twice is no conflict */
+  const char *cls[] = {"A::run(int, int)", "B::run(int, int)", "A::run(int, int)"};
+  assert_int_equal(cct_shorten_all(cls, w3, 3, out), 0);
+  assert_string_equal(out[0], "A::....)"); /* 'A::run(...)' in its middle: 3 + 3 + 2 */
+  assert_string_equal(out[1], "B::....)");
+  assert_string_equal(out[2], "A::....)");
+  for (int i = 0; i < 3; i++) free(out[i]);
+  int w12[] = {12, 12, 12};
+  assert_int_equal(cct_shorten_all(cls, w12, 3, out), 0);
+  assert_string_equal(out[0], "A::run(...)");
+  assert_string_equal(out[1], "B::run(...)");
+  assert_string_equal(out[2], "A::run(...)");
+  for (int i = 0; i < 3; i++) free(out[i]);
+  /* one name in two binaries: the modules keep their ends (20 - 9 leaves ' [...' 5 ']') */
+  const char *mods[] = {"_int_free [libc-2.28.so]", "_int_free [libc-2.31.so]"};
+  int w20[] = {20, 20};
+  assert_int_equal(cct_shorten_all(mods, w20, 2, out), 0);
+  assert_string_equal(out[0], "_int_free [...28.so]");
+  assert_string_equal(out[1], "_int_free [...31.so]");
+  free(out[0]), free(out[1]);
+}
+
 static void test_metric_rank(void **state) {
   (void)state;
   assert_int_equal(cct_metric_rank("CPUTIME (usec)"), 0);
@@ -227,6 +312,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_grow),       cmocka_unit_test(test_hmap),           cmocka_unit_test(test_basename),
       cmocka_unit_test(test_levenshtein), cmocka_unit_test(test_numbers_locale), cmocka_unit_test(test_kinds), cmocka_unit_test(test_metric_rank),
+      cmocka_unit_test(test_shorten),
   };
   return cmocka_run_group_tests(tests, NULL, test_tmpdir_remove);
 }
