@@ -176,6 +176,16 @@ static int module_tag(const char *s, size_t a, size_t b) {
   return !(b - a == 10 && !strncmp(s + a, " [inlined]", 10)) && strncmp(s + a, " [clone ", 8);
 }
 
+/* Ends the split of L at end (the core's length); computes its qualifiers. */
+static void split_done(label *L, size_t end) {
+  L->core = end;
+  char *tmp = malloc(end + 1);
+  int nq = 0, op = 0;
+  if (tmp) reduce(L->s, end, 0, 0, tmp, &nq, &op);
+  free(tmp);
+  L->quals = nq - (op && nq > 0 ? 1 : 0);
+}
+
 /* Splits s into core and tags: from the end, ' [...]' and ' (...)' groups
  * and a call site ' @ file:line'; the last bracketed tag that is neither
  * '[inlined]' nor '[clone ...]' is the module. */
@@ -198,7 +208,12 @@ static void split(label *L, const char *s) {
         }
       }
       if (a < 2 || s[a - 1] != ' ') break;
-      if (open == '(' && memchr(s + a, ' ', end - a)) break; /* ' (file.c:77)' has no blank */
+      if (open == '(') /* ' (file.c:77)', ' (file.c:77, libm.so)': blanks only after commas */
+        for (size_t k = a + 1; k < end; k++)
+          if (s[k] == ' ' && s[k - 1] != ',') {
+            split_done(L, end);
+            return;
+          }
       a--;
     } else { /* ' @ file.c:12' */
       size_t k = end;
@@ -211,12 +226,7 @@ static void split(label *L, const char *s) {
     if (end - a == 10 && !strncmp(s + a, " [inlined]", 10)) L->inl = a;
     end = a;
   }
-  L->core = end;
-  char *tmp = malloc(end + 1);
-  int nq = 0, op = 0;
-  if (tmp) reduce(s, end, 0, 0, tmp, &nq, &op);
-  free(tmp);
-  L->quals = nq - (op && nq > 0 ? 1 : 0);
+  split_done(L, end);
 }
 
 /* The label with its core replaced by core (clen bytes) and its module tag

@@ -87,7 +87,8 @@ static const cct_cmd commands[] = {
      "      NAME, #ID (one context), @N (row N of the last view)\n"
      "A C++ NAME may stop before its '(' or '<' and drop leading 'ns::' parts\n"
      "('center CommSend', 'center Pair::eval<1,1,1>'): one function centers, several\n"
-     "are listed."},
+     "are listed.  The top row of several items is titled by them in tree, table and\n"
+     "the TUI ('a + b', 'a + b (+2)'); its name in csv and json is '<multiple contexts>'."},
     {"filter", cmd_filter, CMD_NEEDS_DB, "filter [keep|drop|hide|prune ITEM | recursion [ITEM] | - N | reset]",
      "transform the tree every view shows (in order; the center is resolved after them)",
      "  filter keep ITEM    only the cost on paths through ITEM (ancestors keep the sum below)\n"

@@ -256,8 +256,17 @@ enum { CCT_DUP_FILE = 1, CCT_DUP_MODULE = 2 };
  * ' [inlined]', with dup's bits set where it is the definition's
  * ' (file:line)' (CCT_DUP_FILE) and the module (CCT_DUP_MODULE, or when the
  * file is unknown: ' (file.c:3, libc.so)', ' (libmpich.so)'), then suffix
- * (NULL: none).  Returns a malloc'ed string, or NULL when out of memory. */
-char *cct_out_label(const cct_row *r, int dup, const char *suffix);
+ * (NULL: none); the top row of a center of several items is titled by
+ * members (cct_out_members) instead of its name '<multiple contexts>'
+ * (members NULL: the name).  Returns a malloc'ed string, or NULL when out of
+ * memory. */
+char *cct_out_label(const cct_row *r, int dup, const char *suffix, const char *members);
+
+/* The title of a center of n items (as typed) for tree, table and the TUI:
+ * NULL for fewer than 2 items, else 'a + b', 'a + b + c', 'a + b (+N)' from
+ * 4 items on (json and csv keep SPEC's '<multiple contexts>' as the name).
+ * Returns a malloc'ed string (NULL also when out of memory). */
+char *cct_out_members(const char *const *items, size_t n);
 
 /* Marks the function rows of v whose name another function row of v has
  * with another identity (SPEC section 5: file, line, module): dup[i] gets

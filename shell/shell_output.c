@@ -20,10 +20,18 @@ static const char *kind_name(int kind) {
 
 /* -------------------------------------------------------------- builders */
 
+char *cct_out_members(const char *const *items, size_t n) {
+  if (n < 2) return NULL;
+  if (n == 2) return cct_xprintf("%s + %s", items[0], items[1]);
+  if (n == 3) return cct_xprintf("%s + %s + %s", items[0], items[1], items[2]);
+  return cct_xprintf("%s + %s (+%zu)", items[0], items[1], n - 2);
+}
+
 /* A file the database names but does not know (classic '~unknown-file~'). */
 static int known_file(const char *f) { return f && strcmp(f, "~unknown-file~"); }
 
-char *cct_out_label(const cct_row *r, int dup, const char *suffix) {
+char *cct_out_label(const cct_row *r, int dup, const char *suffix, const char *members) {
+  if (members && r->kind == CCT_ROW_CENTER) return cct_xprintf("%s%s", members, suffix ? suffix : "");
   char loc[512] = "";
   int file = (dup & CCT_DUP_FILE) && known_file(r->file), mod = ((dup & CCT_DUP_MODULE) || (dup && !file)) && r->module;
   if (file && r->line >= 0) snprintf(loc, sizeof loc, " (%s:%lld", cct_basename(r->file), r->line);
@@ -133,8 +141,9 @@ static int label_cols(cct_result *r) {
 }
 
 /* Fills the columns of label_cols (from index label) of row x with w. */
-static void label_cells(cct_result *r, cct_cell *x, int label, const cct_row *w, int dup, const char *suffix) {
-  cct_cell_text(&x[label], cct_result_keep(r, cct_out_label(w, dup, suffix)));
+static void label_cells(cct_result *r, cct_cell *x, int label, const cct_row *w, int dup, const char *suffix,
+                        const char *members) {
+  cct_cell_text(&x[label], cct_result_keep(r, cct_out_label(w, dup, suffix, members)));
   cct_cell_text(&x[label + 1], cct_result_keep(r, row_location(w)));
 }
 
@@ -227,6 +236,7 @@ static void view_result(cct_result *r, const cct_view *v) {
   r->empty_text = "(no rows)";
   r->note = v->note;
   if (!dup || cct_out_dups(v, dup)) r->failed = 1;
+  const char *members = cct_result_keep(r, cct_out_members(v->center, v->ncenter));
   cct_result_context(r, v->run, v->center, v->ncenter, v->granularity);
   cct_result_filters(r, v->filters, v->nfilters);
   if (v->window) cct_json_window(&r->json_head, "window", v->window);
@@ -292,7 +302,7 @@ static void view_result(cct_result *r, const cct_view *v) {
       cct_cell_bool(&x[mark], w->mark);
       cct_cell_text(&x[text], w->text);
     } else {
-      label_cells(r, x, label, w, dup ? dup[i] : 0, NULL);
+      label_cells(r, x, label, w, dup ? dup[i] : 0, NULL, members);
     }
   }
   free(dup);
@@ -317,6 +327,7 @@ static void append_title(char **t, const char *title) {
  * the exclusive values and their change). */
 static void diff_result(cct_result *r, const cct_diff *d) {
   cct_result_init(r, "diff");
+  const char *members = cct_result_keep(r, cct_out_members(d->center, d->ncenter));
   r->empty_text = "(no rows)";
   r->note = d->note;
   char *t = NULL, b[128];
@@ -428,7 +439,7 @@ static void diff_result(cct_result *r, const cct_diff *d) {
     }
     const char *suffix =
         dr->status == CCT_DIFF_ADDED ? " (added)" : dr->status == CCT_DIFF_REMOVED ? " (removed)" : NULL;
-    label_cells(r, x, label, dr->row, 0, suffix);
+    label_cells(r, x, label, dr->row, 0, suffix, members);
   }
 }
 

@@ -288,9 +288,29 @@ static void measure(pane *pn) {
 
 /* ------------------------------------------------------------ labels */
 
+/* The title of the center's top row when it has several items ('a + b',
+ * cct_out_members), else NULL.  Returns a malloc'ed string. */
+static char *members(const tui *t) {
+  size_t n = cct_center_count(t->q);
+  const char **items = calloc(n + 1, sizeof *items);
+  if (!items) return NULL;
+  for (size_t i = 0; i < n; i++) items[i] = cct_center_item(t->q, i);
+  char *m = cct_out_members(items, n);
+  free(items);
+  return m;
+}
+
+/* Row label as the shell prints it (cct_out_label), new; NULL out of memory. */
+static char *label_of(const tui *t, const cct_row *r, int dup) {
+  char *m = r->kind == CCT_ROW_CENTER ? members(t) : NULL;
+  char *s = cct_out_label(r, dup, NULL, m);
+  free(m);
+  return s;
+}
+
 /* Row label as the shell prints it (cct_out_label) into buf. */
-static void row_label(const cct_row *r, int dup, char *buf, size_t n) {
-  char *s = cct_out_label(r, dup, NULL);
+static void row_label(const tui *t, const cct_row *r, int dup, char *buf, size_t n) {
+  char *s = label_of(t, r, dup);
   snprintf(buf, n, "%s", s ? s : "?");
   free(s);
 }
@@ -972,7 +992,7 @@ static char **shown_labels(const tui *t, const pane *pn, int rows, int nx) {
     const cct_row *r = &pn->v->rows[pn->vis[pn->top + n]];
     widths[n] = COLS - nx - (pn == &t->pn[P_TREE] ? tree_indent(r, nx) + 2 : 0);
     if (r->kind == CCT_ROW_FILE || r->kind == CCT_ROW_MODULE) labels[n] = strdup("");
-    else labels[n] = cct_out_label(r, pn->dup[pn->vis[pn->top + n]], NULL);
+    else labels[n] = label_of(t, r, pn->dup[pn->vis[pn->top + n]]);
     if (!labels[n]) rc = -1;
   }
   if (!rc) rc = cct_shorten_all((const char *const *)labels, widths, (size_t)n, out);
@@ -1066,7 +1086,7 @@ static void draw_pane(tui *t, int pi) {
     char label[2048];
     if (src) snprintf(label, sizeof label, "%s", r->text ? r->text : "");
     else if (shown && shown[k]) snprintf(label, sizeof label, "%s", shown[k]);
-    else row_label(r, pn->dup[ri], label, sizeof label);
+    else row_label(t, r, pn->dup[ri], label, sizeof label);
     int paths = r->kind == CCT_ROW_FILE || r->kind == CCT_ROW_MODULE; /* keep the file name of a path */
     put(y, x, label, COLS - x, src, src ? CUT_END : paths ? CUT_START : CUT_MIDDLE);
   }
@@ -1335,7 +1355,7 @@ static void find_next(tui *t, int dir) {
       const cct_row *r = &pn->v->rows[i];
       char label[2048];
       if (t->focus == P_SOURCE) snprintf(label, sizeof label, "%s", r->text ? r->text : "");
-      else row_label(r, pn->dup[i], label, sizeof label);
+      else row_label(t, r, pn->dup[i], label, sizeof label);
       if (!cct_regmatch(&t->re, label)) continue;
       if (pn->open)
         for (int a = pn->parent[i]; a >= 0; a = pn->parent[a]) pn->open[a] = 1;

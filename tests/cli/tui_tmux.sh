@@ -150,7 +150,7 @@ every_pane lulesh.sqlite "center 'CalcForceForNodes(Domain&)';"
 hg="'CalcHourglassControlForElems(Domain&, double*, double)'"
 keys Tab Tab / '^CalcHourglassControlForElems' Enter +
 wait_for "^ center CalcForceForNodes\\(Domain&\\) \\+ 'CalcHourglass.*\\(2 occurrences\\) " "'+' did not add to the center"
-wait_for '\* . <multiple contexts>' "no '<multiple contexts>' top row"
+wait_for "\\* . CalcForceForNodes\\(.*\\) \\+ 'CalcHourglass" "the top row is not titled by the center's two items"
 every_pane lulesh.sqlite "center 'CalcForceForNodes(Domain&)'; center + $hg;"
 tmux -L "$sock" resize-window -t tui -x 160 -y 40
 wait_for ' \| function \| top-down \| run 1$' "the status line at 160 columns"
