@@ -746,9 +746,15 @@ static void stats_panels(FILE *out, const cct_stats *s, int order, int kind, dou
   fmt_val(d->mean, v3, sizeof v3);
   fmt_val(d->stddev, v4, sizeof v4);
   fmt_val(d->sum, v5, sizeof v5);
-  fprintf(out, "<text class=\"sub\" data-kind=\"%s\" x=\"10\" y=\"%.1f\">%s (%zu): sum %s, min %s, max %s, mean %s, "
-               "stddev %s, imbalance %.3f (max / mean)</text>\n",
-          kind == CCT_PROFILE_GPU ? "gpu" : "cpu", y + 12, what, d->count, v5, v1, v2, v3, v4, d->imbalance);
+  int spread = d->count > 1 && d->min != d->max; /* else no histogram: its bins would all be one value */
+  fprintf(out, "<text class=\"sub\" data-kind=\"%s\" x=\"10\" y=\"%.1f\">%s (%zu): ",
+          kind == CCT_PROFILE_GPU ? "gpu" : "cpu", y + 12, what, d->count);
+  if (d->min == 0 && d->max == 0) fputs("all zero</text>\n", out); /* as stats prints them */
+  else if (d->count == 1) fprintf(out, "value %s (one profile)</text>\n", v5);
+  else if (!spread) fprintf(out, "sum %s, each %s (all %zu profiles alike)</text>\n", v5, v1, d->count);
+  else
+    fprintf(out, "sum %s, min %s, max %s, mean %s, stddev %s, imbalance %.3f (max / mean)</text>\n", v5, v1, v2, v3,
+            v4, d->imbalance);
   /* sorted bars */
   double top = d->max > 0 ? d->max : 1, step = nice_step(top, 5), ymax = ceil(top / step) * step;
   char xl[128];
@@ -774,6 +780,7 @@ static void stats_panels(FILE *out, const cct_stats *s, int order, int kind, dou
   fprintf(out, "<path d=\"M%.1f %.3fH%.1f\" stroke=\"#6a4c93\" stroke-dasharray=\"5 3\"/>"
                "<text x=\"%.1f\" y=\"%.3f\" text-anchor=\"end\" fill=\"#6a4c93\">mean %s</text>\n",
           ax, my, ax + aw, ax + aw, my - 4, v3);
+  if (!spread) return;
   /* histogram */
   size_t hmax = 1;
   for (size_t b = 0; b < s->bins; b++)

@@ -23,11 +23,41 @@ static void json_dist(char **h, size_t count, const double v[6]) {
   for (int k = 0; k < 6; k++) cct_json_number(h, names[k], v[k]);
 }
 
-/* A number for people: whole numbers in full, others to 7 significant digits. */
-static const char *human_text(char *buf, size_t n, double d) {
-  if (isfinite(d) && d == floor(d) && fabs(d) < 1e15) snprintf(buf, n, "%.0f", d);
-  else snprintf(buf, n, "%.7g", d);
+/* A figure as the views print it (cct_out_value: whole numbers in full,
+ * others with 3 significant digits). */
+static const char *figure_text(char *buf, size_t n, double d) {
+  return cct_out_value(buf, n, d, isfinite(d) && d == floor(d));
+}
+
+/* Bin k of bins equal bins from min to max: its low and high ends. */
+static void bin_range(double min, double max, size_t bins, size_t k, double *lo, double *hi) {
+  double width = (max - min) / (double)bins;
+  *lo = min + width * (double)k;
+  *hi = k + 1 == bins ? max : min + width * (double)(k + 1);
+}
+
+/* Edge x of a histogram printed with prec significant digits (0: as a figure). */
+static const char *edge_text(char *buf, size_t n, double x, int prec) {
+  if (!prec) return figure_text(buf, n, x);
+  snprintf(buf, n, "%.*g", prec, x);
   return buf;
+}
+
+/* The digits that keep the neighbouring edges of d's bins apart: 0 (as
+ * figures) when 3 significant digits do, else up to 12 ('0.131009 ..
+ * 0.131014' where figures would print '0.131 .. 0.131'). */
+static int edge_digits(const cct_stats_dist *d, size_t bins) {
+  for (int prec = 0; prec <= 12; prec += prec ? 1 : 4) {
+    int apart = 1;
+    char a[40], b[40];
+    for (size_t k = 0; k < bins && apart; k++) {
+      double lo, hi;
+      bin_range(d->min, d->max, bins, k, &lo, &hi);
+      apart = strcmp(edge_text(a, sizeof a, lo, prec), edge_text(b, sizeof b, hi, prec)) != 0;
+    }
+    if (apart) return prec;
+  }
+  return 12;
 }
 
 /* One profile's identity as text ('node a8c01a67 rank 1 thread 0'). */
@@ -42,37 +72,62 @@ static void profile_id_text(const struct cct_stats_profile *pr, char *id, size_t
                             ids[k]); /* the node is a host id: hex, as in HPCToolkit's file names */
 }
 
-/* The figures of one distribution (indented by ind, 2 blanks more than its title). */
+/* The figures of one distribution (indented by ind, 2 blanks more than its
+ * title): all zero, one profile, profiles all alike, or count .. imbalance. */
 static void stats_figures(FILE *o, const cct_stats_dist *d, const char *ind) {
-  static const char *const names[] = {"sum", "min", "max", "mean", "stddev"};
-  const double v[] = {d->sum, d->min, d->max, d->mean, d->stddev};
+  static const char *const names[] = {"sum", "min", "max", "mean", "stddev", "imbalance"};
+  const double v[] = {d->sum, d->min, d->max, d->mean, d->stddev, d->imbalance};
   char b[40];
-  for (int k = 0; k < 5; k++) fprintf(o, "%s  %-10s %s\n", ind, names[k], human_text(b, sizeof b, v[k]));
-  fprintf(o, "%s  imbalance  %.3f (max / mean)\n", ind, d->imbalance);
+  if (d->min == 0 && d->max == 0) {
+    fprintf(o, "%s  all zero\n", ind);
+  } else if (d->count == 1) {
+    fprintf(o, "%s  value      %s (one profile)\n", ind, figure_text(b, sizeof b, d->sum));
+  } else if (d->min == d->max) {
+    fprintf(o, "%s  sum        %s\n", ind, figure_text(b, sizeof b, d->sum));
+    fprintf(o, "%s  each       %s (all %zu profiles alike)\n", ind, figure_text(b, sizeof b, d->min), d->count);
+  } else {
+    for (int k = 0; k < 6; k++) fprintf(o, "%s  %-10s %s%s\n", ind, names[k], figure_text(b, sizeof b, v[k]), k == 5 ? " (max / mean)" : "");
+  }
 }
 
-/* Bin k of bins equal bins from min to max: its low and high ends. */
-static void bin_range(double min, double max, size_t bins, size_t k, double *lo, double *hi) {
-  double width = (max - min) / (double)bins;
-  *lo = min + width * (double)k;
-  *hi = k + 1 == bins ? max : min + width * (double)(k + 1);
-}
+/* Whether a histogram of d says anything (its profiles are not all alike). */
+static int has_histogram(const cct_stats_dist *d) { return d->count > 1 && d->min != d->max; }
 
-/* The histogram of one distribution, its title indented by ind. */
+/* The histogram of one distribution, its title indented by ind (none when
+ * every profile has one value: ten bins of '0 .. 0' say nothing). */
 static void stats_histogram(FILE *o, const cct_stats *s, const cct_stats_dist *d, const char *ind) {
   char lo[40], hi[40];
-  if (!s->bins || !d->count) return;
+  if (!s->bins || !has_histogram(d)) return;
   size_t most = 1;
   for (size_t k = 0; k < s->bins; k++)
     if (d->histogram[k] > most) most = d->histogram[k];
   fprintf(o, "%shistogram (%zu bins):\n", ind, s->bins);
+  int prec = edge_digits(d, s->bins);
   for (size_t k = 0; k < s->bins; k++) {
     double l, h;
     bin_range(d->min, d->max, s->bins, k, &l, &h);
     int bar = (int)(40.0 * (double)d->histogram[k] / (double)most + 0.5);
-    fprintf(o, "%s  %14s .. %-14s %6zu %.*s\n", ind, human_text(lo, sizeof lo, l), human_text(hi, sizeof hi, h),
+    fprintf(o, "%s  %14s .. %-14s %6zu %.*s\n", ind, edge_text(lo, sizeof lo, l, prec), edge_text(hi, sizeof hi, h, prec),
             d->histogram[k], bar, "########################################");
   }
+}
+
+/* ', "histogram": [{"low": .., "high": .., "count": ..}, ...]' of bins equal
+ * bins from min to max (appended to *h). */
+static void json_histogram(char **h, size_t bins, const size_t *count, double min, double max) {
+  cct_str_append(h, ", \"histogram\": [");
+  for (size_t k = 0; k < bins; k++) {
+    double lo, hi;
+    bin_range(min, max, bins, k, &lo, &hi);
+    char *m = NULL, b[40];
+    cct_json_number(&m, "low", lo);
+    cct_json_number(&m, "high", hi);
+    snprintf(b, sizeof b, "%zu", count[k]);
+    cct_json_raw(&m, "count", b);
+    if (m) cct_str_append(h, k ? ", {" : "{"), cct_str_append(h, m + 2), cct_str_append(h, "}");
+    free(m);
+  }
+  cct_str_append(h, "]");
 }
 
 /* Text written by fn(o, a, b, c, ind) into a new string (NULL when out of memory). */
@@ -165,6 +220,7 @@ static void stats_result(cct_result *r, const cct_stats *s, const cct_view_spec 
     if (!d->count) continue;
     char *m = NULL;
     json_dist(&m, d->count, (double[]){d->sum, d->min, d->max, d->mean, d->stddev, d->imbalance});
+    if (has_histogram(d)) json_histogram(&m, s->bins, d->histogram, d->min, d->max); /* as the text: none when all alike */
     char *o = cct_xprintf("%s\"%s\": {%s}", first ? "" : ", ", k ? "gpu" : "cpu", m ? m + 2 : "");
     if (o) cct_str_append(h, o);
     free(o), free(m);
@@ -172,21 +228,7 @@ static void stats_result(cct_result *r, const cct_stats *s, const cct_view_spec 
   }
   cct_str_append(h, "}");
   json_dist(h, s->count, (double[]){s->sum, s->min, s->max, s->mean, s->stddev, s->imbalance});
-  cct_str_append(&r->json_tail, ", \"histogram\": [");
-  for (size_t k = 0; k < s->bins; k++) {
-    double lo, hi;
-    bin_range(s->min, s->max, s->bins, k, &lo, &hi);
-    char *m = NULL, b[40];
-    cct_json_number(&m, "low", lo);
-    cct_json_number(&m, "high", hi);
-    snprintf(b, sizeof b, "%zu", s->histogram[k]);
-    cct_json_raw(&m, "count", b);
-    if (m)
-      cct_str_append(&r->json_tail, k ? ", {" : "{"), cct_str_append(&r->json_tail, m + 2),
-          cct_str_append(&r->json_tail, "}");
-    free(m);
-  }
-  cct_str_append(&r->json_tail, "]");
+  json_histogram(&r->json_tail, s->bins, s->histogram, s->min, s->max);
   char *t = NULL;
   size_t tn = 0;
   FILE *o = open_memstream(&t, &tn);
@@ -195,7 +237,7 @@ static void stats_result(cct_result *r, const cct_stats *s, const cct_view_spec 
   if (r->title) cct_str_append(&r->title, t ? t : ""), free(t); /* below the filters line */
   else r->title = t;
   if (s->count && only) r->tail = text_of(stats_histogram, s, only, "");
-  if (s->count && only && s->bins && !r->tail) r->failed = 1;
+  if (s->count && only && s->bins && has_histogram(only) && !r->tail) r->failed = 1;
   free(center);
   /* Columns: csv/json the ids, kind and value; tree/table 'profile 3', the
    * ids as text, the value, '(GPU)' in a run of both kinds. */

@@ -17,14 +17,20 @@ python3 "$CCT_SRC/tests/cli/v4read.py" "$db" imbalance 'GPUOP (sec)' >want
 [ "$(wc -l <want)" = 2 ] || fail "the database has not both kinds: $(cat want)"
 "$CCTQ" a.sqlite -c "metric 'GPUOP (sec)'; stats; export s.svg" >text
 # text: 'CPU threads (36):' ... 'imbalance  1.268 (max / mean)', then the GPU streams'
+# (issue 27 item 7: a kind whose every profile is zero, the GPU streams here, says
+# 'all zero' instead of figures of zeros, 'imbalance 0.000' and ten bins of '0 .. 0';
+# the reader's imbalance of an all-zero kind is 0.000)
 awk '/^CPU threads \(/ { k = "cpu" } /^GPU streams \(/ { k = "gpu" }
      /^CPU threads \(|^GPU streams \(/ { n = $3; gsub(/[():]/, "", n) }
-     $1 == "imbalance" { print k, n, $2 }' text >got_text
+     $1 == "imbalance" { print k, n, $2 } $1 == "all" && $2 == "zero" { print k, n, "0.000" }' text >got_text
 # picture: one figures line per kind, data-kind="cpu" / "gpu"
-sed -n 's/.*data-kind="\([a-z]*\)"[^>]*>[A-Za-z ]* (\([0-9]*\)):.*imbalance \([0-9.]*\) .*/\1 \2 \3/p' s.svg >got_svg
+sed -n -e 's/.*data-kind="\([a-z]*\)"[^>]*>[A-Za-z ]* (\([0-9]*\)):.*imbalance \([0-9.]*\) .*/\1 \2 \3/p' \
+  -e 's/.*data-kind="\([a-z]*\)"[^>]*>[A-Za-z ]* (\([0-9]*\)): all zero<.*/\1 \2 0.000/p' s.svg >got_svg
 cmp -s want got_text || { fail "text figures:"; cat got_text; echo "want:"; cat want; }
 cmp -s want got_svg || { fail "picture figures:"; cat got_svg; echo "want:"; cat want; }
-[ "$(grep -c 'imbalance' s.svg)" = 2 ] || fail "the picture has figures other than the two kinds'"
+[ "$(grep -c 'data-kind=' s.svg)" = 2 ] || fail "the picture has figures other than the two kinds'"
+! grep -q 'imbalance 0\.000\|0 \.\. 0 ' text s.svg || fail "an all-zero kind still has figures or bins of zeros"
+[ "$(grep -c '^  histogram' text)" = 1 ] || fail "not one histogram (the CPU threads'): $(grep -c '^  histogram' text)"
 # one bar per profile, each kind's own
 [ "$(grep -c 'class="bar"' s.svg)" = 40 ] || fail "bars: $(grep -c 'class="bar"' s.svg)"
 
