@@ -124,8 +124,10 @@ typedef struct cct_view {
  * identities; classic threads numbered 500 and up), kept apart in the figures. */
 enum { CCT_PROFILE_CPU = 0, CCT_PROFILE_GPU = 1 };
 
-/* Orders of cct_stats.profiles. */
-enum { CCT_STATS_BY_VALUE = 0, CCT_STATS_BY_RANK = 1, CCT_STATS_BY_THREAD = 2 };
+/* Orders of cct_stats.profiles; CCT_STATS_RANK_SUMS also adds up the
+ * profiles of each rank (and kind) into one entry, in rank order, and the
+ * figures are then over ranks. */
+enum { CCT_STATS_BY_VALUE = 0, CCT_STATS_BY_RANK = 1, CCT_STATS_BY_THREAD = 2, CCT_STATS_RANK_SUMS = 3 };
 
 /* The distribution of a set of profile values. */
 typedef struct cct_stats_dist {
@@ -144,6 +146,8 @@ typedef struct cct_stats {
     int kind;              /* CCT_PROFILE_* */
     long long node, rank, thread, gpucontext, gpustream; /* -1 when not applicable */
     double value;          /* center's inclusive value in this profile */
+    int nprofiles;         /* profiles added up in this entry: 1, or a rank's (CCT_STATS_RANK_SUMS;
+                              profile is then its first, thread -1) */
   } *profiles;             /* all profiles, in the order asked for (by value: descending) */
   size_t bins;             /* histogram bins */
   size_t *histogram;       /* over all profiles: profiles per bin, equal widths from min to max */

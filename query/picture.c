@@ -739,7 +739,10 @@ static void axes(FILE *out, double x, double y, double w, double h, double ymax,
 static void stats_panels(FILE *out, const cct_stats *s, int order, int kind, double y) {
   const cct_stats_dist *d = &s->kinds[kind];
   const double ax = 80, ay = y + 50, aw = 470, ah = 270, bx = 660, bw = 310;
-  const char *what = kind == CCT_PROFILE_GPU ? "GPU streams" : "CPU threads";
+  int sums = order == CCT_STATS_RANK_SUMS; /* the entries are ranks, each the sum of its profiles */
+  const char *what = kind == CCT_PROFILE_GPU ? sums ? "GPU streams per rank" : "GPU streams"
+                     : sums                  ? "CPU threads per rank"
+                                             : "CPU threads";
   char v1[64], v2[64], v3[64], v4[64], v5[64];
   fmt_val(d->min, v1, sizeof v1);
   fmt_val(d->max, v2, sizeof v2);
@@ -758,10 +761,11 @@ static void stats_panels(FILE *out, const cct_stats *s, int order, int kind, dou
   /* sorted bars */
   double top = d->max > 0 ? d->max : 1, step = nice_step(top, 5), ymax = ceil(top / step) * step;
   char xl[128];
-  const char *by = order == CCT_STATS_BY_RANK ? "rank" : order == CCT_STATS_BY_THREAD ? "thread" : "value";
+  const char *by = order == CCT_STATS_BY_RANK || sums ? "rank" : order == CCT_STATS_BY_THREAD ? "thread" : "value";
   snprintf(xl, sizeof xl, "%s, sorted by %s (%zu)", what, by, d->count);
   axes(out, ax, ay, aw, ah, ymax, step, xl, s->metric);
-  fprintf(out, "<text class=\"axis\" x=\"%.1f\" y=\"%.1f\" font-weight=\"bold\">per profile, by %s</text>\n", ax, ay - 10, by);
+  fprintf(out, "<text class=\"axis\" x=\"%.1f\" y=\"%.1f\" font-weight=\"bold\">per %s, by %s</text>\n", ax, ay - 10,
+          sums ? "rank" : "profile", by);
   double bwid = d->count ? aw / (double)d->count : 0;
   for (size_t i = 0, j = 0; i < s->count; i++) {
     const struct cct_stats_profile *p = &s->profiles[i];
@@ -831,7 +835,8 @@ static int stats_svg(const cct_stats *s, const cct_center *center, int order, FI
   fputs(" inclusive of ", out);
   put_xml(out, label, 100);
   if (s->count)
-    fprintf(out, " over %zu profile%s</text>\n", s->count, s->count == 1 ? "" : "s");
+    fprintf(out, " over %zu %s%s</text>\n", s->count, order == CCT_STATS_RANK_SUMS ? "rank" : "profile",
+            s->count == 1 ? "" : "s");
   else
     fputs(": no per-profile data</text>\n", out);
   if (s->note) {

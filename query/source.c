@@ -495,6 +495,28 @@ static int by_thread(const void *a, const void *b) {
   return c ? c : by_rank(a, b);
 }
 
+/* Adds up the profiles of each rank and kind of s into one entry (its first
+ * profile's id, no thread, the node and GPU ids they share), in rank order;
+ * profiles without a rank stay as they are. */
+static void rank_sums(cct_stats *s) {
+  qsort(s->profiles, s->count, sizeof *s->profiles, by_rank);
+  size_t n = 0;
+  for (size_t i = 0; i < s->count; i++) {
+    struct cct_stats_profile *p = &s->profiles[i], *g = n ? &s->profiles[n - 1] : NULL;
+    if (g && p->rank >= 0 && g->rank == p->rank && g->kind == p->kind) {
+      g->value += p->value;
+      g->nprofiles++;
+      g->thread = -1;
+      if (g->node != p->node) g->node = -1;
+      if (g->gpucontext != p->gpucontext) g->gpucontext = -1;
+      if (g->gpustream != p->gpustream) g->gpustream = -1;
+      continue;
+    }
+    s->profiles[n++] = *p;
+  }
+  s->count = n;
+}
+
 /* Fills d with the distribution of the profiles of kind (-1: all) of s; returns 0, or -1 out of memory. */
 static int distribution(const cct_stats *s, int kind, cct_stats_dist *d) {
   memset(d, 0, sizeof *d);
@@ -580,6 +602,7 @@ int q_stats(const qv *q, size_t bins, int order, cct_stats **out, cct_err *err) 
     /* GPU streams: v4 GPUCONTEXT / GPUSTREAM identities, classic thread numbers >= 500 */
     p->kind = p->gpucontext >= 0 || p->gpustream >= 0 || p->thread >= 500 ? CCT_PROFILE_GPU : CCT_PROFILE_CPU;
     p->value = 0;
+    p->nprofiles = 1;
     int added;
     if (!qmap_put(&index, p->profile, 0, 0, 0, 0, (int64_t)s->count, &added))
       rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
@@ -630,6 +653,7 @@ int q_stats(const qv *q, size_t bins, int order, cct_stats **out, cct_err *err) 
     cct_stats_free(s);
     return rc;
   }
+  if (order == CCT_STATS_RANK_SUMS) rank_sums(s);
   /* the distribution over all profiles, then per kind */
   cct_stats_dist all;
   rc = distribution(s, -1, &all);
@@ -644,10 +668,14 @@ int q_stats(const qv *q, size_t bins, int order, cct_stats **out, cct_err *err) 
   }
   if (s->count)
     qsort(s->profiles, s->count, sizeof *s->profiles,
-          order == CCT_STATS_BY_RANK ? by_rank : order == CCT_STATS_BY_THREAD ? by_thread : by_value_desc);
+          order == CCT_STATS_BY_RANK || order == CCT_STATS_RANK_SUMS ? by_rank
+          : order == CCT_STATS_BY_THREAD                             ? by_thread
+                                                                     : by_value_desc);
   /* what the figures do not say by themselves */
   s->program_total = q->r->root_incl ? q_root_total(q, q->disp) : 0;
   char note[300] = "";
+  size_t nprof = 0; /* profiles (ranks add up theirs) */
+  for (size_t i = 0; i < s->count; i++) nprof += (size_t)s->profiles[i].nprofiles;
   if (!s->count)
     snprintf(note, sizeof note, "run %d has no per-profile data (the database holds summary values only)", q->shown_run);
   else if (fabs(s->program_sum - s->program_total) > 1e-3 * fabs(s->program_total)) {
@@ -655,7 +683,7 @@ int q_stats(const qv *q, size_t bins, int order, cct_stats **out, cct_err *err) 
     snprintf(note, sizeof note,
              "the %zu profiles add up to %.4g of the program's %.4g (%.1f%%): the per-profile data covers only part "
              "of the run",
-             s->count, s->program_sum, s->program_total,
+             nprof, s->program_sum, s->program_total,
              s->program_total ? 100.0 * s->program_sum / s->program_total : 0.0);
     cct_c_numeric_end(loc);
   }

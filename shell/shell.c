@@ -146,9 +146,16 @@ static const cct_cmd commands[] = {
      "'window A B', a click on a lane the call stack sampled there and 'center #ID' of a frame."},
     {"source", cmd_source, CMD_NEEDS_DB, "source [FILE | @N]",
      "source text with per-line metrics; '>' marks the center's lines (default: the center's file)", NULL},
-    {"stats", cmd_stats, CMD_NEEDS_DB, "stats [by rank|by thread] [BINS]",
+    {"stats", cmd_stats, CMD_NEEDS_DB, "stats [by rank|by rank,thread|by thread] [BINS]",
      "distribution of the center's inclusive value over profiles, per kind (CPU threads, GPU streams); "
-     "'by rank' / 'by thread' lists every profile in that order", NULL},
+     "'by rank' over ranks (each the sum of its threads), 'by rank,thread' / 'by thread' every profile in that order",
+     "  stats                  figures over profiles, the top 5, a histogram (BINS, default 10)\n"
+     "  stats by rank          each rank's profiles (its threads) added up: figures over ranks,\n"
+     "                         every rank in order (an MPI+OpenMP run's imbalance between ranks)\n"
+     "  stats by rank,thread   every profile, by rank then thread\n"
+     "  stats by thread        every profile, by thread then rank\n"
+     "A kind of profiles all zero says 'all zero', one profile its 'value', profiles all alike\n"
+     "'each': none of them gets figures of spread or a histogram.  'export F.svg' draws it."},
     {"metric", cmd_metric, CMD_NEEDS_DB, "metric [NAME | define [NAME = EXPR]]",
      "show or set the display metric (case-insensitive, unique prefix accepted), or define a derived metric",
      "NAME is a stored metric, one of hpcprof's statistics as hpcviewer names them\n"
@@ -823,10 +830,14 @@ static int cmd_source(cct_shell *p, cct_words *w) {
 static int cmd_stats(cct_shell *p, cct_words *w) {
   int bins = 10, order = CCT_STATS_BY_VALUE, a = 1;
   if (w->argc > a && !strcmp(w->argv[a], "by")) {
-    if (w->argc == a + 1 || (strcmp(w->argv[a + 1], "rank") && strcmp(w->argv[a + 1], "thread")))
-      return usage_error(p, cmd_of(w), w->argc == a + 1 ? "'by' needs 'rank' or 'thread'" : "unknown order",
+    static const char *const keys[] = {"rank", "rank,thread", "thread"};
+    static const int orders[] = {CCT_STATS_RANK_SUMS, CCT_STATS_BY_RANK, CCT_STATS_BY_THREAD};
+    int k = 0;
+    while (w->argc > a + 1 && k < 3 && strcmp(w->argv[a + 1], keys[k])) k++;
+    if (w->argc == a + 1 || k == 3)
+      return usage_error(p, cmd_of(w), w->argc == a + 1 ? "'by' needs 'rank', 'rank,thread' or 'thread'" : "unknown order",
                          w->argc > a + 1 ? w->argv[a + 1] : NULL);
-    order = !strcmp(w->argv[a + 1], "rank") ? CCT_STATS_BY_RANK : CCT_STATS_BY_THREAD;
+    order = orders[k];
     a += 2;
   }
   if (w->argc > a + 1) return usage_error(p, cmd_of(w), "unexpected argument", w->argv[a + 1]);

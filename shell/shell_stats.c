@@ -164,18 +164,27 @@ static void stats_summary(FILE *o, const cct_stats *s, const cct_stats_dist *onl
     fputs(": no per-profile data\n", o);
     return;
   }
-  fprintf(o, " over %zu profile%s\n", s->count, s->count == 1 ? "" : "s");
+  if (order == CCT_STATS_RANK_SUMS) {
+    size_t all = 0;
+    for (size_t i = 0; i < s->count; i++) all += (size_t)s->profiles[i].nprofiles;
+    fprintf(o, " over %zu rank%s (each the sum of its profiles; %zu profiles)\n", s->count, s->count == 1 ? "" : "s",
+            all);
+  } else {
+    fprintf(o, " over %zu profile%s\n", s->count, s->count == 1 ? "" : "s");
+  }
   if (only) {
     stats_figures(o, only, "");
   } else { /* CPU threads and GPU streams apart: one imbalance over both would mean nothing */
     for (int k = 0; k < 2; k++) {
-      fprintf(o, "%s (%zu):\n", k ? "GPU streams" : "CPU threads", s->kinds[k].count);
+      fprintf(o, "%s%s (%zu):\n", k ? "GPU streams" : "CPU threads", order == CCT_STATS_RANK_SUMS ? " per rank" : "",
+              s->kinds[k].count);
       stats_figures(o, &s->kinds[k], "  ");
       stats_histogram(o, s, &s->kinds[k], "  ");
     }
   }
   if (order == CCT_STATS_BY_VALUE) fprintf(o, "top %zu:\n", top);
-  else fprintf(o, "profiles by %s:\n", order == CCT_STATS_BY_RANK ? "rank" : "thread");
+  else if (order == CCT_STATS_RANK_SUMS) fprintf(o, "ranks:\n");
+  else fprintf(o, "profiles by %s:\n", order == CCT_STATS_BY_RANK ? "rank, thread" : "thread");
 }
 
 /* Stats as a result: one row per profile (its ids, kind and value); the
@@ -245,6 +254,7 @@ static void stats_result(cct_result *r, const cct_stats *s, const cct_view_spec 
   cct_result_col(r, "profile", CCT_T_INT, CCT_ROLE_PLAIN, CCT_IN_DATA);
   for (int k = 0; k < 5; k++) cct_result_col(r, ids[k], CCT_T_INT, CCT_ROLE_PLAIN, CCT_IN_DATA);
   cct_result_col(r, "kind", CCT_T_TEXT, CCT_ROLE_PLAIN, CCT_IN_DATA);
+  int np = order == CCT_STATS_RANK_SUMS ? cct_result_col(r, "profiles", CCT_T_INT, CCT_ROLE_PLAIN, CCT_IN_DATA) : -1;
   int value = cct_result_col(r, "value", CCT_T_REAL, CCT_ROLE_VALUE, CCT_IN_ALL);
   int label = cct_result_col(r, "label", CCT_T_TEXT, CCT_ROLE_PLAIN, CCT_IN_TEXT);
   int id = cct_result_col(r, "id", CCT_T_TEXT, CCT_ROLE_PLAIN, CCT_IN_TEXT);
@@ -262,8 +272,17 @@ static void stats_result(cct_result *r, const cct_stats *s, const cct_view_spec 
       if (v[k] >= 0) cct_cell_int(&x[1 + k], v[k]);
     cct_cell_text(&x[6], pr->kind ? "gpu" : "cpu");
     cct_cell_real(&x[value], pr->value);
-    profile_id_text(pr, idt, sizeof idt);
-    cct_cell_text(&x[label], cct_result_keep(r, cct_xprintf("profile %d", pr->profile)));
+    struct cct_stats_profile who = *pr;
+    if (np >= 0) who.rank = -1; /* a rank's label names it */
+    profile_id_text(&who, idt, sizeof idt);
+    if (np >= 0) { /* a rank: its profiles added up */
+      cct_cell_int(&x[np], pr->nprofiles);
+      size_t l = strlen(idt);
+      if (pr->nprofiles > 1) snprintf(idt + l, sizeof idt - l, " (%d profiles)", pr->nprofiles);
+      if (pr->nprofiles > 1) x[0].null = 1; /* no one profile id */
+    }
+    cct_cell_text(&x[label], cct_result_keep(r, np >= 0 && pr->rank >= 0 ? cct_xprintf("rank %lld", pr->rank)
+                                                                            : cct_xprintf("profile %d", pr->profile)));
     cct_cell_text(&x[id], cct_result_keep(r, strdup(idt)));
     if (mixed && pr->kind) cct_cell_text(&x[gpu], "(GPU)");
   }

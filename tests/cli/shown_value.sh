@@ -12,9 +12,9 @@ export COLUMNS=10000
 "$CCTINGEST" --quiet "$CCT_DATA/classic-hatchet-osu-allgather" osu.sqlite
 "$CCTINGEST" --quiet "$CCT_DATA/handmade-src" src.sqlite
 
-# stats by rank: the file holds the profiles by rank, then thread, as printed.
-"$CCTQ" osu.sqlite -c 'center main; stats by rank; export s.csv' >/dev/null
-"$CCTQ" osu.sqlite -c 'center main; mode csv; stats by rank' >want.csv
+# stats by rank,thread: the file holds the profiles by rank, then thread, as printed.
+"$CCTQ" osu.sqlite -c 'center main; stats by rank,thread; export s.csv' >/dev/null
+"$CCTQ" osu.sqlite -c 'center main; mode csv; stats by rank,thread' >want.csv
 cmp -s s.csv want.csv || { diff want.csv s.csv | head; fail "export of 'stats by rank' is not what it printed"; }
 python3 - s.csv <<'PY' || fail "export of 'stats by rank' is not in rank order"
 import csv, sys

@@ -1,7 +1,7 @@
 #!/bin/bash
 # cctq 'stats' as a user reads it (issue 11 point 5), on real samples: a run
 # without per-profile data says so; gauss' metric-db files (54.5 M of 894 M)
-# are said to cover part of the run; 'stats by rank' / 'by thread' list the
+# are said to cover part of the run; 'stats by rank,thread' / 'by thread' list the
 # profiles in that order (gauss' files are 1.gauss_mpi-00000R-00T-...: ranks 0
 # and 1, threads 0 and 1); CPU threads and GPU streams are shown apart
 # (loops-cuda-nvidia-t.d: one of each); a bad order is a usage error.
@@ -16,10 +16,10 @@ fail() { echo "FAIL: $*"; exit 1; }
 grep -q "^note: run 1 has no per-profile data" "$t/out" || { cat "$t/out"; fail "lulesh: no 'no per-profile data' note"; }
 ! grep -q "^  sum " "$t/out" || fail "lulesh: figures printed without data"
 
-"$CCTQ" "$t/gauss.sqlite" -c "stats by rank" >"$t/out"
+"$CCTQ" "$t/gauss.sqlite" -c "stats by rank,thread" >"$t/out"
 grep -q "^note: the 4 profiles add up to 5.446e+07 of the program's 8.941e+08" "$t/out" ||
   { cat "$t/out"; fail "gauss: no partial-coverage note"; }
-sed -n '/^profiles by rank:/,/^histogram/p' "$t/out" | grep -o 'rank [0-9]* thread [0-9]*' >"$t/order"
+sed -n '/^profiles by rank, thread:/,/^histogram/p' "$t/out" | grep -o 'rank [0-9]* thread [0-9]*' >"$t/order"
 printf 'rank 0 thread 0\nrank 0 thread 1\nrank 1 thread 0\nrank 1 thread 1\n' | diff - "$t/order" || fail "gauss: order by rank"
 "$CCTQ" "$t/gauss.sqlite" -c "stats by thread" | sed -n '/^profiles by thread:/,/^histogram/p' |
   grep -o 'rank [0-9]* thread [0-9]*' >"$t/order"

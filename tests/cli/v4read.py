@@ -27,7 +27,9 @@ prints the names of up to 3 metrics with a lex_aware scope, those with a
 value on some loop first.  v4read.py DIR imbalance METRIC prints, per kind of
 profile present ('cpu', 'gpu': a GPUCONTEXT or GPUSTREAM in its id tuple),
 'KIND COUNT IMBALANCE' of the program's inclusive METRIC (max / mean over the
-profiles of that kind, 0 when the mean is 0), with 3 decimals."""
+profiles of that kind, 0 when the mean is 0), with 3 decimals.  v4read.py DIR
+ranksums METRIC prints 'KIND RANK SUM' per kind and RANK (the logical id of
+the tuple's RANK element): the program's inclusive METRIC over its profiles."""
 import os
 import sqlite3
 import struct
@@ -104,10 +106,13 @@ class Db:
         ppi, npi, szpi = u64(p, pp), u32(p, pp + 8), u8(p, pp + 0x0c)
         self.profiles = npi - 1
         self.root = []  # per non-summary profile: (id-tuple kinds, {propMetricId: value at context 0})
+        self.ranks = []  # per non-summary profile: its RANK's logical id, or None
         for i in range(1, npi):
             pi = ppi + i * szpi
             pt = u64(p, pi + 0x20)
             kinds = [p[pt + 8 + 16 * k] for k in range(u16(p, pt))] if pt else []
+            rank = [u32(p, pt + 8 + 16 * k + 4) for k in range(len(kinds)) if kinds[k] == 2]
+            self.ranks.append(rank[0] if rank else None)
             nv, pv, nc, px = u64(p, pi), u64(p, pi + 8), u32(p, pi + 0x10), u64(p, pi + 0x18)
             vals = {}
             if nc and struct.unpack_from("<I", p, px)[0] == 0:
@@ -183,6 +188,17 @@ if __name__ == "__main__":
         names = [n for _, _, n in names]
         for n in names[:3]:
             print(n)
+    elif sys.argv[2] == "ranksums":
+        md = [x for x in db.metrics if x["name"] == sys.argv[3]][0]
+        prop = md["scopes"]["execution"][0]
+        per = {}
+        for (kinds, vals), rank in zip(db.root, db.ranks):
+            k = "gpu" if 5 in kinds or 6 in kinds else "cpu"
+            per.setdefault(k, {}).setdefault(rank, 0.0)
+            per[k][rank] += vals.get(prop, 0.0)
+        for k in ("cpu", "gpu"):
+            for r in sorted(per.get(k, {})):
+                print(k, r, repr(per[k][r]))
     elif sys.argv[2] == "imbalance":
         md = [x for x in db.metrics if x["name"] == sys.argv[3]][0]
         prop = md["scopes"]["execution"][0]
