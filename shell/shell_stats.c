@@ -164,11 +164,13 @@ static void stats_summary(FILE *o, const cct_stats *s, const cct_stats_dist *onl
     fputs(": no per-profile data\n", o);
     return;
   }
-  if (order == CCT_STATS_RANK_SUMS) {
-    size_t all = 0;
-    for (size_t i = 0; i < s->count; i++) all += (size_t)s->profiles[i].nprofiles;
-    fprintf(o, " over %zu rank%s (each the sum of its profiles; %zu profiles)\n", s->count, s->count == 1 ? "" : "s",
-            all);
+  size_t all = 0, ranked = 0;
+  for (size_t i = 0; i < s->count; i++) all += (size_t)s->profiles[i].nprofiles, ranked += s->profiles[i].rank >= 0;
+  if (order == CCT_STATS_RANK_SUMS && !ranked) {
+    fprintf(o, " over %zu profile%s (no MPI ranks: nothing to add up)\n", s->count, s->count == 1 ? "" : "s");
+  } else if (order == CCT_STATS_RANK_SUMS) {
+    fprintf(o, " over %zu rank%s (each the sum of its profiles; %zu profile%s)\n", s->count, s->count == 1 ? "" : "s",
+            all, all == 1 ? "" : "s");
   } else {
     fprintf(o, " over %zu profile%s\n", s->count, s->count == 1 ? "" : "s");
   }
@@ -183,7 +185,7 @@ static void stats_summary(FILE *o, const cct_stats *s, const cct_stats_dist *onl
     }
   }
   if (order == CCT_STATS_BY_VALUE) fprintf(o, "top %zu:\n", top);
-  else if (order == CCT_STATS_RANK_SUMS) fprintf(o, "ranks:\n");
+  else if (order == CCT_STATS_RANK_SUMS) fprintf(o, "%s:\n", ranked ? "ranks" : "profiles");
   else fprintf(o, "profiles by %s:\n", order == CCT_STATS_BY_RANK ? "rank, thread" : "thread");
 }
 
