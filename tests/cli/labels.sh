@@ -23,17 +23,18 @@ for a in g l; do
     "$CCTQ" "$t/$a.sqlite" -c "$v" >"$t/text"
     "$CCTQ" "$t/$a.sqlite" -c "mode csv; $v" >"$t/csv"
     python3 - "$t" "$a: $v" <<'PY'
-import csv, os, re, sys
+import os, sys
+sys.path.insert(0, os.environ["CCT_SRC"] + "/tests/cli")
+import view_rows
 t, v = sys.argv[1], sys.argv[2]
-def fail(m): print("FAIL:", v, m); sys.exit(1)
-rows = list(csv.DictReader(open(t + "/csv", newline="")))
-lines = [l.rstrip("\n") for l in open(t + "/text") if re.match(r"^ *\[\d+\]", l)]
-if len(lines) != len(rows): fail("%d rows, csv %d" % (len(lines), len(rows)))
+def fail(m): view_rows.fail(v, m)
+pairs = view_rows.rows(t, v)
+rows = [r for _, r in pairs]
 funcs = [r for r in rows if r["kind"] == "function"]
 def known(f): return f if f and f != "~unknown-file~" else ""
 def place(r): return (known(r["file"]), r["line"])
 labels = set()
-for l, r in zip(lines, rows):
+for l, r in pairs:
     want = r["name"] + (" @ " + r["callsite"] if r["callsite"] else "") + (" [inlined]" if r["inlined"] == "1" else "")
     if r["kind"] == "function":
         others = [o for o in funcs if o["name"] == r["name"]]
