@@ -36,18 +36,25 @@ static void bin_range(double min, double max, size_t bins, size_t k, double *lo,
   *hi = k + 1 == bins ? max : min + width * (double)(k + 1);
 }
 
-/* Edge x of a histogram printed with prec significant digits (0: as a figure). */
+/* Edge x of a histogram printed with prec significant digits; 0: as views
+ * print values, whole (all edges are), -1: as views print values. */
 static const char *edge_text(char *buf, size_t n, double x, int prec) {
-  if (!prec) return figure_text(buf, n, x);
+  if (prec <= 0) return cct_out_value(buf, n, x, prec == 0); /* one form for all edges */
   snprintf(buf, n, "%.*g", prec, x);
   return buf;
 }
 
-/* The digits that keep the neighbouring edges of d's bins apart: 0 (as
- * figures) when 3 significant digits do, else up to 12 ('0.131009 ..
- * 0.131014' where figures would print '0.131 .. 0.131'). */
+/* The digits that keep the neighbouring edges of d's bins apart: 0 or -1
+ * (as views print values, whole or not) when 3 significant digits do, else
+ * up to 12 ('0.131009 .. 0.131014' where '0.131 .. 0.131' would repeat). */
 static int edge_digits(const cct_stats_dist *d, size_t bins) {
-  for (int prec = 0; prec <= 12; prec += prec ? 1 : 4) {
+  int whole = 1;
+  for (size_t k = 0; k < bins && whole; k++) {
+    double lo, hi;
+    bin_range(d->min, d->max, bins, k, &lo, &hi);
+    whole = lo == floor(lo) && hi == floor(hi) && fabs(hi) < 1e15;
+  }
+  for (int prec = whole ? 0 : -1; prec <= 12; prec = prec <= 0 ? 4 : prec + 1) {
     int apart = 1;
     char a[40], b[40];
     for (size_t k = 0; k < bins && apart; k++) {
@@ -73,18 +80,19 @@ static void profile_id_text(const struct cct_stats_profile *pr, char *id, size_t
 }
 
 /* The figures of one distribution (indented by ind, 2 blanks more than its
- * title): all zero, one profile, profiles all alike, or count .. imbalance. */
-static void stats_figures(FILE *o, const cct_stats_dist *d, const char *ind) {
+ * title): all zero, one profile, profiles all alike, or count .. imbalance;
+ * unit names what the entries are ('profile', 'rank'). */
+static void stats_figures(FILE *o, const cct_stats_dist *d, const char *ind, const char *unit) {
   static const char *const names[] = {"sum", "min", "max", "mean", "stddev", "imbalance"};
   const double v[] = {d->sum, d->min, d->max, d->mean, d->stddev, d->imbalance};
   char b[40];
   if (d->min == 0 && d->max == 0) {
     fprintf(o, "%s  all zero\n", ind);
   } else if (d->count == 1) {
-    fprintf(o, "%s  value      %s (one profile)\n", ind, figure_text(b, sizeof b, d->sum));
+    fprintf(o, "%s  value      %s (one %s)\n", ind, figure_text(b, sizeof b, d->sum), unit);
   } else if (d->min == d->max) {
     fprintf(o, "%s  sum        %s\n", ind, figure_text(b, sizeof b, d->sum));
-    fprintf(o, "%s  each       %s (all %zu profiles alike)\n", ind, figure_text(b, sizeof b, d->min), d->count);
+    fprintf(o, "%s  each       %s (all %zu %ss alike)\n", ind, figure_text(b, sizeof b, d->min), d->count, unit);
   } else {
     for (int k = 0; k < 6; k++) fprintf(o, "%s  %-10s %s%s\n", ind, names[k], figure_text(b, sizeof b, v[k]), k == 5 ? " (max / mean)" : "");
   }
@@ -166,6 +174,7 @@ static void stats_summary(FILE *o, const cct_stats *s, const cct_stats_dist *onl
   }
   size_t all = 0, ranked = 0;
   for (size_t i = 0; i < s->count; i++) all += (size_t)s->profiles[i].nprofiles, ranked += s->profiles[i].rank >= 0;
+  const char *unit = order == CCT_STATS_RANK_SUMS && ranked ? "rank" : "profile";
   if (order == CCT_STATS_RANK_SUMS && !ranked) {
     fprintf(o, " over %zu profile%s (no MPI ranks: nothing to add up)\n", s->count, s->count == 1 ? "" : "s");
   } else if (order == CCT_STATS_RANK_SUMS) {
@@ -175,12 +184,12 @@ static void stats_summary(FILE *o, const cct_stats *s, const cct_stats_dist *onl
     fprintf(o, " over %zu profile%s\n", s->count, s->count == 1 ? "" : "s");
   }
   if (only) {
-    stats_figures(o, only, "");
+    stats_figures(o, only, "", unit);
   } else { /* CPU threads and GPU streams apart: one imbalance over both would mean nothing */
     for (int k = 0; k < 2; k++) {
       fprintf(o, "%s%s (%zu):\n", k ? "GPU streams" : "CPU threads", order == CCT_STATS_RANK_SUMS ? " per rank" : "",
               s->kinds[k].count);
-      stats_figures(o, &s->kinds[k], "  ");
+      stats_figures(o, &s->kinds[k], "  ", unit);
       stats_histogram(o, s, &s->kinds[k], "  ");
     }
   }
