@@ -25,7 +25,7 @@ printf '%s\n' "$cmds" >script.cctq
 "$CCTQ" cpi.sqlite -f - <script.cctq >out.dash
 "$CCTQ" cpi.sqlite -c "center 'main'; topdown 2" -c "center + MPI_Finalize ;center;  bottomup 2" -c "mode json; flat 3" >out.cc
 for o in f stdin dash cc; do cmp -s out.c out.$o || { diff out.c out.$o; fail "-c and $o differ"; }; done
-grep -q '^\[1\] .* \* \+[0-9]*  main + MPI_Finalize$' out.c || fail "center + did not make two items" # bottomup: the mark, the caller paths (contexts), the label
+grep -q "^\[1\] .* \* \+[0-9]*  'main' + MPI_Finalize$" out.c || fail "center + did not make two items" # bottomup: the mark, the caller paths (contexts), the label
 # A quote open at the end of a line continues on the next (as in the terminal):
 # the value holds the line break, which table output shows as '\n' (one line).
 printf "sql SELECT 'a\nb' AS s\n" | "$CCTQ" cpi.sqlite >out.q

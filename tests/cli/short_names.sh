@@ -17,7 +17,7 @@ fail() { echo "FAIL: $*"; exit 1; }
 "$CCTINGEST" --quiet "$CCT_DATA/v4-hpcviewer-lmp-openmp" "$t/l.sqlite"
 "$CCTQ" "$t/l.sqlite" -c "width 80; center loop pair_lj_cut_omp.cpp:96; bottomup 4" >"$t/bu"
 grep -q '^ \[2\] .* |- eval<0, 0, 1>(...) \[inlined\]$' "$t/bu" || { cat "$t/bu"; fail "row 2 is not eval<0, 0, 1>"; }
-grep -q '^ \[8\] .* `- PairLJCutOMP::eval<1, 1, 1>(...) \[...\]$' "$t/bu" || { cat "$t/bu"; fail "row 8 is not eval<1, 1, 1>"; }
+grep -q '^ \[8\] .* `- .*eval<1, 1, 1>(...) \[.*\]$' "$t/bu" || { cat "$t/bu"; fail "row 8 is not eval<1, 1, 1>"; }
 for v in "topdown 12" "flat 0" "center loop pair_lj_cut_omp.cpp:96; bottomup 6"; do
   "$CCTQ" "$t/l.sqlite" -c "width 80; $v" >"$t/text"
   "$CCTQ" "$t/l.sqlite" -c "mode csv; $v" >"$t/csv"

@@ -90,7 +90,11 @@ def values(j, line):
 
 
 def label_ok(shown, row):
+    if row["name"] == "<multiple contexts>":  # json's name; the TUI titles it by its members
+        return " + " in shown
     base = row["name"] + (" @ " + row["callsite"] if row.get("callsite") else "")
+    if row.get("inlined") and not row.get("callsite") and shown.startswith(row["name"] + " ("):
+        return True  # the shortener drops ' [inlined]' before the location that tells rows apart
     base += " [inlined]" if row.get("inlined") else ""
     if shown == base or shown.startswith(base + " ("):
         return True
