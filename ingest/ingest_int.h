@@ -98,15 +98,10 @@ int cct_writer_profile_values(cct_writer *w, int m, size_t n, const uint32_t *ct
  * (NULL: none) before the tree; it owns them from then on: it adds the metric
  * 'trace (sec)' (each context's traced time as its point value, inclusive and
  * exclusive scopes propagated as hpcprof does, formats.md section 3.4), binds
- * profiles to their traces and stores the records at commit, through the three
- * calls below (trace.sql's tables; they return CCT_OK or the writer's error). */
+ * profiles to their traces and stores the records at commit (trace.sql's
+ * tables, through cct_traces_store's sink). */
 typedef struct cct_traces cct_traces;
 void cct_writer_traces(cct_writer *w, cct_traces *t);
-int cct_writer_trace_chunk(cct_writer *w, int64_t lane, int64_t seq, int64_t first, int64_t end, uint32_t n, void *z,
-                           size_t zn);
-int cct_writer_trace_lane(cct_writer *w, int64_t lane, int64_t profile, const cct_profile_id *id, long long records,
-                          long long strays, int64_t first, int64_t last, int64_t busy);
-int cct_writer_trace_run(cct_writer *w, int64_t t0, int64_t span, long long records, long long strays, long long lanes);
 
 /* Progress: bytes of input consumed so far (for the progress line). */
 void cct_writer_progress(cct_writer *w, long long bytes_done, long long bytes_total);

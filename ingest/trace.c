@@ -394,7 +394,7 @@ void cct_traces_bind(cct_traces *t, const cct_profile_id *id, int64_t profile) {
 /* Second pass: records into chunks of CCT_TRACE_CHUNK. */
 typedef struct store_state {
   cct_traces *t;
-  cct_writer *w;
+  const cct_trace_sink *sink;
   int64_t lane;
   uint32_t *ctx;
   uint64_t *dt;
@@ -424,9 +424,10 @@ static int flush_chunk(store_state *st, int64_t end, cct_err *err) {
     free(z);
     return cct_err_set(err, CCT_ENOMEM, "zstd: %s", ZSTD_getErrorName(zn));
   }
-  int rc = cct_writer_trace_chunk(st->w, st->lane, st->seq++, st->first - st->t->t0, end - st->t->t0, st->n, z, zn);
+  const cct_trace_sink *k = st->sink;
+  int rc = k->chunk(k->arg, st->lane, st->seq++, st->first - st->t->t0, end - st->t->t0, st->n, z, zn);
   st->n = 0;
-  if (rc) cct_err_set(err, rc, "%s", cct_writer_err(st->w)->msg);
+  if (rc) cct_err_set(err, rc, "%s", k->message(k->arg));
   return rc;
 }
 
@@ -456,8 +457,8 @@ static int store_record(void *arg, const tstream *s, uint64_t i, int64_t tm, uin
   return CCT_OK;
 }
 
-int cct_traces_store(cct_traces *t, cct_writer *w, cct_err *err) {
-  store_state st = {t, w, 0, malloc(CCT_TRACE_CHUNK * sizeof(uint32_t)), malloc(CCT_TRACE_CHUNK * sizeof(uint64_t)),
+int cct_traces_store(cct_traces *t, const cct_trace_sink *sink, cct_err *err) {
+  store_state st = {t, sink, 0, malloc(CCT_TRACE_CHUNK * sizeof(uint32_t)), malloc(CCT_TRACE_CHUNK * sizeof(uint64_t)),
                     0, 0, 0, 0, 0, 0, 0, 0};
   int rc = st.ctx && st.dt ? CCT_OK : nomem(err);
   long long strays = 0;
@@ -478,15 +479,15 @@ int cct_traces_store(cct_traces *t, cct_writer *w, cct_err *err) {
       else snprintf(source, sizeof source, "%s", base ? base + 1 : t->paths[s->file]);
       cct_profile_id id = s->id;
       id.source = source;
-      rc = cct_writer_trace_lane(w, st.lane, s->profile, &id, (long long)s->n, st.strays, s->first - t->t0,
-                                 s->last - t->t0, s->busy - st.stray_ns);
-      if (rc) cct_err_set(err, rc, "%s", cct_writer_err(w)->msg);
+      rc = sink->lane(sink->arg, st.lane, s->profile, &id, (long long)s->n, st.strays, s->first - t->t0,
+                      s->last - t->t0, s->busy - st.stray_ns);
+      if (rc) cct_err_set(err, rc, "%s", sink->message(sink->arg));
     }
     strays += st.strays;
   }
   if (!rc) {
-    rc = cct_writer_trace_run(w, t->t0, t->t1 - t->t0, t->records, strays, (long long)t->ns);
-    if (rc) cct_err_set(err, rc, "%s", cct_writer_err(w)->msg);
+    rc = sink->run(sink->arg, t->t0, t->t1 - t->t0, t->records, strays, (long long)t->ns);
+    if (rc) cct_err_set(err, rc, "%s", sink->message(sink->arg));
   }
   t->strays = strays;
   free(st.ctx);

@@ -33,13 +33,27 @@ double cct_traces_enter(cct_traces *t, int64_t id, int64_t off);
  * to it. */
 void cct_traces_bind(cct_traces *t, const cct_profile_id *id, int64_t profile);
 
-/* Reads the traces a second time and stores them through the writer
- * (cct_writer_trace_lane, cct_writer_trace_chunk, cct_writer_trace_run), each
- * record's context as its pre offset.  A record naming a context that is not
+/* Where cct_traces_store puts what it encodes: the writer's trace tables
+ * (writer.c), so that this file needs nothing of the writer.  Each call returns
+ * CCT_OK or an error code whose text message(arg) gives; chunk takes z (a
+ * malloc'd zstd frame of n records: n context offsets, then n time steps, all
+ * little-endian) in every case. */
+typedef struct cct_trace_sink {
+  void *arg;
+  int (*chunk)(void *arg, int64_t lane, int64_t seq, int64_t first, int64_t end, uint32_t n, void *z, size_t zn);
+  int (*lane)(void *arg, int64_t lane, int64_t profile, const cct_profile_id *id, long long records,
+              long long strays, int64_t first, int64_t last, int64_t busy);
+  int (*run)(void *arg, int64_t t0, int64_t span, long long records, long long strays, long long lanes);
+  const char *(*message)(void *arg);
+} cct_trace_sink;
+
+/* Reads the traces a second time and stores them through sink: per lane its
+ * chunks of records then the lane, then the run; each record's context as its
+ * pre offset.  A record naming a context that is not
  * in the tree is a stray: counted, and stored as idle; a trace of which most
  * records are strays is not this database's, an error naming the file.
  * Returns CCT_OK or an error. */
-int cct_traces_store(cct_traces *t, cct_writer *w, cct_err *err);
+int cct_traces_store(cct_traces *t, const cct_trace_sink *sink, cct_err *err);
 
 /* After cct_traces_store: the records stored and the strays among them. */
 void cct_traces_counts(const cct_traces *t, long long *records, long long *strays);

@@ -1103,8 +1103,9 @@ void cct_writer_traces(cct_writer *w, cct_traces *t) {
   w->traces = t;
 }
 
-int cct_writer_trace_chunk(cct_writer *w, int64_t lane, int64_t seq, int64_t first, int64_t end, uint32_t n, void *z,
-                           size_t zn) {
+/* cct_traces_store's sink (trace.h): the trace tables of the run. */
+static int trace_chunk(void *arg, int64_t lane, int64_t seq, int64_t first, int64_t end, uint32_t n, void *z, size_t zn) {
+  cct_writer *w = arg;
   row *r = row_begin(w, w->ins_tchunk, "trace records");
   if (!r) return free(z), oom(w);
   row_int(r, 1, w->run);
@@ -1117,8 +1118,9 @@ int cct_writer_trace_chunk(cct_writer *w, int64_t lane, int64_t seq, int64_t fir
   return row_end(w);
 }
 
-int cct_writer_trace_lane(cct_writer *w, int64_t lane, int64_t profile, const cct_profile_id *id, long long records,
-                          long long strays, int64_t first, int64_t last, int64_t busy) {
+static int trace_lane(void *arg, int64_t lane, int64_t profile, const cct_profile_id *id, long long records,
+                      long long strays, int64_t first, int64_t last, int64_t busy) {
+  cct_writer *w = arg;
   row *r = row_begin(w, w->ins_tlane, "trace lanes");
   if (!r) return oom(w);
   row_int(r, 1, w->run);
@@ -1135,7 +1137,8 @@ int cct_writer_trace_lane(cct_writer *w, int64_t lane, int64_t profile, const cc
   return row_end(w);
 }
 
-int cct_writer_trace_run(cct_writer *w, int64_t t0, int64_t span, long long records, long long strays, long long lanes) {
+static int trace_run(void *arg, int64_t t0, int64_t span, long long records, long long strays, long long lanes) {
+  cct_writer *w = arg;
   row *r = row_begin(w, w->ins_trun, "trace span");
   if (!r) return oom(w);
   row_int(r, 1, w->run);
@@ -1146,6 +1149,8 @@ int cct_writer_trace_run(cct_writer *w, int64_t t0, int64_t span, long long reco
   row_int(r, 6, lanes);
   return row_end(w);
 }
+
+static const char *trace_message(void *arg) { return ((cct_writer *)arg)->err.msg; }
 
 void cct_writer_progress(cct_writer *w, long long done, long long total) {
   if (!w->progress) return;
@@ -1266,7 +1271,10 @@ int cct_writer_commit(cct_writer *w, cct_ingest_stats *stats, cct_err *err) {
   int rc = w->err.code;
   if (!rc && (!w->root_done || w->depth)) rc = cct_err_set(&w->err, CCT_ECORRUPT, "the context tree is incomplete");
   if (!rc) rc = queue_finish_tree(w);
-  if (!rc && w->traces) rc = cct_traces_store(w->traces, w, &w->err);
+  if (!rc && w->traces) {
+    cct_trace_sink sink = {w, trace_chunk, trace_lane, trace_run, trace_message};
+    rc = cct_traces_store(w->traces, &sink, &w->err);
+  }
   rc = sql_thread_stop(w);
   trace(w, "profiles");
   double seconds = elapsed(w);
