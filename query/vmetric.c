@@ -329,7 +329,9 @@ int q_vm_plan(cct_query *s, const cct_view_spec *spec, qvm **out, cct_err *err) 
   p->spec.columns = cols;
   p->spec.ncolumns = p->nops;
   p->spec.only_display = 1;
-  if (p->disp_virtual) p->spec.threshold = 0, p->spec.flat_n = 0;
+  /* the operands are not the shown values: no threshold, row limit or hot path on them (the
+   * hot path followed the first operand, and the gcc and clang builds chose apart) */
+  if (p->disp_virtual) p->spec.threshold = 0, p->spec.flat_n = 0, p->spec.hotpath = 0;
   *out = p;
   return CCT_OK;
 }
