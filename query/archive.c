@@ -433,11 +433,22 @@ static int read_blob(void *arg, void *dst, size_t n, size_t off) {
   return n > INT_MAX || off > INT_MAX || sqlite3_blob_read(arg, dst, (int)n, (int)off) != SQLITE_OK;
 }
 
-/* Reads the tree image of run into t (incremental BLOB I/O on tree_image's rowid,
- * checked as it is read): a missing or damaged image is an error naming the archive. */
-static int load_tree(qarch *a, int run, cct_tree *t, cct_err *err) {
-  const char *file = sqlite3_db_filename(a->db, "main");
-  if (!file || !*file) file = "the archive";
+/* Runs the named pragmas first and second of query.sql on a's connection (speed only:
+ * failures are harmless). */
+static void tune(qarch *a, const char *first, const char *second) {
+  const char *names[] = {first, second};
+  for (size_t i = 0; i < 2; i++) {
+    sqlite3_stmt *st = NULL;
+    if (cct_schema_prepare_named(a->db, cct_sql_query, names[i], &st, NULL) == CCT_OK) {
+      while (cct_step(st, NULL) == CCT_STEP_ROW) {
+      }
+      sqlite3_finalize(st);
+    }
+  }
+}
+
+/* load_tree's read of the image of run in file into t. */
+static int read_image(qarch *a, const char *file, int run, cct_tree *t, cct_err *err) {
   sqlite3_blob *b = NULL;
   if (sqlite3_blob_open(a->db, "main", "tree_image", "data", run, 0, &b) != SQLITE_OK) {
     int code = sqlite3_errcode(a->db) & 0xff;
@@ -456,6 +467,19 @@ static int load_tree(qarch *a, int run, cct_tree *t, cct_err *err) {
   else if (got)
     rc = cct_err_set(err, CCT_ECORRUPT, "'%s': damaged tree image of run %d: %s", file, run, why);
   sqlite3_blob_close(b);
+  return rc;
+}
+
+/* Reads the tree image of run into t (incremental BLOB I/O on tree_image's rowid,
+ * checked as it is read): a missing or damaged image is an error naming the archive.
+ * On the library's own connection the image is read without the memory map (query.sql,
+ * @image_mmap_off), which is then set back; a borrowed connection is left as it is. */
+static int load_tree(qarch *a, int run, cct_tree *t, cct_err *err) {
+  const char *file = sqlite3_db_filename(a->db, "main");
+  if (!file || !*file) file = "the archive";
+  if (!a->borrowed) tune(a, "image_mmap_off", "image_cache");
+  int rc = read_image(a, file, run, t, err);
+  if (!a->borrowed) tune(a, "mmap", "cache");
   return rc;
 }
 
@@ -630,15 +654,7 @@ int q_arch_open(qarch *a, const char *path, int flags, sqlite3 *db, cct_err *err
     a->db = NULL;
     return rc;
   }
-  static const char *const tune[] = {"mmap", "cache"};
-  for (size_t i = 0; i < sizeof tune / sizeof *tune; i++) { /* speed only: failures are harmless */
-    sqlite3_stmt *st = NULL;
-    if (cct_schema_prepare_named(a->db, cct_sql_query, tune[i], &st, NULL) == CCT_OK) {
-      while (cct_step(st, NULL) == CCT_STEP_ROW) {
-      }
-      sqlite3_finalize(st);
-    }
-  }
+  tune(a, "mmap", "cache");
   rc = check_pages(a, "check_tables", err);
   if (rc) {
     sqlite3_close(a->db);
