@@ -86,6 +86,7 @@ int cct_view_compute(cct_query *s, const cct_view_spec *user, cct_view **out, cc
   int rc = q_vm_plan(s, user, &plan, err);
   const cct_view_spec *spec = rc ? user : q_vm_spec(plan);
   if (!rc) rc = q_spec_bind(s, spec, &q, err);
+  if (!rc) rc = q_vm_bind(plan, &q, err);
   if (!rc) switch (spec->view) {
     case CCT_VIEW_TOPDOWN: rc = q_topdown(&q, spec->depth, out, err); break;
     case CCT_VIEW_BOTTOMUP: rc = q_bottomup(&q, spec->depth, out, err); break;
@@ -93,7 +94,7 @@ int cct_view_compute(cct_query *s, const cct_view_spec *user, cct_view **out, cc
     case CCT_VIEW_SOURCE: rc = q_source(&q, spec->file, spec->last, out, err); break;
     default: rc = cct_err_set(err, CCT_EUSAGE, "no view %d", spec->view);
     }
-  if (!rc) rc = q_vm_finish(plan, &q, *out, err);
+  if (!rc) rc = q_vm_finish(plan, *out, err);
   if (!rc) rc = inlined_note(&q, spec->view, *out, err);
   if (!rc && spec->drop_zero && spec->view != CCT_VIEW_SOURCE)
     rc = q_view_drop_zero(*out, q_vm_shown(plan), err); /* on the columns asked for: tree and csv alike */

@@ -197,6 +197,7 @@ typedef struct qv {
   const cct_filter *filters; /* the filters applied (names in the view) */
   size_t nfilters;
   const qwin *win;       /* the window's values of the trace column, NULL: none (window.c) */
+  const struct qvm *shown; /* a virtual display metric: the hot path follows its values (q_vm_bind) */
 } qv;
 
 /* The session (session.c): an archive plus the current settings, the
@@ -427,9 +428,16 @@ const cct_view_spec *q_vm_spec(const qvm *p);
 /* How many of the finished view's first metrics the reader asked for (the display
  * metric and the spec's columns, not the other metrics csv and json add); 0 for NULL. */
 size_t q_vm_shown(const qvm *p);
-/* Turns the engine's view v (computed with q_vm_spec in q) into the plan's
+/* Binds plan p (NULL: none) to q, bound from q_vm_spec: finds each operand among q's
+ * columns (an error when a filter left it out) and, when the display metric is
+ * virtual, sets q->shown so that the hot path follows it.  Returns CCT_OK or an error. */
+int q_vm_bind(qvm *p, qv *q, cct_err *err);
+/* The display metric's value of a node whose values per engine column are
+ * vals[2 * j] (inclusive) and vals[2 * j + 1] (exclusive); p is bound. */
+double q_vm_value(const qvm *p, const double *vals);
+/* Turns the engine's view v (computed in the q p is bound to) into the plan's
  * columns, order, threshold and row count.  Returns CCT_OK or an error. */
-int q_vm_finish(const qvm *p, const qv *q, cct_view *v, cct_err *err);
+int q_vm_finish(const qvm *p, cct_view *v, cct_err *err);
 void q_vm_free(qvm *p);
 /* Whether name is a statistic or a derived metric in run (0: s's run). */
 int q_vm_is_virtual(cct_query *s, int run, const char *name);

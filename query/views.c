@@ -726,7 +726,7 @@ static int td_add(const qv *q, vtree *t, const lrows *l, int k, const qmap *prev
 /* ---- the hot path ----
  *
  * As hpcviewer's hot-path button: from the top row, the heaviest child (by the
- * inclusive value of the first metric; ties as siblings sort) while it holds at
+ * inclusive value of the display metric; ties as siblings sort) while it holds at
  * least the fraction q->hot of its parent's inclusive.  Those rows (and the top)
  * are hot, and a hot row uses no level of the depth: a row's level is 0 when hot,
  * else its parent's plus one, and the view holds the rows whose parent's level is
@@ -734,13 +734,20 @@ static int td_add(const qv *q, vtree *t, const lrows *l, int k, const qmap *prev
  * the whole hot path and D levels below every row of it, and is exactly the rows
  * of level <= D of topdown D + k (the hot path does not depend on the depth). */
 
+/* The inclusive value of node i the view shows first (a statistic or derived
+ * metric computed from the engine's columns). */
+static double shown_value(const qv *q, const vtree *t, size_t i) {
+  const double *v = &t->val[i * t->nm * 2];
+  return q->shown ? q_vm_value(q->shown, v) : v[0];
+}
+
 /* The heaviest child of h among nodes [from, to) when it holds at least frac of h. */
-static int hot_child(const vtree *t, int h, size_t from, size_t to, double frac) {
+static int hot_child(const qv *q, const vtree *t, int h, size_t from, size_t to, double frac) {
   int best = -1;
-  double bv = 0, hv = t->val[(size_t)h * t->nm * 2];
+  double bv = 0, hv = shown_value(q, t, (size_t)h);
   for (size_t i = from; i < to; i++) {
     if (t->n[i].parent != h) continue;
-    double v = t->val[i * t->nm * 2];
+    double v = shown_value(q, t, i);
     const vnode *x = &t->n[i], *b = best >= 0 ? &t->n[best] : NULL;
     int c = 0;
     if (b && v == bv) c = strcmp(x->name ? x->name : "", b->name ? b->name : "");
@@ -752,8 +759,8 @@ static int hot_child(const vtree *t, int h, size_t from, size_t to, double frac)
 
 /* Marks the hot child of *tail among nodes [from, to) (then the new tail), and sets
  * the levels of those nodes. */
-static void hot_level(vtree *t, int *tail, size_t from, size_t to, double frac) {
-  int c = *tail >= 0 ? hot_child(t, *tail, from, to, frac) : -1;
+static void hot_level(const qv *q, vtree *t, int *tail, size_t from, size_t to, double frac) {
+  int c = *tail >= 0 ? hot_child(q, t, *tail, from, to, frac) : -1;
   if (c >= 0) t->n[c].hot = 1;
   *tail = c;
   for (size_t i = from; i < to; i++) t->n[i].level = t->n[i].hot ? 0 : t->n[t->n[i].parent].level + 1;
@@ -768,7 +775,7 @@ static int td_hot(const qv *q, vtree *t, int depth, const size_t *start, int max
   const cct_tree *tr = &q->r->tree;
   int line = q->gran == CCT_GRAN_LINE, tail = 0, rc = CCT_OK;
   t->n[0].hot = 1;
-  for (int k = 1; k <= maxk; k++) hot_level(t, &tail, start[k], start[k + 1], q->hot);
+  for (int k = 1; k <= maxk; k++) hot_level(q, t, &tail, start[k], start[k + 1], q->hot);
   lrows cur = *last, *nx = NULL; /* cur: the deepest level (owned from the second round on) */
   int nnx = 0, mk = 0, own = 0;
   for (int k = maxk; !rc && k >= depth;) { /* rows of level < depth at depth k need children */
@@ -783,7 +790,7 @@ static int td_hot(const qv *q, vtree *t, int depth, const size_t *start, int max
     qmap next = {0};
     size_t from = t->nn;
     rc = td_add(q, t, &nx[1], k + 1, prev, &next, vcols, nm, err);
-    if (!rc) hot_level(t, &tail, from, t->nn, q->hot);
+    if (!rc) hot_level(q, t, &tail, from, t->nn, q->hot);
     qmap_free(prev);
     *prev = next;
     if (own) free(cur.v);

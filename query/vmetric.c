@@ -133,6 +133,8 @@ struct qvm {
   size_t nshown;           /* out[0 .. nshown): the display metric and the spec's columns */
   double threshold;        /* the spec's, applied here when the display metric is virtual */
   int flat_n, sort, view;
+  size_t map[CCT_VIEW_MAX_METRICS]; /* after q_vm_bind: the engine column of each operand */
+  double tot[CCT_VIEW_MAX_METRICS]; /* and its program total */
 };
 
 static int node(qvm *p, vx x) {
@@ -186,9 +188,13 @@ static int stat_expr(qvm *p, const qrun *r, const char *base, int s, cct_err *er
   long S, Q, N;
   if (stat_cols(r, base, s, &S, &Q, &N)) return -2;
   if (s == S_MIN || s == S_MAX) return leaf(p, r, (size_t)S, err);
-  int mean = op2(p, X_DIV, leaf(p, r, (size_t)S, err), total_leaf(p, r, (size_t)N, err), err);
+  /* one operand after the other: the order of a call's arguments is unspecified in C
+   * (gcc and clang made the operands apart, and the engine's first operand differed) */
+  int sum = leaf(p, r, (size_t)S, err), n = sum < 0 ? -1 : total_leaf(p, r, (size_t)N, err);
+  int mean = op2(p, X_DIV, sum, n, err);
   if (s == S_MEAN) return mean;
-  int sq = op2(p, X_DIV, leaf(p, r, (size_t)Q, err), total_leaf(p, r, (size_t)N, err), err);
+  int sq = mean < 0 ? -1 : leaf(p, r, (size_t)Q, err);
+  sq = op2(p, X_DIV, sq, sq < 0 ? -1 : total_leaf(p, r, (size_t)N, err), err);
   int var = op2(p, X_SUB, sq, op2(p, X_MUL, mean, mean, err), err);
   int sd = op2(p, X_SQRT, var, var, err);
   return s == S_STDDEV ? sd : op2(p, X_DIV, sd, mean, err);
@@ -329,9 +335,9 @@ int q_vm_plan(cct_query *s, const cct_view_spec *spec, qvm **out, cct_err *err) 
   p->spec.columns = cols;
   p->spec.ncolumns = p->nops;
   p->spec.only_display = 1;
-  /* the operands are not the shown values: no threshold, row limit or hot path on them (the
-   * hot path followed the first operand, and the gcc and clang builds chose apart) */
-  if (p->disp_virtual) p->spec.threshold = 0, p->spec.flat_n = 0, p->spec.hotpath = 0;
+  /* the operands are not the shown values: no threshold or row limit on them (the hot
+   * path follows the shown value: q_vm_bind, q_vm_value) */
+  if (p->disp_virtual) p->spec.threshold = 0, p->spec.flat_n = 0;
   *out = p;
   return CCT_OK;
 }
@@ -529,9 +535,8 @@ static int resort(const qvm *p, cct_view *v) {
   return rc;
 }
 
-int q_vm_finish(const qvm *p, const qv *q, cct_view *v, cct_err *err) {
-  if (!v || !p->nout || !v->nmetrics) return CCT_OK;
-  size_t map[CCT_VIEW_MAX_METRICS];
+int q_vm_bind(qvm *p, qv *q, cct_err *err) {
+  if (!p || !p->nout) return CCT_OK;
   for (size_t k = 0; k < p->nops; k++) {
     size_t col;
     cct_err e = CCT_ERR_INIT;
@@ -545,8 +550,21 @@ int q_vm_finish(const qvm *p, const qv *q, cct_view *v, cct_err *err) {
                          "show statistics without filters",
                          (int)(sep ? sep - o : (long)strlen(o)), o, sep ? ":" : "", sep ? sep + 1 : "");
     }
-    map[k] = j;
+    p->map[k] = j;
+    p->tot[k] = q_root_total(q, col);
   }
+  if (p->disp_virtual) q->shown = p;
+  return CCT_OK;
+}
+
+double q_vm_value(const qvm *p, const double *vals) {
+  double ops[CCT_VIEW_MAX_METRICS];
+  for (size_t k = 0; k < p->nops; k++) ops[k] = vals[p->map[k] * 2];
+  return eval(p, p->out[0].root, ops, p->tot);
+}
+
+int q_vm_finish(const qvm *p, cct_view *v, cct_err *err) {
+  if (!v || !p->nout || !v->nmetrics) return CCT_OK;
   double *total = malloc((v->nmetrics + 1) * sizeof *total);
   if (!total) return cct_err_set(err, CCT_ENOMEM, "out of memory");
   memcpy(total, v->total, v->nmetrics * sizeof *total);
@@ -554,10 +572,10 @@ int q_vm_finish(const qvm *p, const qv *q, cct_view *v, cct_err *err) {
   for (size_t i = 0; i < v->nrows; i++) {
     cct_row *r = &v->rows[i];
     int merged = r->occurrences > 1; /* a flat row of several contexts */
-    lost |= remap(p, &r->inclusive, map, total, merged) | remap(p, &r->exclusive, map, total, merged) |
-            remap(p, &r->share, map, total, merged);
+    lost |= remap(p, &r->inclusive, p->map, total, merged) | remap(p, &r->exclusive, p->map, total, merged) |
+            remap(p, &r->share, p->map, total, merged);
   }
-  lost |= remap(p, &v->base, map, total, 0) | remap(p, &v->total, map, total, 0);
+  lost |= remap(p, &v->base, p->map, total, 0) | remap(p, &v->total, p->map, total, 0);
   free(total);
   for (size_t j = 0; !lost && j < p->nout; j++)
     if (p->out[j].stat) v->base[j] = NAN; /* no percentages of a statistic */
