@@ -1,9 +1,10 @@
 /* cct_diff.h: one view of two runs side by side, or of two time windows of
  * one run (cct_diff_spec.window: SPEC section 5, Time windows), part of the
- * cct_query library.  cct_view_diff computes a view (topdown, bottomup or flat) with the
- * session's current center, granularity, display metric and threshold in the
- * current run (the base) and the same view in another run of the archive, and
- * merges the two by path of names: a row's path is the names from the top row
+ * cct_query library.  cct_view_diff computes the view a cct_view_spec
+ * describes (topdown, bottomup or flat: its run, center, display metric,
+ * columns, granularity, threshold, sort, filters and window; the session's
+ * settings are not read) in its run (the base) and the same view in another
+ * run of the archive, and merges the two by path of names: a row's path is the names from the top row
  * down to it, so rows match across runs whose context ids differ and across
  * the classic and v4 formats.  Rows found in one run only are 'added' (only in
  * the other run) or 'removed' (only in the base run).
@@ -38,19 +39,22 @@ enum { CCT_DIFF_BOTH = 0, CCT_DIFF_ADDED = 1, CCT_DIFF_REMOVED = 2 };
 
 /* Flags. */
 enum {
-  CCT_DIFF_SORT_CHANGE = 1 /* siblings by |change| of the display metric's inclusive value, not by inclusive */
+  CCT_DIFF_SORT_CHANGE = 1 /* siblings by |change| of the display metric's inclusive value, not by
+                              the view's sort key */
 };
 
-/* How to recompute the view in both runs. */
+/* The view to compute in both runs, and how to compare. */
 typedef struct cct_diff_spec {
-  int view;      /* CCT_VIEW_TOPDOWN, _BOTTOMUP or _FLAT (cct_query.h) */
-  int depth;     /* levels below the top row (topdown, bottomup) */
-  int flat_kind; /* CCT_FLAT_* (flat) */
-  int flat_n;    /* flat: keep the n first top-level rows after sorting (0 = all) */
-  int flags;     /* CCT_DIFF_* flags */
-  const cct_window *window; /* NULL: compare with other_run; else two windows of the current run:
-                               the session's (the whole run without one) and this one, by the
-                               metric 'trace (sec)' (the one windows restrict) */
+  cct_view_spec view; /* the base view (view CCT_VIEW_TOPDOWN, _BOTTOMUP or _FLAT; run 0: the
+                         session's run): the view shown, as it was computed.  The diff computes
+                         it without threshold, row limit or zero-row elision and with the csv
+                         metrics (only_display 0), then applies its threshold (in either run),
+                         flat_n (after the merge) and sort (the larger of the two runs' keys;
+                         name ascending) to the merged rows */
+  int flags;          /* CCT_DIFF_* flags */
+  const cct_window *window; /* NULL: compare with other_run; else two windows of the base run:
+                               view.window (the whole run when NULL) and this one, by the metric
+                               'trace (sec)' (the one windows restrict) */
 } cct_diff_spec;
 
 /* One merged row, in pre-order. */
@@ -79,7 +83,10 @@ typedef struct cct_diff {
   int depth;                /* topdown / bottomup depth */
   int flat_kind, flat_n;    /* flat */
   int sort_change;          /* 1: siblings sorted by |change| */
-  int run, other_run;       /* base run (the session's) and the other run (the same for windows) */
+  int sort;                 /* else the view's CCT_SORT_* key, the larger of the two runs' values */
+  size_t nshown;            /* metrics[0 .. nshown): the display metric and the view's columns
+                               (what tree and table show), as cct_view.nshown */
+  int run, other_run;       /* base run (the spec's) and the other run (the same for windows) */
   const cct_window *windows; /* a diff of two windows: [0] the base's (the whole run when the
                                session has none), [1] the other's; NULL for two runs */
   const char *title, *other_title; /* run titles (NULL when none) */
@@ -102,10 +109,11 @@ typedef struct cct_diff {
   void *priv;               /* library data (the two views) */
 } cct_diff;
 
-/* Computes spec's view in the current run of q and in other_run (with
- * spec->window: in the current run over that window), merged as described above.  The session's settings are used as they are; the
- * threshold hides a row only when it is below the threshold in both runs (each
- * run's fraction of its own program total).  A center item that matches
+/* Computes spec->view in its run and in other_run (with spec->window: in its
+ * run over that window), merged as described above.  Only the spec is read,
+ * never the session's settings; the threshold hides a row only when it is
+ * below the threshold in both runs (each run's fraction of its own program
+ * total).  A center item that matches
  * nothing in other_run is left out there (named in d->note); when none
  * matches, every row is 'removed'.
  * Returns CCT_OK with *out set, or CCT_ENOTFOUND (no such run, no matching

@@ -96,6 +96,8 @@ typedef struct cct_view {
   const char **metrics;    /* metric names of the value columns ('CPUTIME (sec)'): the display
                               metric first, then the run's other 'sum' metrics, at most 4 */
   size_t nmetrics;
+  size_t nshown;           /* metrics[0 .. nshown): the display metric and the spec's columns the
+                              run has (what tree and table show); the rest are only_display 0's */
   double *total;           /* per metric: the program total (root inclusive) */
   double *base;            /* per metric: the base of percentages and of the threshold: the
                               program total, or with CCT_PERCENT_CENTER and a center the

@@ -95,6 +95,7 @@ int cct_view_compute(cct_query *s, const cct_view_spec *user, cct_view **out, cc
     default: rc = cct_err_set(err, CCT_EUSAGE, "no view %d", spec->view);
     }
   if (!rc) rc = q_vm_finish(plan, *out, err);
+  if (!rc) (*out)->nshown = q_vm_shown(plan) < (*out)->nmetrics ? q_vm_shown(plan) : (*out)->nmetrics;
   if (!rc) rc = inlined_note(&q, spec->view, *out, err);
   if (!rc && spec->drop_zero && spec->view != CCT_VIEW_SOURCE)
     rc = q_view_drop_zero(*out, q_vm_shown(plan), err); /* on the columns asked for: tree and csv alike */

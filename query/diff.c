@@ -1,10 +1,11 @@
 /* diff.c: one view of two runs, or of two time windows of one run, merged by
  * path of names (include/cct_diff.h).
  * A client of the public API only: both views come from the view core
- * (cct_view_compute) with the session's center, metric and granularity and a
- * zero threshold, the other run's with the center re-resolved there
- * (cct_center_rerun), the other window's with the same center over that
- * window (metric 'trace (sec)'); the session is not changed.  The run titles and metric
+ * (cct_view_compute) with the caller's spec (the view shown: its center,
+ * metric, columns, granularity, filters, window) and a zero threshold, the
+ * other run's with the center re-resolved there (cct_center_rerun), the other
+ * window's with the same center over that window (metric 'trace (sec)'); the
+ * session's settings are not read, and not changed.  The run titles and metric
  * units come from the public SQL views 'runs' and 'metrics'.
  *
  * The merge walks both trees from the top: the children of two matched rows
@@ -14,7 +15,7 @@
  * modules agree but for the version or one side has none (SPEC section 6),
  * the most alike first: the same function identity (module but for its
  * version, file, line), call site, file, line; the pairs sorted (by the larger
- * inclusive value, or by |change|) and emitted in pre-order with their
+ * the view's sort key in either run, name, or |change|) and emitted in pre-order with their
  * subtrees; an unmatched row's whole subtree is added or removed. */
 #include "cct_diff.h"
 #include "cct_kinds.h"
@@ -60,7 +61,7 @@ typedef struct merge {
   const cct_view *va, *vb;  /* vb NULL when the other run has no view (center not found) */
   int *om;                  /* per base metric: column in vb, -1 when none */
   double *scale;            /* per base metric */
-  int flat, sort_change, flat_n;
+  int flat, sort_change, sort, flat_n; /* sort: CCT_SORT_* */
   double threshold;
   orow *out;
   size_t nout, cap;
@@ -250,6 +251,14 @@ static double incl_b(const merge *m, size_t b) {
   return convert(m->vb->rows[b].inclusive[m->om[0]], m->scale[0]);
 }
 
+/* The view's sort key (CCT_SORT_EXCLUSIVE, _OCCURRENCES) of row i of v, metric column j
+ * scaled by scale; -inf when absent, so that a present row sorts first. */
+static double sort_key(int sort, const cct_view *v, size_t i, int j, double scale) {
+  if (i == NONE || j < 0) return -HUGE_VAL;
+  if (sort == CCT_SORT_OCCURRENCES) return (double)v->rows[i].occurrences;
+  return convert(v->rows[i].exclusive[j], scale);
+}
+
 static double key_value(double d) { return isfinite(d) ? d : -HUGE_VAL; }
 
 static int cmp_pair(const void *x, const void *y) {
@@ -377,8 +386,16 @@ static int merge_level(merge *m, size_t pa, size_t pb, int depth, int top) {
     double big = fabs(x) > fabs(y) ? x : y;
     p->label = p->a != NONE ? m->va->rows[p->a].name : m->vb->rows[p->b].name;
     if (!p->label) p->label = "";
-    if (m->sort_change) p->k1 = key_value(fabs(y - x)), p->k2 = key_value(big);
-    else p->k1 = key_value(big), p->k2 = 0;
+    if (m->sort_change) {
+      p->k1 = key_value(fabs(y - x)), p->k2 = key_value(big);
+    } else if (m->sort == CCT_SORT_EXCLUSIVE || m->sort == CCT_SORT_OCCURRENCES) {
+      double ka = sort_key(m->sort, m->va, p->a, 0, 1), kb = m->vb ? sort_key(m->sort, m->vb, p->b, m->om[0], m->scale[0]) : -HUGE_VAL;
+      p->k1 = key_value(ka > kb ? ka : kb), p->k2 = key_value(big);
+    } else if (m->sort == CCT_SORT_NAME) {
+      p->k1 = p->k2 = 0; /* by label */
+    } else {
+      p->k1 = key_value(big), p->k2 = 0;
+    }
   }
   if (!top && np > 1) qsort(pairs, np, sizeof *pairs, cmp_pair);
   size_t shown = 0;
@@ -398,12 +415,15 @@ out:
   return rc;
 }
 
-/* The core's spec of the diff's view (flat: all rows) with base's settings and a zero threshold. */
+/* The core's spec of the diff's base view: the caller's, with every row (no threshold, row
+ * limit or zero-row elision: the merge applies them to both runs) and the csv metrics. */
 static void view_spec(const cct_query *q, const cct_diff_spec *spec, cct_view_spec *vs) {
-  cct_view_spec_init(q, spec->view, vs);
+  *vs = spec->view;
+  if (!vs->run) vs->run = cct_query_run(q);
   vs->threshold = 0;
-  vs->depth = spec->depth;
-  vs->flat_kind = spec->flat_kind;
+  vs->flat_n = 0;
+  vs->drop_zero = 0;
+  vs->only_display = 0;
 }
 
 /* Appends a sentence (fmt: SQLite's printf, numbers in the C locale) to *note
@@ -462,13 +482,13 @@ static int other_view(cct_query *q, const cct_view_spec *base, int other_run, cc
   return rc;
 }
 
-/* Two windows of the current run: the base spec *vs (changed to the metric
- * 'trace (sec)') over the session's window, the other view (into p) over w. */
+/* Two windows of the base run: the base spec *vs (changed to the metric
+ * 'trace (sec)') over its own window, the other view (into p) over w. */
 static int window_views(cct_query *q, const cct_window *w, cct_view_spec *vs, priv *p, cct_err *err) {
   cct_traces_info info;
-  int rc = cct_query_traces(q, 0, &info, err);
+  int rc = cct_query_traces(q, vs->run, &info, err);
   if (rc) return rc;
-  if (!info.has) return cct_err_set(err, CCT_ENOTFOUND, "run %d has no traces: no window to compare", cct_query_run(q));
+  if (!info.has) return cct_err_set(err, CCT_ENOTFOUND, "run %d has no traces: no window to compare", vs->run);
   p->windows[0] = vs->window ? *vs->window : (cct_window){0, info.span};
   p->windows[1] = *w;
   vs->metric = CCT_TRACE_METRIC; /* the other metrics are the whole run's in both */
@@ -508,9 +528,10 @@ void cct_diff_free(cct_diff *d) {
 
 int cct_view_diff(cct_query *q, const cct_diff_spec *spec, int other_run, cct_diff **out, cct_err *err) {
   *out = NULL;
-  if (!spec || spec->view < CCT_VIEW_TOPDOWN || spec->view > CCT_VIEW_FLAT || spec->depth < 0 || spec->flat_n < 0)
+  const cct_view_spec *sv = spec ? &spec->view : NULL;
+  if (!sv || sv->view < CCT_VIEW_TOPDOWN || sv->view > CCT_VIEW_FLAT || sv->depth < 0 || sv->flat_n < 0)
     return cct_err_set(err, CCT_EUSAGE, "bad view for a diff");
-  if (spec->view == CCT_VIEW_BOTTOMUP && cct_center_count(q) == 0)
+  if (sv->view == CCT_VIEW_BOTTOMUP && cct_center_size(sv->center) == 0)
     return cct_err_set(err, CCT_EUSAGE, "no center: use 'center NAME' or 'flat'");
   sqlite3 *db = cct_query_db(q);
   cct_diff *d = calloc(1, sizeof *d);
@@ -524,14 +545,13 @@ int cct_view_diff(cct_query *q, const cct_diff_spec *spec, int other_run, cct_di
     return cct_err_set(err, CCT_ENOMEM, "out of memory");
   }
   d->priv = p;
-  /* Both views from the core, with the session's settings and a zero threshold (the
-   * session's own threshold hides merged rows below): nothing in q changes. */
+  /* Both views from the core, with the spec's settings and a zero threshold (the spec's
+   * own threshold hides merged rows below): nothing in q changes. */
   cct_view_spec vs;
   view_spec(q, spec, &vs);
-  double threshold = cct_query_threshold(q);
   if (spec->window) {
     rc = window_views(q, spec->window, &vs, p, err);
-    other_run = cct_query_run(q);
+    other_run = vs.run;
     d->windows = p->windows;
   } else {
     rc = other_view(q, &vs, other_run, &p->other, &p->note, &found, err);
@@ -578,10 +598,11 @@ int cct_view_diff(cct_query *q, const cct_diff_spec *spec, int other_run, cct_di
   m.vb = vb;
   m.om = p->om;
   m.scale = d->scale;
-  m.flat = spec->view == CCT_VIEW_FLAT;
-  m.flat_n = spec->flat_n;
+  m.flat = sv->view == CCT_VIEW_FLAT;
+  m.flat_n = sv->flat_n;
   m.sort_change = (spec->flags & CCT_DIFF_SORT_CHANGE) != 0;
-  m.threshold = threshold;
+  m.sort = sv->sort;
+  m.threshold = sv->threshold;
   if (tree_build(&m.ta, va) || tree_build(&m.tb, vb)) goto nomem;
   if (merge_level(&m, m.ta.n, vb ? m.tb.n : NONE, 0, !m.flat)) goto nomem;
   d->rows = calloc(m.nout + 1, sizeof *d->rows);
@@ -618,10 +639,12 @@ int cct_view_diff(cct_query *q, const cct_diff_spec *spec, int other_run, cct_di
   d->nrows = m.nout;
   d->base_view = va;
   d->view = va->view;
-  d->depth = spec->depth;
-  d->flat_kind = spec->flat_kind;
-  d->flat_n = spec->flat_n;
+  d->depth = sv->depth;
+  d->flat_kind = sv->flat_kind;
+  d->flat_n = sv->flat_n;
   d->sort_change = m.sort_change;
+  d->sort = m.sort;
+  d->nshown = va->nshown;
   d->run = va->run;
   d->other_run = other_run;
   d->center = va->center;

@@ -324,13 +324,10 @@ typedef struct cct_fmt {
 } fmt;
 
 /* 1 when column c of r shows in a text grid of mode tree (tree) or table. */
-static int col_shown(const fmt *f, const cct_result *r, size_t c, int tree) {
+static int col_shown(const cct_result *r, size_t c, int tree) {
   const cct_col *k = &r->cols[c];
   if (!(k->in & (tree ? CCT_IN_TREE : CCT_IN_TABLE))) return 0;
-  if (k->metric <= 0) return 1;
-  for (size_t i = 0; i < f->p->ncolumns; i++) /* 'columns': other metrics on request */
-    if (k->group && !strcmp(f->p->columns[i], k->group)) return 1;
-  return 0;
+  return k->metric <= 0 || (size_t)k->metric < r->nshown; /* the view's columns, not the session's now */
 }
 
 static double cell_value(const cct_cell *x) { return x->t == CCT_T_REAL ? x->d : (double)x->i; }
@@ -543,7 +540,7 @@ static int grid_layout(grid *g, const fmt *f, const cct_result *r, int tree) {
   g->next = calloc(g->n + 1, 1);
   if (!g->cols || !g->w || !g->integral || !g->text || !g->next) return -1;
   for (size_t c = 0; c < r->ncols; c++)
-    if (col_shown(f, r, c, tree) && !(r->hide_empty && col_empty(r, c, g->n))) g->cols[g->ng++] = (int)c;
+    if (col_shown(r, c, tree) && !(r->hide_empty && col_empty(r, c, g->n))) g->cols[g->ng++] = (int)c;
   if (!g->ng) return 0;
   if (sort_cols(r, g->cols, g->ng)) return -1;
   for (int x = 0; x < g->ng; x++) {

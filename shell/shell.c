@@ -226,8 +226,10 @@ static const cct_cmd commands[] = {
      "A ';' ends the command: quote it ('a;b') inside a string literal."},
     {"diff", cmd_diff, CMD_NEEDS_DB, "diff RUN|window A B [sort]",
      "the current view with the values of run RUN (number or title), or of window A B, beside the current ones",
-     "The current view is the last topdown, bottomup or flat command (topdown 3 before\n"
-     "any), with the current center, granularity, metric and threshold.  Rows match by\n"
+     "The current view is the last topdown, bottomup or flat view shown, as it was\n"
+     "shown: its center, granularity, metric, columns, threshold, sort, filters and\n"
+     "window, whatever the settings are now (topdown 3 of the settings before any\n"
+     "view).  Rows match by\n"
      "path of names (context ids may differ; classic and v4 runs compare; '<program\n"
      "root>' matches 'main thread'), a name with or without its ' [module]' (or with\n"
      "the module in another version: libmpi.so.12 = libmpi.so.12.1.1); same-name\n"
@@ -238,16 +240,17 @@ static const cct_cmd commands[] = {
      "regression; '-' (green) less.  Percentages are of each run's own program total.\n"
      "Metrics match by name or by name without the unit; time units are converted to\n"
      "the current run's ('CPUTIME (sec)' into usec).  A row is hidden by the threshold\n"
-     "only when below it in both runs.  Siblings sort by the larger inclusive value;\n"
-     "with 'sort', by the absolute change of the display metric's inclusive value (flat\n"
-     "N keeps the N largest changes).  Handles are the current run's ('@N' works).\n"
-     "Modes: tree and table show the display metric; csv every metric (columns\n"
+     "only when below it in both runs.  Siblings sort by the view's key (inclusive,\n"
+     "exclusive, occurrences: the larger of the two runs' values; name); with 'sort',\n"
+     "by the absolute change of the display metric's inclusive value (flat N keeps the\n"
+     "N first).  Handles are the current run's ('@N' works).\n"
+     "Modes: tree and table show the view's metric and columns; csv every metric (columns\n"
      "'M inclusive', 'M exclusive', 'M other inclusive', 'M other exclusive', 'M change',\n"
      "'M exclusive change'); folded 'a;b;c base other' lines (differential flame graphs:\n"
      "flamegraph.pl reads them); json one object:\n"
      "  {\"view\": \"diff\", \"of\": \"topdown\", \"depth\": 3, \"base_run\": 1, \"run\": 2,\n"
      "   \"base_title\": ..., \"title\": ..., \"center\": [...], \"granularity\": \"function\",\n"
-     "   \"sort\": \"inclusive\"|\"change\", \"metrics\": [{\"name\", \"unit\", \"other_name\",\n"
+     "   \"sort\": \"inclusive\"|\"exclusive\"|\"occurrences\"|\"name\"|\"change\", \"metrics\": [{\"name\", \"unit\", \"other_name\",\n"
      "   \"other_unit\", \"scale\", \"total\", \"other_total\"}], \"note\": ..., \"rows\": [\n"
      "   {\"handle\": 3|null, \"other_handle\": 5|null, \"depth\", \"status\": \"both\"|\"added\"|\n"
      "    \"removed\", \"path\", \"kind\", \"name\", \"inlined\", \"file\", \"line\", \"module\",\n"
@@ -257,7 +260,7 @@ static const cct_cmd commands[] = {
      "  (values of the run a row is absent from are null and count 0 in the change;\n"
      "  other values are in the current run's unit).\n"
      "'diff window A B' compares two windows of the current run (SPEC 5, Time windows):\n"
-     "the current window ('window'; the whole run without one) and [A, B), in seconds or\n"
+     "the view's window ('window'; the whole run without one) and [A, B), in seconds or\n"
      "percents as 'window' takes them, by the metric 'trace (sec)' (the other metrics are\n"
      "whole-run sums).  change = window A B - current window; json adds \"base_window\"\n"
      "and \"window\" ({\"from\": s, \"to\": s})."},
@@ -1112,21 +1115,22 @@ static int cmd_sql(cct_shell *p, cct_words *w) {
   return CCT_CMD_OK;
 }
 
-/* The diff spec of the view shown (topdown 3 when there was none).
- * Returns 0, or -1 after reporting that the view cannot be compared. */
+/* The diff spec of the view shown, as it was computed (its metric, columns,
+ * center, filters, window, sort, threshold: not the session's settings now),
+ * or 'topdown 3' of the session's settings when nothing was shown.  Returns 0,
+ * or -1 after reporting that the view cannot be compared. */
 static int shown_diff_spec(cct_shell *p, int flags, cct_diff_spec *spec) {
   const cct_shown *w = &p->shown;
   memset(spec, 0, sizeof *spec);
   spec->flags = flags;
-  spec->view = CCT_VIEW_TOPDOWN;
-  spec->depth = 3;
   switch (w->view) {
-  case CCT_VIEW_NONE: return 0;
-  case CCT_VIEW_TOPDOWN:
-  case CCT_VIEW_BOTTOMUP: spec->view = w->view, spec->depth = w->spec.depth; return 0;
-  case CCT_VIEW_FLAT:
-    spec->view = CCT_VIEW_FLAT, spec->flat_kind = w->spec.flat_kind, spec->flat_n = w->spec.flat_n;
+  case CCT_VIEW_NONE:
+    cct_shell_spec(p, CCT_VIEW_TOPDOWN, p->mode, &spec->view);
+    spec->view.depth = 3;
     return 0;
+  case CCT_VIEW_TOPDOWN:
+  case CCT_VIEW_BOTTOMUP:
+  case CCT_VIEW_FLAT: spec->view = w->spec; return 0;
   default:
     cct_shell_error(p, "'diff' compares topdown, bottomup and flat views, not '%s'; run one of those first",
                     w->v ? w->v->view : "stats"); /* a view names itself */
@@ -1158,7 +1162,7 @@ static int cmd_diff(cct_shell *p, cct_words *w) {
   cct_diff_spec spec;
   if (shown_diff_spec(p, flags, &spec)) return CCT_CMD_ERROR;
   if (windows) spec.window = &win;
-  if (spec.view == CCT_VIEW_BOTTOMUP && cct_center_count(p->q) == 0)
+  if (spec.view.view == CCT_VIEW_BOTTOMUP && cct_center_size(spec.view.center) == 0)
     return cct_shell_error(p, "no center to compare callers of: use 'center NAME' or 'flat'");
   cct_diff *d = NULL;
   int rc = cct_view_diff(p->q, &spec, run, &d, &err);
@@ -1168,12 +1172,8 @@ static int cmd_diff(cct_shell *p, cct_words *w) {
     return lib_error(p, &err, rc);
   }
   int out = cct_out_diff(p, d, NULL, 0);
-  if (p->shown.view == CCT_VIEW_NONE) { /* a diff of 'topdown 3': that is the view now */
-    cct_view_spec vs;
-    cct_shell_spec(p, CCT_VIEW_TOPDOWN, p->mode, &vs);
-    vs.depth = 3;
-    if (keep_view(p, &vs, NULL, NULL)) out = -1;
-  }
+  if (p->shown.view == CCT_VIEW_NONE && keep_view(p, &spec.view, NULL, NULL)) /* 'topdown 3' is the view now */
+    out = -1;
   cct_diff_free(p->shown.d);
   p->shown.d = d;
   p->shown.diff_run = run;

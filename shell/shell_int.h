@@ -335,6 +335,8 @@ typedef struct cct_result {
   const char *empty_text; /* tree/table: the line printed when there are no rows ('(no rows)'), or NULL */
   int indent;          /* tree/table: blanks before each line of the grid */
   int hide_empty;      /* tree/table: leave out columns without any value */
+  size_t nshown;       /* tree/table: the value columns of metrics 0 .. nshown - 1 show (the display
+                          metric and the view's columns: cct_view.nshown); 0 counts as 1 */
   int no_header;       /* tree/table: no header lines */
   cct_col *cols;
   size_t ncols, capcols;

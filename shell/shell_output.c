@@ -235,6 +235,7 @@ static void view_result(cct_result *r, const cct_view *v) {
   cct_result_init(r, v->view);
   r->empty_text = "(no rows)";
   r->note = v->note;
+  r->nshown = v->nshown;
   if (!dup || cct_out_dups(v, dup)) r->failed = 1;
   const char *members = cct_result_keep(r, cct_out_members(v->center, v->ncenter));
   cct_result_context(r, v->run, v->center, v->ncenter, v->granularity);
@@ -330,6 +331,7 @@ static void diff_result(cct_result *r, const cct_diff *d) {
   const char *members = cct_result_keep(r, cct_out_members(d->center, d->ncenter));
   r->empty_text = "(no rows)";
   r->note = d->note;
+  r->nshown = d->nshown;
   char *t = NULL, b[128];
   /* The title: 'diff topdown 3: run 1 'a' -> run 2 'b', METRIC[, sorted by change]'. */
   snprintf(b, sizeof b, "diff %s", d->view);
@@ -355,7 +357,10 @@ static void diff_result(cct_result *r, const cct_diff *d) {
     cct_str_append(&t, ", "), cct_str_append(&t, e ? e : "?");
     free(e);
   }
-  cct_str_append(&t, d->sort_change ? ", sorted by change\n" : "\n");
+  static const char *const sorts[] = {"inclusive", "exclusive", "occurrences", "name"}; /* CCT_SORT_* */
+  const char *sort = d->sort_change ? "change" : d->sort > 0 && d->sort <= CCT_SORT_NAME ? sorts[d->sort] : NULL;
+  if (sort) cct_str_append(&t, ", sorted by "), cct_str_append(&t, sort);
+  cct_str_append(&t, "\n");
   r->title = t;
   if (d->base_view) cct_result_filters(r, d->base_view->filters, d->base_view->nfilters);
   /* JSON members. */
@@ -368,7 +373,7 @@ static void diff_result(cct_result *r, const cct_diff *d) {
   cct_json_str(h, "title", d->other_title);
   for (int k = 0; d->windows && k < 2; k++) cct_json_window(h, k ? "window" : "base_window", &d->windows[k]);
   cct_result_context(r, 0, d->center, d->ncenter, d->granularity);
-  cct_json_str(h, "sort", d->sort_change ? "change" : "inclusive");
+  cct_json_str(h, "sort", sort ? sort : "inclusive");
   cct_str_append(h, ", \"metrics\": [");
   for (size_t m = 0; m < d->nmetrics; m++) {
     char *o = NULL;

@@ -33,6 +33,9 @@ g="$t/gen.sqlite"
 "$CCTQ" "$g" -c 'run 1; mode json; center malloc; granularity line; bottomup 3; diff 2' >"$t/g_line.json"
 "$CCTQ" "$g" -c 'run 1; mode json; flat 8; diff 2 sort' >"$t/g_flat.json"
 "$CCTQ" "$g" -c 'mode json; center malloc; topdown 1; diff 1' >"$t/g_back.json"
+# diff compares the view shown (its metric, filters, sort), not the session's settings since
+"$CCTQ" "$g" -c 'run 1; mode json; topdown 1; metric instructions; diff 2' >"$t/g_shown_metric.json"
+"$CCTQ" "$g" -c 'run 1; mode json; filter drop malloc; flat 4 by exclusive; filter reset; diff 2' >"$t/g_shown_flat.json"
 python3 - "$t" "$g" <<'PY'
 import json, sqlite3, sys
 t, arc = sys.argv[1:3]
@@ -96,7 +99,18 @@ for r in rows:
 back = load("g_back")
 assert (back["base_run"], back["run"]) == (2, 1)
 assert close(vals(back["rows"][0])["change"], fm(f1) - fm(f2))
-print("ok generated: program +%g, malloc +%g, flat sorted by change" % (want, fm(f2) - fm(f1)))
+# the view shown: its metric ('cycles', the run's first) after 'metric instructions'
+shown = load("g_shown_metric")
+assert shown["metrics"][0]["name"] == metric == "cycles", shown["metrics"][0]
+assert close(vals(shown["rows"][0])["inclusive"], root(1)) and close(vals(shown["rows"][0])["other_inclusive"], root(2))
+# its filter after 'filter reset', its sort key: the larger exclusive of the two runs, descending
+shown = load("g_shown_flat")
+assert shown["filters"] == ["drop malloc"] and shown["sort"] == "exclusive", (shown["filters"], shown["sort"])
+rows = shown["rows"]
+assert len(rows) == 4 and "malloc" not in [r["name"] for r in rows], [r["name"] for r in rows]
+keys = [max(vals(r)["exclusive"], vals(r)["other_exclusive"]) for r in rows]
+assert keys == sorted(keys, reverse=True), keys
+print("ok generated: program +%g, malloc +%g, flat sorted by change; the view shown" % (want, fm(f2) - fm(f1)))
 PY
 
 # ---------------------------------------------------------------- cpi x2
@@ -181,6 +195,14 @@ grep -q '^\[1\]  *3998240 100.0%  *281820  86.5%  *-3716420 ' "$t/tree" || { cat
 grep -q ' +117133 .*PMPI_Reduce \[libmpi.so.40.30.1\] (added)$' "$t/tree" || { cat "$t/tree"; fail "tree added"; }
 grep -q 'MPI_Init (removed)$' "$t/tree" || { cat "$t/tree"; fail "tree removed"; }
 if grep -q "$(printf '\033')" "$t/tree"; then fail "escapes in non-terminal output"; fi
+# The columns shown with the view, not the session's since (tree and table show the view's).
+"$CCTQ" "$g" -c 'run 1; columns add instructions; topdown 1; columns reset; diff 2' >"$t/cols"
+sed -n '/^diff topdown 1:/,$p' "$t/cols" >"$t/cols_diff"
+grep -q 'instructions inclusive' "$t/cols_diff" || { cat "$t/cols_diff"; fail "diff lost the view's column"; }
+"$CCTQ" "$g" -c 'run 1; topdown 1; columns add instructions; diff 2' >"$t/cols"
+sed -n '/^diff topdown 1:/,$p' "$t/cols" >"$t/cols_diff"
+[ -s "$t/cols_diff" ] || fail "no diff printed"
+if grep -q 'instructions' "$t/cols_diff"; then cat "$t/cols_diff"; fail "diff shows a column the view did not"; fi
 "$CCTQ" "$a" -c 'run 1; center main; hotpath off; topdown 2; mode csv; diff 2; mode table; diff 2 sort; mode folded; diff 2' >"$t/modes"
 grep -q '^handle,other_handle,depth,status,path,' "$t/modes" || fail "csv header"
 grep -q '^main;MPI_Finalize;PMPI_Finalize 3998240 0$' "$t/modes" || { cat "$t/modes"; fail "folded two columns"; }
