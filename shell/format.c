@@ -186,7 +186,7 @@ void cct_result_init(cct_result *r, const char *view) {
   memset(r, 0, sizeof *r);
   r->view = view;
   r->rows_key = "rows";
-  r->depth_col = r->name_col = r->path_col = -1;
+  r->depth_col = r->name_col = r->path_col = r->fold_name_col = -1;
   r->fold_sub[0] = r->fold_sub[1] = -1;
 }
 
@@ -667,12 +667,12 @@ out:
 /* The names from the top row down to row i (pre-order rows with a depth
  * column): stack[0..depth] of the last rows seen at each depth.  Returns the
  * depth of row i, or -1 without a depth or name column. */
-static int path_at(const cct_result *r, size_t i, const char **stack, int maxdepth) {
-  if (r->depth_col < 0 || r->name_col < 0) return -1;
+static int path_at(const cct_result *r, size_t i, int name_col, const char **stack, int maxdepth) {
+  if (r->depth_col < 0 || name_col < 0) return -1;
   int d = (int)r->cells[i * r->ncols + (size_t)r->depth_col].i;
   if (d < 0) d = 0;
   if (d > maxdepth) d = maxdepth;
-  const cct_cell *x = &r->cells[i * r->ncols + (size_t)r->name_col];
+  const cct_cell *x = &r->cells[i * r->ncols + (size_t)name_col];
   stack[d] = x->null ? "" : x->s;
   return d;
 }
@@ -713,7 +713,7 @@ static int print_csv(const fmt *f, const cct_result *r) {
   }
   fputs("\r\n", o);
   for (size_t i = 0; i < r->nrows && !cct_shell_interrupted; i++) {
-    int d = path_at(r, i, stack, md);
+    int d = path_at(r, i, r->name_col, stack, md);
     first = 1;
     for (size_t c = 0; c < r->ncols; c++) {
       const cct_col *k = &r->cols[c];
@@ -770,7 +770,7 @@ static int print_json(const fmt *f, const cct_result *r) {
   if (r->json_head) fputs(r->json_head, o);
   fprintf(o, ", \"%s\": [", r->rows_key);
   for (size_t i = 0; i < r->nrows && !cct_shell_interrupted; i++) {
-    int d = path_at(r, i, stack, md), first = 1;
+    int d = path_at(r, i, r->name_col, stack, md), first = 1;
     fputs(i ? ",\n  {" : "\n  {", o);
     for (size_t c = 0; c < r->ncols; c++) {
       const cct_col *k = &r->cols[c];
@@ -888,9 +888,10 @@ static int print_folded(const fmt *f, const cct_result *r) {
       if (!(self[2 * i + (size_t)k] > 1e-12 * top[k])) self[2 * i + (size_t)k] = 0; /* rounding noise */
       any |= self[2 * i + (size_t)k] != 0;
     }
-    int d = r->name_col >= 0 ? path_at(r, i, stack, md) : -1;
-    if (!any || r->name_col < 0) continue;
-    if (d < 0) d = 0, stack[0] = r->cells[i * r->ncols + (size_t)r->name_col].s;
+    int nc = r->fold_name_col >= 0 ? r->fold_name_col : r->name_col;
+    int d = nc >= 0 ? path_at(r, i, nc, stack, md) : -1;
+    if (!any || nc < 0) continue;
+    if (d < 0) d = 0, stack[0] = r->cells[i * r->ncols + (size_t)nc].s;
     for (int a = 0; a <= d; a++) {
       if (a) fputc(';', o);
       folded_name(o, stack[a] ? stack[a] : "");

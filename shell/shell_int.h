@@ -343,7 +343,8 @@ typedef struct cct_result {
   cct_cell *cells;     /* nrows * ncols */
   unsigned char *bold; /* per row: 1 for a center row */
   size_t nrows, caprows;
-  int depth_col, name_col; /* the depth column and the data name column (folded paths), -1 */
+  int depth_col, name_col; /* the depth column and the data name column (csv/json paths), -1 */
+  int fold_name_col;   /* folded: the column naming frames (labels that tell homonyms apart), -1: name_col */
   int path_col;        /* csv/json: the path of names goes before this column, -1 for no path */
   int fold_value[2], fold_sub[2], nfold; /* folded: value columns, and the column whose children's
                                             values are subtracted from a row's (-1 none) */

@@ -279,7 +279,7 @@ static void view_result(cct_result *r, const cct_view *v) {
     c->title = ">", c->order = 1;
     cct_result_colp(r, text = cct_result_col(r, "text", CCT_T_TEXT, CCT_ROLE_NAME, CCT_IN_ALL))->order = 60;
   } else {
-    label = label_cols(r);
+    r->fold_name_col = label = label_cols(r); /* homonyms stay apart in flame graphs too */
     fold_col(r, 0, first, flat);
   }
   for (size_t i = 0; i < v->nrows && !r->failed; i++) {

@@ -52,3 +52,19 @@ check v4-hpcviewer-lmp-openmp "flat 0" "LAMMPS_NS::MyPage<int>::vgot(int) (my_pa
 check v4-hpcviewer-lmp-openmp "granularity line; topdown 8"
 check classic-callflow-lulesh "flat 0"
 check classic-callflow-lulesh "topdown 6"
+
+# Folded lines name frames by the same labels: flame-graph tools add up lines of the same
+# path, so two rows of different identities must never print the same path (gauss'
+# 'Partial Call Paths' calls ~unknown-proc~ in libc and in libpthread; bare names merged them).
+folded_distinct() { # folded_distinct SAMPLE COMMANDS
+  "$CCTQ" "$t/$1.sqlite" -c "mode folded; $2" >"$t/folded"
+  [ -s "$t/folded" ] || { echo "FAIL $1: $2: no folded lines"; exit 1; }
+  sed 's/ [-0-9.e+]*$//' "$t/folded" | sort | uniq -d >"$t/dups"
+  [ ! -s "$t/dups" ] || { echo "FAIL $1: $2: folded paths printed twice:"; cat "$t/dups"; exit 1; }
+  echo "ok $1: $2: $(wc -l <"$t/folded") folded lines, each path once"
+}
+folded_distinct classic-hpcviewer-gauss "hotpath off; topdown 4"
+grep -q '^<program>;Partial Call Paths;~unknown-proc~ (libmlx4-rdmav2.so);~unknown-proc~ (libpthread-2.5.so) ' "$t/folded" ||
+  { echo "FAIL gauss: no folded line ends in ~unknown-proc~ (libpthread-2.5.so)"; exit 1; }
+folded_distinct v4-hpcviewer-lmp-openmp "hotpath off; topdown 6"
+folded_distinct classic-callflow-lulesh "topdown 6"
