@@ -13,7 +13,8 @@
  * ancestors; exclusive, the 'function' scope: the lexical chain up to the
  * enclosing frame; the lex_aware exclusive: the chain up to the enclosing
  * loop or frame).  Every change is logged as such an operation, so that the
- * log replays on any metric's values and on each profile's (qf_values). */
+ * log replays on any metric's values and on each profile's (qf_values), copying
+ * only the values it changes. */
 #include "filter_tree.h"
 #include "cct_kinds.h"
 #include "cct_util.h"
@@ -46,22 +47,6 @@ static int is_frame(const cct_tree *t, int32_t i) {
 }
 
 /* ---- the log ---- */
-
-/* Applies op o to a layer of values over the input tree of its filter (comps per
- * node: 3, or 2 for a profile, which has no lex_aware exclusive: ops on it are skipped). */
-static void apply(const qf_stage *s, const qf_op *o, double *v, int comps) {
-  if (comps < 3 && (o->from == C_LEX || o->to == C_LEX)) return;
-  double x = o->src >= 0 ? v[(size_t)o->src * comps + o->from] : 0;
-  for (uint32_t k = 0; k < o->nt; k++) {
-    double *d = &v[(size_t)s->tg[o->t0 + k] * comps];
-    switch (o->op) {
-    case OP_ADD: d[o->to] += x; break;
-    case OP_SUB: d[o->to] -= x; break;
-    case OP_SET: d[o->to] = x; break;
-    default: memset(d, 0, (size_t)comps * sizeof *d);
-    }
-  }
-}
 
 /* Logs one op on the chain of kind ch starting at p (CH_ANCESTORS: p and its ancestors
  * up to, not including, stop; CH_LEXICAL: p up to its frame; CH_LOOP: p up to its loop
@@ -424,65 +409,126 @@ static int run_step(const cct_tree *in, const int32_t *orig, const qf_step *s, c
 
 /* ---- values ---- */
 
-/* A value at the noise level of the subtraction that made it is 0. */
-static double clean(double v, double scale) { return fabs(v) <= scale * 1e-12 ? 0 : v; }
+/* One metric's values over the nodes of a stage's input tree as the log is replayed:
+ * the run's values (base[c][stride * i] for run node i), and the few nodes an op
+ * changed, copied into ov (comps values each; slot[x] its entry for input node x, -1
+ * for a node with the run's values).  A filter of k occurrences changes the values of
+ * their ancestor chains only, so replaying a log touches a few pages, not a copy of
+ * every value of the run (1M contexts: 24 MB per buffer to fill on first touch). */
+typedef struct layer {
+  const qf_tree *f;
+  const double *base[3];
+  size_t stride;
+  int comps;
+  size_t stage;        /* the stage whose input tree slot numbers */
+  int32_t *slot, *next; /* per node of the stage's input tree (next: of its output's) */
+  double *ov;
+  size_t nov, cap;
+} layer;
 
-/* Two buffers of comps values per node, large enough for every stage of f. */
-static int replay_buffers(const qf_tree *f, int comps, double **a, double **b, cct_err *err) {
-  size_t cap = (size_t)f->nsrc;
-  for (size_t k = 0; k < f->nstages; k++)
-    if ((size_t)f->stages[k].nin > cap) cap = (size_t)f->stages[k].nin;
-  *a = cct_big_alloc(cap * (size_t)comps * sizeof **a, 0);
-  *b = cct_big_alloc(cap * (size_t)comps * sizeof **b, 0);
-  if (*a && *b) return CCT_OK;
-  free(*a);
-  free(*b);
-  *a = *b = NULL;
-  return cct_err_set(err, CCT_ENOMEM, "out of memory filtering the run");
+/* The run's node that node x of stage k's input tree is. */
+static int32_t run_node(const qf_tree *f, size_t k, int32_t x) {
+  while (k-- > 0) x = f->stages[k].from[x];
+  return x;
 }
 
-/* Replays f's log on the run's values in a (comps per node), using b too; returns the
- * buffer (a or b) holding the values of f's nodes. */
-static double *replay(const qf_tree *f, double *a, double *b, int comps) {
-  for (size_t k = 0; k < f->nstages; k++) {
-    const qf_stage *s = &f->stages[k];
-    for (size_t j = 0; j < s->nops; j++) apply(s, &s->ops[j], a, comps);
-    for (int32_t i = 0; i < s->nout; i++)
-      for (int c = 0; c < comps; c++) b[(size_t)i * comps + c] = a[(size_t)s->from[i] * comps + c];
-    double *x = a;
-    a = b, b = x;
+/* Node x's values (comps of them) in L, copied into ov on first use; NULL when out of
+ * memory.  The pointer holds until the next call. */
+static double *at(layer *L, int32_t x) {
+  if (L->slot[x] < 0) {
+    if (CCT_GROW(L->ov, (L->nov + 1) * (size_t)L->comps, L->cap)) return NULL;
+    int32_t r = run_node(L->f, L->stage, x);
+    for (int c = 0; c < L->comps; c++) L->ov[L->nov * (size_t)L->comps + (size_t)c] = L->base[c][L->stride * (size_t)r];
+    L->slot[x] = (int32_t)L->nov++;
   }
-  return a;
+  return &L->ov[(size_t)L->slot[x] * (size_t)L->comps];
+}
+
+/* Applies op o of stage s to L (an op on the lex_aware part is skipped without one). */
+static int apply(layer *L, const qf_stage *s, const qf_op *o) {
+  if (L->comps < 3 && (o->from == C_LEX || o->to == C_LEX)) return CCT_OK;
+  double x = 0;
+  if (o->src >= 0) {
+    const double *v = at(L, o->src);
+    if (!v) return CCT_ENOMEM;
+    x = v[o->from];
+  }
+  for (uint32_t k = 0; k < o->nt; k++) {
+    double *d = at(L, s->tg[o->t0 + k]);
+    if (!d) return CCT_ENOMEM;
+    switch (o->op) {
+    case OP_ADD: d[o->to] += x; break;
+    case OP_SUB: d[o->to] -= x; break;
+    case OP_SET: d[o->to] = x; break;
+    default: memset(d, 0, (size_t)L->comps * sizeof *d);
+    }
+  }
+  return CCT_OK;
 }
 
 /* The values of f's nodes kept: the last stage's output (f->t may have moved). */
 static int32_t nodes_out(const qf_tree *f) { return f->nstages ? f->stages[f->nstages - 1].nout : f->nsrc; }
 
-/* v[0..3) (inclusive, exclusive, lex_aware) cleaned: noise is 0, and a database's own
+/* Replays f's log on the values base (comps parts, stride apart) into L, whose slots
+ * then number f's output nodes.  Returns CCT_OK or CCT_ENOMEM (L freed by layer_free). */
+static int replay(layer *L) {
+  const qf_tree *f = L->f;
+  size_t cap = (size_t)f->nsrc; /* every stage's input is at most the run's size */
+  L->slot = cct_big_alloc(cap * sizeof *L->slot, 0);
+  L->next = cct_big_alloc(cap * sizeof *L->next, 0);
+  if (!L->slot || !L->next) return CCT_ENOMEM;
+  memset(L->slot, 0xff, cap * sizeof *L->slot); /* -1: the run's values */
+  for (L->stage = 0; L->stage < f->nstages; L->stage++) {
+    const qf_stage *s = &f->stages[L->stage];
+    for (size_t j = 0; j < s->nops; j++)
+      if (apply(L, s, &s->ops[j])) return CCT_ENOMEM;
+    for (int32_t i = 0; i < s->nout; i++) L->next[i] = L->slot[s->from[i]];
+    int32_t *x = L->slot;
+    L->slot = L->next, L->next = x;
+  }
+  return CCT_OK;
+}
+
+static void layer_free(layer *L) {
+  free(L->slot);
+  free(L->next);
+  free(L->ov);
+}
+
+/* Part c of output node i of f after replay(L). */
+static double layer_value(const layer *L, int32_t i, int c) {
+  if (L->slot[i] >= 0) return L->ov[(size_t)L->slot[i] * (size_t)L->comps + (size_t)c];
+  return L->base[c][L->stride * (size_t)L->f->orig[i]];
+}
+
+/* A value at the noise level of the subtraction that made it is 0. */
+static double clean(double v, double scale) { return fabs(v) <= scale * 1e-12 ? 0 : v; }
+
+/* (inclusive, exclusive, lex_aware) cleaned: noise is 0, and a database's own
  * figures, which may disagree by rounding (children's exclusives adding up to a little
  * more than the parent's inclusive), never make a moved cost's exclusive exceed inclusive. */
-static void clean3(const double *v, double scale, double *incl, double *excl, double *lex) {
-  *incl = clean(v[C_INCL], scale), *excl = clean(v[C_EXCL], scale), *lex = clean(v[C_LEX], scale);
+static void clean3(double in, double ex, double lx, double scale, double *incl, double *excl, double *lex) {
+  *incl = clean(in, scale), *excl = clean(ex, scale), *lex = clean(lx, scale);
   if (*incl >= 0 && *excl > *incl) *excl = *incl;
   if (*lex > *excl) *lex = *excl;
 }
 
 int qf_values(const qf_tree *f, const double *in, int comps, double *out, cct_err *err) {
-  double *a, *b;
-  int rc = replay_buffers(f, comps, &a, &b, err);
-  if (rc) return rc;
-  memcpy(a, in, (size_t)f->nsrc * (size_t)comps * sizeof *a);
-  const double *r = replay(f, a, b, comps);
-  int32_t n = nodes_out(f);
-  double scale = fabs(r[0]);
-  for (int32_t i = 0; i < n; i++) {
-    const double *v = &r[(size_t)i * comps];
-    double *d = &out[(size_t)i * comps];
-    if (comps < 3) d[0] = clean(v[C_INCL], scale), d[1] = clean(v[C_EXCL], scale);
-    else clean3(v, scale, &d[0], &d[1], &d[2]);
+  layer L = {.f = f, .base = {in, in + 1, comps > 2 ? in + 2 : in}, .stride = (size_t)comps, .comps = comps};
+  if (replay(&L)) {
+    layer_free(&L);
+    return cct_err_set(err, CCT_ENOMEM, "out of memory filtering the run");
   }
-  free(a);
-  free(b);
+  int32_t n = nodes_out(f);
+  double scale = fabs(layer_value(&L, 0, C_INCL));
+  for (int32_t i = 0; i < n; i++) {
+    double *d = &out[(size_t)i * comps];
+    if (comps < 3) d[0] = clean(layer_value(&L, i, C_INCL), scale), d[1] = clean(layer_value(&L, i, C_EXCL), scale);
+    else
+      clean3(layer_value(&L, i, C_INCL), layer_value(&L, i, C_EXCL), layer_value(&L, i, C_LEX), scale, &d[0], &d[1],
+             &d[2]);
+  }
+  layer_free(&L);
   return CCT_OK;
 }
 
@@ -540,16 +586,15 @@ int qf_make(const cct_tree *src, const qf_step *steps, size_t n, qf_tree *out, c
   out->t = cur;
   out->orig = orig;
   /* the primary metric's values, replayed from the run's arrays into the new tree's */
-  double *va = NULL, *vb = NULL;
-  if (!rc) rc = replay_buffers(out, 3, &va, &vb, err);
+  layer L = {.f = out, .base = {src->incl, src->excl, src->lex}, .stride = 1, .comps = 3};
+  if (!rc && replay(&L)) rc = cct_err_set(err, CCT_ENOMEM, "out of memory filtering the run");
   if (!rc) {
-    for (int32_t i = 0; i < ns; i++) va[3 * (size_t)i] = src->incl[i], va[3 * (size_t)i + 1] = src->excl[i], va[3 * (size_t)i + 2] = src->lex[i];
-    const double *r = replay(out, va, vb, 3);
-    double scale = fabs(r[0]);
-    for (int32_t i = 0; i < cur.n; i++) clean3(&r[3 * (size_t)i], scale, &out->t.incl[i], &out->t.excl[i], &out->t.lex[i]);
+    double scale = fabs(layer_value(&L, 0, C_INCL));
+    for (int32_t i = 0; i < cur.n; i++)
+      clean3(layer_value(&L, i, C_INCL), layer_value(&L, i, C_EXCL), layer_value(&L, i, C_LEX), scale,
+             &out->t.incl[i], &out->t.excl[i], &out->t.lex[i]);
   }
-  free(va);
-  free(vb);
+  layer_free(&L);
   if (rc) {
     qf_free(out);
     return rc;
