@@ -15,6 +15,19 @@ enum { CCT_REL_LEXICAL = 0, CCT_REL_CALL = 1, CCT_REL_INLINED = 2, CCT_REL_COUNT
 enum { CCT_TOTAL_FUNCTION = 0, CCT_TOTAL_LOOP = 1, CCT_TOTAL_LINE = 2, CCT_TOTAL_FILE = 3, CCT_TOTAL_MODULE = 4,
        CCT_TOTAL_COUNT };
 
+/* The line half of the key of a loop or line scope (scope_total.line, and the line of
+ * a loop or line row of a view): the context's line, or for a loop or line without one
+ * (code of a binary without a line map: hpcprof's file '[libfoo.so]', line 0) -2 minus
+ * its enclosing function's id, so that such loops and lines are told apart by their
+ * function instead of every one of a binary making one row.  No format stores more
+ * for lines, nor for the loops of the older v4 databases (docs/hpctoolkit-formats.md). */
+static inline long long cct_scope_line(long long line, long long function) {
+  return line >= 0 ? line : -2 - (function > 0 ? function : 0);
+}
+/* The function a scope line of cct_scope_line stands for: > 0 for a loop or line
+ * without a line, 0 for one with a line (or none known). */
+static inline long long cct_scope_function(long long scope_line) { return scope_line <= -2 ? -2 - scope_line : 0; }
+
 /* value.key = metric * CCT_VALUE_KEY + pre (pre < CCT_VALUE_KEY, checked by the writer).
  * The one place the stride is written: the build reads CCT_VALUE_KEY_BITS from here
  * and puts 2^CCT_VALUE_KEY_BITS for the word CCT_VALUE_KEY into the SQL of schema/. */

@@ -922,9 +922,9 @@ int cct_writer_enter(cct_writer *w, const cct_context *c) {
     if (ffile > 0) o->slot[CCT_TOTAL_FILE] = scope_slot(w, CCT_TOTAL_FILE, ffile, 0);
     if (fmod > 0) o->slot[CCT_TOTAL_MODULE] = scope_slot(w, CCT_TOTAL_MODULE, fmod, 0);
   } else if (c->kind == CCT_KIND_LOOP && file) {
-    o->slot[CCT_TOTAL_LOOP] = scope_slot(w, CCT_TOTAL_LOOP, file, o->line);
+    o->slot[CCT_TOTAL_LOOP] = scope_slot(w, CCT_TOTAL_LOOP, file, cct_scope_line(o->line, o->function));
   } else if (c->kind == CCT_KIND_LINE && file) {
-    o->slot[CCT_TOTAL_LINE] = scope_slot(w, CCT_TOTAL_LINE, file, o->line);
+    o->slot[CCT_TOTAL_LINE] = scope_slot(w, CCT_TOTAL_LINE, file, cct_scope_line(o->line, o->function));
   }
   /* Exclusive values follow the O' rule of SPEC section 4: every frame counts for
    * its function, file and module; a loop or line counts for its scope unless a

@@ -94,8 +94,23 @@ static int frames_of(const qv *q, int64_t fn, occlist *l, cct_err *err) {
   return rc ? rc : push_nodes(q, nodes, n, l, err);
 }
 
-/* Collects the ids of st's first column, then appends the frames of each. */
-static int frames_of_ids(const qv *q, sqlite3_stmt *st, occlist *l, cct_err *err) {
+/* Appends the loops or lines (kind) without a source line inside the frames of function
+ * fn, of file id file (0: of any file): what 'loop in NAME' and 'line in NAME' center on. */
+static int unlined_in(const qv *q, int64_t fn, int64_t file, int kind, occlist *l, cct_err *err) {
+  const int32_t *nodes;
+  size_t n;
+  const cct_tree *t = &q->r->tree;
+  int rc = q_frames_of(q, fn, 1, &nodes, &n, err);
+  for (size_t i = 0; !rc && i < n; i++) {
+    int32_t x = nodes[i];
+    if (t->kind[x] == kind && t->line[x] < 0 && (!file || t->file[x] == file)) rc = push_nodes(q, &nodes[i], 1, l, err);
+  }
+  return rc;
+}
+
+/* Collects the ids of st's first column, then appends the frames of each (kind 0), or
+ * the loops or lines without a line in them (kind CCT_KIND_LOOP or CCT_KIND_LINE). */
+static int frames_of_ids(const qv *q, sqlite3_stmt *st, int kind, occlist *l, cct_err *err) {
   int64_t *ids = NULL;
   size_t n = 0, cap = 0;
   int rc;
@@ -109,7 +124,7 @@ static int frames_of_ids(const qv *q, sqlite3_stmt *st, occlist *l, cct_err *err
   }
   sqlite3_reset(st);
   int res = rc;
-  for (size_t i = 0; !res && i < n; i++) res = frames_of(q, ids[i], l, err);
+  for (size_t i = 0; !res && i < n; i++) res = kind ? unlined_in(q, ids[i], 0, kind, l, err) : frames_of(q, ids[i], l, err);
   free(ids);
   return res;
 }
@@ -357,9 +372,17 @@ static int parse_item(const char *text, citem *it, cct_err *err) {
         it->arg = unquote(t + w, n - w);
         if (!it->arg) return cct_err_set(err, CCT_ENOMEM, "out of memory");
         if (!*it->arg) return cct_err_set(err, CCT_EUSAGE, "bad item '%s': '%s' needs an argument", t, keywords[k].word);
-        if (it->type == IT_LOOP || it->type == IT_LINE) { /* 'line FILE:LINE' is FILE:LINE */
+        if ((it->type == IT_LOOP || it->type == IT_LINE) && !strncmp(it->arg, "in ", 3)) {
+          char *name = unquote(it->arg + 3, strlen(it->arg + 3)); /* 'loop in NAME', as such a row reads */
+          if (!name) return cct_err_set(err, CCT_ENOMEM, "out of memory");
+          free(it->arg);
+          it->arg = name;
+          it->type = it->type == IT_LOOP ? IT_LOOP_IN : IT_LINE_IN;
+          if (!*name) return cct_err_set(err, CCT_EUSAGE, "bad item '%s': expected '%s in FUNCTION'", t, keywords[k].word);
+        } else if (it->type == IT_LOOP || it->type == IT_LINE) { /* 'line FILE:LINE' is FILE:LINE */
           char *file = NULL;
-          if (!split_file_line(it->arg, &file, &it->line))
+          const char *a = it->arg + (it->type == IT_LOOP && !strncmp(it->arg, "at ", 3) ? 3 : 0); /* as a row reads */
+          if (!split_file_line(a, &file, &it->line))
             return cct_err_set(err, CCT_EUSAGE, "bad item '%s': expected '%s FILE:LINE'", t, keywords[k].word);
           free(it->arg);
           it->arg = file;
@@ -475,13 +498,13 @@ static int resolve_item(const qv *q, citem *it, cct_err *err) {
   case IT_NAME:
     if (!(st = q_stmt(q, ST_FUNCTIONS_BY_NAME, err))) return CCT_ESQL;
     sqlite3_bind_text(st, 2, it->arg, -1, SQLITE_TRANSIENT);
-    rc = frames_of_ids(q, st, &l, err);
+    rc = frames_of_ids(q, st, 0, &l, err);
     if (!rc && !l.n) rc = name_prefix(q, it->arg, &l, err); /* 'CommSend' for 'CommSend(int, double*)' */
     break;
   case IT_GLOB:
     if (!(st = q_stmt(q, ST_FUNCTIONS_BY_GLOB, err))) return CCT_ESQL;
     sqlite3_bind_text(st, 2, it->arg, -1, SQLITE_TRANSIENT);
-    rc = frames_of_ids(q, st, &l, err);
+    rc = frames_of_ids(q, st, 0, &l, err);
     break;
   case IT_RE: {
     regex_t re;
@@ -521,6 +544,16 @@ static int resolve_item(const qv *q, citem *it, cct_err *err) {
   case IT_LOOP_ID:
     rc = contexts_at(q, &it->id, 1, it->line, it->type == IT_LOOP_ID ? CCT_KIND_LOOP : CCT_KIND_LINE, &l, err);
     break;
+  case IT_LOOP_IN:
+  case IT_LINE_IN:
+    if (!(st = q_stmt(q, ST_FUNCTIONS_BY_NAME, err))) return CCT_ESQL;
+    sqlite3_bind_text(st, 2, it->arg, -1, SQLITE_TRANSIENT);
+    rc = frames_of_ids(q, st, it->type == IT_LOOP_IN ? CCT_KIND_LOOP : CCT_KIND_LINE, &l, err);
+    break;
+  case IT_LOOP_IN_ID:
+  case IT_LINE_IN_ID:
+    rc = unlined_in(q, it->id2, it->id, it->type == IT_LOOP_IN_ID ? CCT_KIND_LOOP : CCT_KIND_LINE, &l, err);
+    break;
   case IT_FILE:
   case IT_MODULE:
     rc = paths_matching(q, it->type == IT_MODULE, it->arg, &ids, &nids, err);
@@ -530,7 +563,7 @@ static int resolve_item(const qv *q, citem *it, cct_err *err) {
         break;
       }
       sqlite3_bind_int64(st, 2, ids[i]);
-      rc = frames_of_ids(q, st, &l, err);
+      rc = frames_of_ids(q, st, 0, &l, err);
     }
     break;
   case IT_FILE_ID:
@@ -538,14 +571,14 @@ static int resolve_item(const qv *q, citem *it, cct_err *err) {
     if (!(st = q_stmt(q, it->type == IT_MODULE_ID ? ST_FUNCTIONS_BY_MODULE : ST_FUNCTIONS_BY_FILE, err)))
       return CCT_ESQL;
     sqlite3_bind_int64(st, 2, it->id);
-    rc = frames_of_ids(q, st, &l, err);
+    rc = frames_of_ids(q, st, 0, &l, err);
     break;
   case IT_CLASS:
   case IT_NAMESPACE:
     if (!(st = q_stmt(q, it->type == IT_CLASS ? ST_FUNCTIONS_BY_CLASS : ST_FUNCTIONS_BY_NAMESPACE, err)))
       return CCT_ESQL;
     sqlite3_bind_text(st, 2, it->arg, -1, SQLITE_TRANSIENT);
-    rc = frames_of_ids(q, st, &l, err);
+    rc = frames_of_ids(q, st, 0, &l, err);
     break;
   case IT_FUNCTION_ID:
     rc = frames_of(q, it->id, &l, err);
@@ -576,7 +609,10 @@ static int resolve_item(const qv *q, citem *it, cct_err *err) {
                                        [IT_NAMESPACE] = "function of namespace", [IT_CTX] = "context",
                                        [IT_FUNCTION_ID] = "frame of", [IT_FILE_ID] = "function in",
                                        [IT_MODULE_ID] = "function in", [IT_LINE_ID] = "line context at",
-                                       [IT_LOOP_ID] = "loop at", [IT_INSTR] = "instruction context at"};
+                                       [IT_LOOP_ID] = "loop at", [IT_INSTR] = "instruction context at",
+                                       [IT_LOOP_IN] = "loop without a source line in",
+                                       [IT_LINE_IN] = "line without a source line in",
+                                       [IT_LOOP_IN_ID] = "loop", [IT_LINE_IN_ID] = "line"};
     cct_err se = CCT_ERR_INIT; /* reading the hints failed: that error, not 'no such item' */
     if (it->type == IT_NAME) suggest_functions(q, it->arg, sug, sizeof sug, &se);
     else if (it->type == IT_LINE || it->type == IT_LOOP) suggest_lines(q, it->arg, it->line, it->type == IT_LOOP, sug, sizeof sug, &se);
@@ -584,9 +620,11 @@ static int resolve_item(const qv *q, citem *it, cct_err *err) {
       free(l.v);
       return cct_err_set(err, se.code, "%s", se.msg);
     }
-    const char *shown = it->type == IT_CTX ? it->text + 1 : it->type == IT_NAME ? it->arg : it->text;
-    if (it->type == IT_LINE || it->type == IT_LOOP)
-      shown = it->text + (it->type == IT_LOOP || !strncmp(it->text, "line ", 5) ? 5 : 0);
+    char at[600];
+    const char *shown = it->type == IT_CTX ? it->text + 1
+                        : it->type == IT_NAME || it->type == IT_LOOP_IN || it->type == IT_LINE_IN ? it->arg
+                                                                                                 : it->text;
+    if (it->type == IT_LINE || it->type == IT_LOOP) snprintf(at, sizeof at, "%s:%lld", it->arg, it->line), shown = at;
     rc = cct_err_set(err, CCT_ENOTFOUND, "no %s '%s' in run %d%s%s", what[it->type], shown, q->shown_run,
                      q->nfilters ? " as filtered ('filter' lists the filters)" : "", sug);
   }
@@ -633,6 +671,13 @@ static int resolve_handle(const qv *q, citem *it, const lastrow *facts, size_t n
     break;
   case CCT_ROW_LOOP:
   case CCT_ROW_LINE:
+    if (cct_scope_function(r->line) > 0) { /* one without a line: those of its function (cct_scope_line) */
+      it->type = r->kind == CCT_ROW_LOOP ? IT_LOOP_IN_ID : IT_LINE_IN_ID;
+      it->id = r->file;
+      it->id2 = cct_scope_function(r->line);
+      it->text = q_strdup(r->name);
+      break;
+    }
     if (!file || r->line < 0) return cct_err_set(err, CCT_ENOTFOUND, "row @%lld has no source line", h);
     it->type = r->kind == CCT_ROW_LOOP ? IT_LOOP_ID : IT_LINE_ID;
     it->id = r->file;
@@ -807,6 +852,17 @@ void q_center_top(const cct_center *c, const size_t *vcols, size_t n, int lex, d
   }
 }
 
+char *q_scope_label(int loop, const char *path, long long line, const char *fname) {
+  const char *base = path ? cct_basename(path) : "?";
+  char buf[1200];
+  if (line >= 0) snprintf(buf, sizeof buf, "%s%s:%lld", loop ? "loop at " : "", base, line);
+  else if (!fname) snprintf(buf, sizeof buf, "%s%s", loop ? "loop at " : "", base);
+  else if (strstr(fname, base)) snprintf(buf, sizeof buf, "%s in %s", loop ? "loop" : "line", fname);
+  else if (base[0] == '[' || base[0] == '<') snprintf(buf, sizeof buf, "%s in %s %s", loop ? "loop" : "line", fname, base);
+  else snprintf(buf, sizeof buf, "%s in %s (%s)", loop ? "loop" : "line", fname, base);
+  return strdup(buf);
+}
+
 const char *q_center_label(const cct_center *c) {
   if (c->nitems != 1) return "<multiple contexts>";
   return c->items[0].type == IT_NAME ? c->items[0].arg : c->items[0].text; /* a name without its quotes */
@@ -853,7 +909,7 @@ int q_center_rerun(const qv *q, const cct_center *base, cct_center **out, char *
     cct_err e = CCT_ERR_INIT;
     int r = CCT_OK;
     if (it->type == IT_FUNCTION_ID || it->type == IT_FILE_ID || it->type == IT_MODULE_ID || it->type == IT_LINE_ID ||
-        it->type == IT_LOOP_ID || it->type == IT_INSTR) {
+        it->type == IT_LOOP_ID || it->type == IT_INSTR || it->type == IT_LOOP_IN_ID || it->type == IT_LINE_IN_ID) {
       /* ids do not carry over between runs: the item as its text reads ('@N' rows are named by label) */
       citem t;
       r = parse_item(it->text, &t, &e);

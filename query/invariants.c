@@ -172,7 +172,8 @@ int cct_check_invariants(cct_query *q, cct_err *err) {
     const cct_row *b = bu ? &bu->rows[0] : NULL;
     int type = c->nitems == 1 ? c->items[0].type : -1;
     int one_function = type == IT_NAME || type == IT_FUNCTION_ID;
-    int one_scope = type == IT_LOOP || type == IT_LOOP_ID || type == IT_LINE || type == IT_LINE_ID;
+    int one_scope = type == IT_LOOP || type == IT_LOOP_ID || type == IT_LINE || type == IT_LINE_ID ||
+                    type == IT_LOOP_IN || type == IT_LOOP_IN_ID || type == IT_LINE_IN || type == IT_LINE_IN_ID;
     if (!rc && !close_to(t->inclusive[0], b->inclusive[0], total))
       rc = cct_err_set(err, CCT_ECORRUPT, "topdown top row inclusive %g != bottomup top row %g", t->inclusive[0],
                        b->inclusive[0]);
@@ -219,15 +220,17 @@ int cct_check_invariants(cct_query *q, cct_err *err) {
     }
     /* Invariant 2 for one loop header or one source line (all occurrences at one file:line). */
     int same = one_scope && c->nO > 0;
-    for (size_t i = 1; same && i < c->nO; i++) same = c->O[i].file == c->O[0].file && c->O[i].line == c->O[0].line;
+    long long line0 = same ? cct_scope_line(c->O[0].line, c->O[0].function) : 0; /* its flat row's key */
+    for (size_t i = 1; same && i < c->nO; i++)
+      same = c->O[i].file == c->O[0].file && cct_scope_line(c->O[i].line, c->O[i].function) == line0;
     if (!rc && same) {
-      int loop = type == IT_LOOP || type == IT_LOOP_ID;
+      int loop = type == IT_LOOP || type == IT_LOOP_ID || type == IT_LOOP_IN || type == IT_LOOP_IN_ID;
       cct_view_free(fl);
       fl = NULL;
       rc = view_at(q, spec, CCT_VIEW_FLAT, loop ? CCT_FLAT_LOOPS : CCT_FLAT_LINES, &fl, err);
       const cct_row *f = NULL;
       for (size_t i = 0; !rc && i < fl->nrows; i++)
-        if (q_view_facts(fl)[i].file == c->O[0].file && q_view_facts(fl)[i].line == c->O[0].line) f = &fl->rows[i];
+        if (q_view_facts(fl)[i].file == c->O[0].file && q_view_facts(fl)[i].line == line0) f = &fl->rows[i];
       if (!rc && !f && !close_to(t->inclusive[0], 0, total))
         rc = cct_err_set(err, CCT_ECORRUPT, "%s of the center has no flat row", loop ? "loop" : "line");
       if (!rc && f && (!close_to(f->inclusive[0], t->inclusive[0], total) ||

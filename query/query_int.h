@@ -53,7 +53,9 @@ typedef struct qctx {
 /* Item types (see center.c). */
 enum {
   IT_NAME, IT_GLOB, IT_RE, IT_LINE, IT_LOOP, IT_FILE, IT_MODULE, IT_CLASS, IT_NAMESPACE, IT_CTX,
-  IT_FUNCTION_ID, IT_FILE_ID, IT_MODULE_ID, IT_LINE_ID, IT_LOOP_ID, IT_INSTR
+  IT_FUNCTION_ID, IT_FILE_ID, IT_MODULE_ID, IT_LINE_ID, IT_LOOP_ID, IT_INSTR,
+  IT_LOOP_IN, IT_LINE_IN,      /* 'loop in NAME', 'line in NAME': those without a line in NAME's frames */
+  IT_LOOP_IN_ID, IT_LINE_IN_ID /* the same of '@N': file id, function id2 */
 };
 
 /* One center item: its text and occurrences. */
@@ -61,7 +63,7 @@ typedef struct citem {
   char *text;       /* as typed (or the label of an '@N' row) */
   int type;         /* IT_* */
   char *arg;        /* name, pattern or path */
-  int64_t id, id2;  /* ids for IT_*_ID, IT_CTX, IT_INSTR (module, offset) */
+  int64_t id, id2;  /* ids for IT_*_ID, IT_CTX, IT_INSTR (module, offset), IT_*_IN_ID (file, function) */
   long long line;   /* IT_LINE, IT_LOOP, IT_LINE_ID, IT_LOOP_ID */
   qctx *occ;        /* occurrences, sorted by pre */
   size_t nocc;
@@ -382,6 +384,11 @@ void q_center_top(const cct_center *c, const size_t *vcols, size_t n, int lex, d
 int q_center_inlined(const qv *q, size_t col, double *out, cct_err *err);
 /* Label of the top row: the item text or '<multiple contexts>'. */
 const char *q_center_label(const cct_center *c);
+/* The label of a loop (loop = 1) or line scope at the file of path and the line of
+ * cct_scope_line: 'loop at f.c:12' or 'f.c:12', and for one without a line 'loop in
+ * FNAME' or 'line in FNAME' (FNAME its function's name, then the file's base name when
+ * the name lacks it: '[lib.so]', '<unknown>', '(f.c)'), which 'center' takes back as an item.  New string; NULL out of memory. */
+char *q_scope_label(int loop, const char *path, long long line, const char *fname);
 /* Whether function id has an occurrence in the center (a frame of it). */
 int q_center_has_function(const cct_center *c, int64_t fn);
 

@@ -303,7 +303,7 @@ static int emit(vtree *t, int i, double cut, cct_view *v, lastrow *facts, int *h
   x->callsite = NULL;
   r->inlined = x->inlined;
   r->center = x->center;
-  r->line = x->line;
+  r->line = x->line < 0 ? -1 : x->line; /* (a scope line of cct_scope_line is no line) */
   r->file = q_strdup(x->filep);
   r->module = q_strdup(x->modp);
   r->parent = (int)prow;
@@ -390,15 +390,15 @@ static int set_function(const qv *q, vnode *x, int64_t fn, cct_err *err) {
 
 /* "PREFIXbasename:line" into *out (malloc'd).  Returns CCT_OK or an error
  * (out of memory, damaged archive) with *out NULL. */
-static int loc_label(const qv *q, const char *prefix, int64_t file, long long line, char **out, cct_err *err) {
-  const char *p = NULL;
+static int loc_label(const qv *q, int loop, int64_t file, long long line, char **out, cct_err *err) {
   *out = NULL;
+  const char *p = NULL;
   int rc = q_path(q, 0, file, &p, err);
   if (rc) return rc;
-  char buf[600];
-  if (line >= 0) snprintf(buf, sizeof buf, "%s%s:%lld", prefix, p ? cct_basename(p) : "?", line);
-  else snprintf(buf, sizeof buf, "%s%s", prefix, p ? cct_basename(p) : "?");
-  *out = strdup(buf);
+  const fninfo *f = NULL;
+  long long fn = cct_scope_function(line);
+  if (fn && (rc = q_function(q, fn, &f, err))) return rc;
+  *out = q_scope_label(loop, p, line, f ? f->name : NULL);
   return *out ? CCT_OK : cct_err_set(err, CCT_ENOMEM, "out of memory");
 }
 
@@ -667,10 +667,10 @@ static int td_add(const qv *q, vtree *t, const lrows *l, int k, const qmap *prev
       if (line) k2 = r->call_file, k3 = r->call_line;
     } else if (r->kind == CCT_KIND_LOOP) {
       kind = CCT_ROW_LOOP;
-      k1 = r->file, k2 = r->line;
+      k1 = r->file, k2 = cct_scope_line(r->line, r->function);
     } else if (r->kind == CCT_KIND_LINE) {
       kind = CCT_ROW_LINE;
-      k1 = r->file, k2 = r->line;
+      k1 = r->file, k2 = cct_scope_line(r->line, r->function);
       if (r->callsite) { /* only its residue: its own (exclusive) cost */
         int any = 0;
         for (size_t m = 0; m < nm; m++) {
@@ -694,7 +694,7 @@ static int td_add(const qv *q, vtree *t, const lrows *l, int k, const qmap *prev
       if (kind == CCT_ROW_FUNCTION) {
         rc = set_function(q, x, r->function, err);
         x->center = q_center_has_function(q->c, r->function);
-        if (!rc && line && r->call_line >= 0) rc = loc_label(q, "", r->call_file, r->call_line, &x->callsite, err);
+        if (!rc && line && r->call_line >= 0) rc = loc_label(q, 0, r->call_file, r->call_line, &x->callsite, err);
       } else if (kind == CCT_ROW_INSTRUCTION) {
         const char *mp = NULL;
         if ((rc = q_path(q, 1, r->module, &mp, err))) break;
@@ -705,10 +705,10 @@ static int td_add(const qv *q, vtree *t, const lrows *l, int k, const qmap *prev
         x->modp = mp;
         x->offset = r->offset;
       } else {
-        rc = loc_label(q, kind == CCT_ROW_LOOP ? "loop at " : "", r->file, r->line, &x->name, err);
+        x->line = cct_scope_line(r->line, r->function);
+        rc = loc_label(q, kind == CCT_ROW_LOOP, r->file, x->line, &x->name, err);
         x->file = r->file;
         if (!rc) rc = q_path(q, 0, r->file, &x->filep, err); /* cached by loc_label */
-        x->line = r->line;
       }
       if (!rc && !x->name) rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
       if (rc) break;
@@ -922,7 +922,7 @@ int q_bottomup(const qv *q, int depth, cct_view **out, cct_err *err) {
         rc = set_function(q, &t.n[child], ffn, err);
         t.n[child].inlined = tr->relation[f] == CCT_REL_INLINED;
         t.n[child].center = q_center_has_function(q->c, ffn);
-        if (!rc && line && x->cline >= 0) rc = loc_label(q, "", x->cfile, x->cline, &t.n[child].callsite, err);
+        if (!rc && line && x->cline >= 0) rc = loc_label(q, 0, x->cfile, x->cline, &t.n[child].callsite, err);
       }
       vt_addval(&t, child, incl, excl);
       t.n[child].occ += added ? 2 : 1; /* from -1: one path more */
@@ -984,7 +984,7 @@ static int flat_labels(const qv *q, int s, frow *rows, size_t n, cct_err *err) {
       if ((rc = q_path(q, s == CCT_FLAT_MODULES, rows[i].key, &p, err))) break;
       rows[i].label = q_strdup(p ? p : "?");
     } else {
-      rc = loc_label(q, s == CCT_FLAT_LOOPS ? "loop at " : "", rows[i].key, rows[i].line, &rows[i].label, err);
+      rc = loc_label(q, s == CCT_FLAT_LOOPS, rows[i].key, rows[i].line, &rows[i].label, err);
     }
     if (!rc && !rows[i].label) rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
   }
@@ -1016,7 +1016,7 @@ static int flat_rows(const qv *q, int s, int n, int count, frow **prows, size_t 
     if (rc) return rc;
     for (size_t i = 0; i < nsc; i++) {
       rows[nr] = (frow){sc[i].key, sc[i].line, sc[i].incl, sc[i].excl, NULL, -1, 0};
-      if (counted && (s == CCT_FLAT_FUNCTIONS || sc[i].line >= 0)) rows[nr].occ = sc[i].contexts;
+      if (counted && (s == CCT_FLAT_FUNCTIONS || sc[i].line != -1)) rows[nr].occ = sc[i].contexts;
       nr++;
     }
     goto sorted;
@@ -1034,7 +1034,7 @@ static int flat_rows(const qv *q, int s, int n, int count, frow **prows, size_t 
     frow *r = &rows[nr++];
     *r = (frow){sqlite3_column_int64(st, 0), sqlite3_column_int64(st, 1), sqlite3_column_double(st, 2),
                 sqlite3_column_double(st, 3), NULL, -1, 0};
-    if (counted && (s == CCT_FLAT_FUNCTIONS || r->line >= 0)) r->occ = sqlite3_column_int64(st, 4);
+    if (counted && (s == CCT_FLAT_FUNCTIONS || r->line != -1)) r->occ = sqlite3_column_int64(st, 4);
   }
   sqlite3_reset(st);
   if (step) {
@@ -1061,7 +1061,9 @@ sorted:;
 /* Whether the center holds a context of kind at (file, line). */
 static int center_has_at(const qv *q, int kind, int64_t file, long long line) {
   for (size_t i = 0; i < q->c->nO; i++)
-    if (q->c->O[i].kind == kind && q->c->O[i].file == file && q->c->O[i].line == line) return 1;
+    if (q->c->O[i].kind == kind && q->c->O[i].file == file &&
+        cct_scope_line(q->c->O[i].line, q->c->O[i].function) == line)
+      return 1;
   return 0;
 }
 
@@ -1148,7 +1150,8 @@ static int flat_scopes(const qv *q, vtree *t, int node, int64_t fn, const size_t
   if (!v || !pres || !vals) rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
   for (size_t i = 0; !rc && i < n; i++) {
     int32_t x = nodes[i];
-    v[i] = (sc){tr->base + x, tr->base + tr->last[x], tr->base + tr->frame[x], tr->file[x], tr->line[x],
+    v[i] = (sc){tr->base + x, tr->base + tr->last[x], tr->base + tr->frame[x], tr->file[x],
+                cct_scope_line(tr->line[x], tr->function[x]),
                 tr->kind[x], {tr->incl[x], tr->excl[x], tr->lex[x]}};
     pres[i] = v[i].pre;
   }
@@ -1176,7 +1179,7 @@ static int flat_scopes(const qv *q, vtree *t, int node, int64_t fn, const size_t
       t->n[r].file = x->file;
       t->n[r].line = x->line;
       t->n[r].center = center_has_at(q, x->kind, x->file, x->line);
-      rc = loc_label(q, kind == CCT_ROW_LOOP ? "loop at " : "", x->file, x->line, &t->n[r].name, err);
+      rc = loc_label(q, kind == CCT_ROW_LOOP, x->file, x->line, &t->n[r].name, err);
       if (!rc) rc = q_path(q, 0, x->file, &t->n[r].filep, err);
       if (rc) break;
     }
