@@ -42,25 +42,6 @@
 #define RED "\033[31m"
 #define GREEN "\033[32m"
 
-/* printf into a new malloc'ed string (NULL when out of memory). */
-#if defined(__GNUC__)
-__attribute__((format(printf, 1, 2)))
-#endif
-char *cct_xprintf(const char *fmt, ...) {
-  char buf[256]; /* a cell fits: formatted once (a second pass only for longer text) */
-  va_list ap;
-  va_start(ap, fmt);
-  int n = vsnprintf(buf, sizeof buf, fmt, ap);
-  va_end(ap);
-  char *s = n >= 0 ? malloc((size_t)n + 1) : NULL;
-  if (!s) return NULL;
-  if ((size_t)n < sizeof buf) return memcpy(s, buf, (size_t)n + 1);
-  va_start(ap, fmt);
-  vsnprintf(s, (size_t)n + 1, fmt, ap);
-  va_end(ap);
-  return s;
-}
-
 /* ----------------------------------------------------------- primitives */
 
 void cct_out_json_string(FILE *f, const char *s) {
@@ -185,6 +166,10 @@ int cct_out_limit(cct_shell *p) {
 void cct_result_init(cct_result *r, const char *view) {
   memset(r, 0, sizeof *r);
   r->view = view;
+  r->json_head = sqlite3_str_new(NULL); /* never NULL: an out-of-memory builder says so later */
+  r->json_tail = sqlite3_str_new(NULL);
+  r->title = sqlite3_str_new(NULL);
+  r->tail = sqlite3_str_new(NULL);
   r->rows_key = "rows";
   r->depth_col = r->name_col = r->path_col = r->fold_name_col = -1;
   r->fold_sub[0] = r->fold_sub[1] = -1;
@@ -196,10 +181,9 @@ void cct_result_release(cct_result *r) {
   free(r->cols);
   free(r->cells);
   free(r->bold);
-  free(r->json_head);
-  free(r->json_tail);
-  free(r->title);
-  free(r->tail);
+  sqlite3_str *text[] = {r->json_head, r->json_tail, r->title, r->tail};
+  for (int i = 0; i < 4; i++)
+    if (text[i]) sqlite3_free(sqlite3_str_finish(text[i]));
   memset(r, 0, sizeof *r);
 }
 
@@ -213,6 +197,20 @@ const char *cct_result_keep(cct_result *r, char *s) {
   }
   return r->owned[r->nowned++] = s;
 }
+
+const char *cct_result_keepf(cct_result *r, const char *fmt, ...) {
+  sqlite3_str *b = sqlite3_str_new(NULL);
+  va_list ap;
+  va_start(ap, fmt);
+  sqlite3_str_vappendf(b, fmt, ap);
+  va_end(ap);
+  char *s = cct_str_take(b);
+  if (!s) r->failed = 1;
+  return cct_result_keep(r, s);
+}
+
+/* The text of b (NULL when empty or out of memory). */
+static const char *text_of(sqlite3_str *b) { return b && sqlite3_str_length(b) ? sqlite3_str_value(b) : NULL; }
 
 /* Adds a column (before any row).  Returns its index. */
 int cct_result_col(cct_result *r, const char *key, int type, int role, int in) {
@@ -254,63 +252,56 @@ void cct_cell_bool(cct_cell *c, int v) { c->null = 0, c->t = CCT_T_BOOL, c->i = 
 void cct_cell_real(cct_cell *c, double v) { c->null = 0, c->t = CCT_T_REAL, c->d = v; }
 void cct_cell_text(cct_cell *c, const char *s) { c->null = s == NULL, c->t = CCT_T_TEXT, c->s = s; }
 
-/* Appends text to a growing string *s (NULL when out of memory). */
-void cct_str_append(char **s, const char *t) {
-  size_t a = *s ? strlen(*s) : 0, b = strlen(t);
-  char *n = realloc(*s, a + b + 1);
-  if (!n) {
-    free(*s);
-    *s = NULL;
+/* Appends e (an escaped copy, freed here; '?' when NULL: out of memory) to s. */
+static void append_escaped(sqlite3_str *s, char *e) {
+  sqlite3_str_appendall(s, e ? e : "?");
+  free(e);
+}
+
+/* Appends ', "key": ' and the JSON of a string (NULL: null) to s. */
+void cct_json_str(sqlite3_str *s, const char *key, const char *v) {
+  sqlite3_str_appendf(s, ", \"%s\": ", key);
+  if (!v) {
+    sqlite3_str_appendall(s, "null");
     return;
   }
-  memcpy(n + a, t, b + 1);
-  *s = n;
+  sqlite3_str_appendchar(s, 1, '"');
+  append_escaped(s, cct_escape_dup(v, CCT_ESC_JSON));
+  sqlite3_str_appendchar(s, 1, '"');
 }
 
-/* Appends ', "key": ' and the JSON of a string (NULL: null) to *s. */
-void cct_json_str(char **s, const char *key, const char *v) {
-  char *e = v ? cct_escape_dup(v, CCT_ESC_JSON) : NULL;
-  char *m = v ? cct_xprintf(", \"%s\": \"%s\"", key, e ? e : "") : cct_xprintf(", \"%s\": null", key);
-  free(e);
-  if (m) cct_str_append(s, m);
-  free(m);
-}
+/* Appends ', "key": ' and raw JSON text to s. */
+void cct_json_raw(sqlite3_str *s, const char *key, const char *raw) { sqlite3_str_appendf(s, ", \"%s\": %s", key, raw); }
 
-/* Appends ', "key": ' and raw JSON text to *s. */
-void cct_json_raw(char **s, const char *key, const char *raw) {
-  char *m = cct_xprintf(", \"%s\": %s", key, raw);
-  if (m) cct_str_append(s, m);
-  free(m);
-}
-
-/* A JSON array of strings. */
-char *cct_json_strings(const char *const *v, size_t n) {
-  char *s = strdup("[");
-  for (size_t i = 0; s && i < n; i++) {
-    char *e = cct_escape_dup(v[i] ? v[i] : "", CCT_ESC_JSON);
-    char *m = cct_xprintf("%s\"%s\"", i ? ", " : "", e ? e : "");
-    free(e);
-    if (m) cct_str_append(&s, m);
-    free(m);
+/* Appends a JSON array of strings to s. */
+void cct_json_strings(sqlite3_str *s, const char *const *v, size_t n) {
+  sqlite3_str_appendchar(s, 1, '[');
+  for (size_t i = 0; i < n; i++) {
+    sqlite3_str_appendall(s, i ? ", \"" : "\"");
+    append_escaped(s, cct_escape_dup(v[i] ? v[i] : "", CCT_ESC_JSON));
+    sqlite3_str_appendchar(s, 1, '"');
   }
-  if (s) cct_str_append(&s, "]");
-  return s;
+  sqlite3_str_appendchar(s, 1, ']');
+}
+
+int cct_json_object(sqlite3_str *s, sqlite3_str *m) {
+  int failed = sqlite3_str_errcode(m) != SQLITE_OK, n = sqlite3_str_length(m);
+  const char *t = sqlite3_str_value(m);
+  sqlite3_str_appendf(s, "{%s}", !failed && n > 2 ? t + 2 : "");
+  sqlite3_free(sqlite3_str_finish(m));
+  return failed ? -1 : 0;
 }
 
 /* Shortest round-trip JSON number. */
-void cct_json_number(char **s, const char *key, double d) {
+void cct_json_number(sqlite3_str *s, const char *key, double d) {
   char b[40];
   cct_json_raw(s, key, number_text(b, sizeof b, d));
 }
 
-void cct_json_window(char **s, const char *key, const cct_window *w) {
-  char *o = NULL;
-  cct_json_number(&o, "from", w->from);
-  cct_json_number(&o, "to", w->to);
-  char *obj = o ? cct_xprintf("{%s}", o + 2) : NULL;
-  cct_json_raw(s, key, obj ? obj : "null");
-  free(o);
-  free(obj);
+void cct_json_window(sqlite3_str *s, const char *key, const cct_window *w) {
+  char a[40], b[40];
+  sqlite3_str_appendf(s, ", \"%s\": {\"from\": %s, \"to\": %s}", key, number_text(a, sizeof a, w->from),
+                      number_text(b, sizeof b, w->to));
 }
 
 /* ------------------------------------------------------------ formatters */
@@ -342,37 +333,39 @@ static int col_integral(const cct_result *r, size_t c) {
   return 1;
 }
 
-/* The text of a cell for tree/table (owned by the caller; "" for null). */
+/* The text of a cell for tree/table (malloc'd, owned by the caller; "" for
+ * null; NULL when out of memory). */
 static char *cell_text(const cct_result *r, size_t c, const cct_cell *x, int tree, int integral) {
   const cct_col *k = &r->cols[c];
-  char b[64];
-  if (x->null) return strdup("");
-  switch (k->role) {
-  case CCT_ROLE_HANDLE: return tree ? cct_xprintf("[%lld]", x->i) : cct_xprintf("%lld", x->i);
-  case CCT_ROLE_MARK: return strdup(x->i ? (k->title ? k->title : "*") : "");
-  case CCT_ROLE_RELATIVE: {
-    double d = x->t == CCT_T_REAL ? x->d : (double)x->i;
-    return isfinite(d) ? cct_xprintf(fabs(d) < 0.0005 ? "%.1f%%" : "%+.1f%%", 100.0 * d) : strdup("-");
+  char v[64];
+  sqlite3_str *b = sqlite3_str_new(NULL);
+  double d = x->t == CCT_T_REAL ? x->d : (double)x->i;
+  if (x->null) {
+    /* "" */
+  } else if (k->role == CCT_ROLE_HANDLE) {
+    sqlite3_str_appendf(b, tree ? "[%lld]" : "%lld", x->i);
+  } else if (k->role == CCT_ROLE_MARK) {
+    sqlite3_str_appendall(b, x->i ? (k->title ? k->title : "*") : "");
+  } else if (k->role == CCT_ROLE_RELATIVE) {
+    if (isfinite(d)) sqlite3_str_appendf(b, fabs(d) < 0.0005 ? "%.1f%%" : "%+.1f%%", 100.0 * d);
+    else sqlite3_str_appendall(b, "-");
+  } else if (k->role == CCT_ROLE_VALUE || k->role == CCT_ROLE_CHANGE) {
+    cct_out_value(v, sizeof v, k->role == CCT_ROLE_CHANGE ? fabs(d) : d, integral || x->t == CCT_T_INT);
+    if (k->role == CCT_ROLE_CHANGE && isfinite(d) && d != 0) sqlite3_str_appendchar(b, 1, d > 0 ? '+' : '-');
+    sqlite3_str_appendall(b, v);
+    if (k->base > 0 && isfinite(d)) sqlite3_str_appendf(b, " %5.1f%%", 100.0 * d / k->base);
+    else if (k->base > 0) sqlite3_str_appendall(b, "      -");
+  } else if (x->t == CCT_T_INT) {
+    sqlite3_str_appendf(b, "%lld", x->i);
+  } else if (x->t == CCT_T_BOOL) {
+    sqlite3_str_appendall(b, x->i ? "1" : "0");
+  } else if (x->t == CCT_T_REAL) {
+    sqlite3_str_appendall(b, number_text(v, sizeof v, x->d));
+  } else {
+    sqlite3_free(sqlite3_str_finish(b));
+    return cct_escape_dup(x->s, CCT_ESC_TERM);
   }
-  case CCT_ROLE_VALUE:
-  case CCT_ROLE_CHANGE: {
-    double d = x->t == CCT_T_REAL ? x->d : (double)x->i;
-    cct_out_value(b, sizeof b, k->role == CCT_ROLE_CHANGE ? fabs(d) : d, integral || x->t == CCT_T_INT);
-    char *v =
-        k->role == CCT_ROLE_CHANGE && isfinite(d) && d != 0 ? cct_xprintf("%c%s", d > 0 ? '+' : '-', b) : strdup(b);
-    if (!(k->base > 0) || !v) return v;
-    char *s = isfinite(d) ? cct_xprintf("%s %5.1f%%", v, 100.0 * d / k->base) : cct_xprintf("%s      -", v);
-    free(v);
-    return s;
-  }
-  default: break;
-  }
-  switch (x->t) {
-  case CCT_T_INT: return cct_xprintf("%lld", x->i);
-  case CCT_T_BOOL: return strdup(x->i ? "1" : "0");
-  case CCT_T_REAL: return strdup(number_text(b, sizeof b, x->d));
-  default: return cct_escape_dup(x->s, CCT_ESC_TERM);
-  }
+  return cct_str_take(b);
 }
 
 /* A column with its sort key (no sort context outside the array). */
@@ -650,14 +643,14 @@ static int print_grid(const fmt *f, const cct_result *r, int tree) {
   grid g;
   int rc = -1;
   if (grid_layout(&g, f, r, tree)) goto out;
-  if (r->title) fputs(r->title, o); /* already escaped, with its line ends */
+  if (text_of(r->title)) fputs(text_of(r->title), o); /* already escaped, with its line ends */
   if (g.ng && !r->no_header && grid_header(&g, f, r, tree)) goto out;
   if (!g.n && r->empty_text) fprintf(o, "%s\n", r->empty_text);
   for (size_t i = 0; g.ng && i < g.n; i++) {
     if (cct_shell_interrupted) goto out;
     grid_row(&g, f, r, i);
   }
-  if (r->tail) fputs(r->tail, o);
+  if (text_of(r->tail)) fputs(text_of(r->tail), o);
   rc = 0;
 out:
   grid_free(&g, r);
@@ -689,7 +682,9 @@ static int max_depth(const cct_result *r) {
 /* The csv or json header name of column c ('GROUP KEY' with a group, '_' as blank). */
 static char *csv_name(const cct_col *k) {
   if (!k->group) return strdup(k->key);
-  char *s = cct_xprintf("%s %s", k->group, k->key);
+  sqlite3_str *b = sqlite3_str_new(NULL);
+  sqlite3_str_appendf(b, "%s %s", k->group, k->key);
+  char *s = cct_str_take(b);
   for (char *c = s ? s + strlen(k->group) : NULL; c && *c; c++)
     if (*c == '_') *c = ' ';
   return s;
@@ -720,15 +715,15 @@ static int print_csv(const fmt *f, const cct_result *r) {
       const cct_cell *x = &r->cells[i * r->ncols + c];
       if (!(k->in & (CCT_IN_DATA | CCT_IN_CSV))) continue;
       if ((int)c == r->path_col && path) { /* the path of names down to the row */
-        char *ps = NULL;
+        sqlite3_str *ps = sqlite3_str_new(NULL);
         for (int a = 0; a <= d; a++) {
-          if (a) cct_str_append(&ps, ";");
-          cct_str_append(&ps, stack[a] ? stack[a] : "");
+          if (a) sqlite3_str_appendchar(ps, 1, ';');
+          sqlite3_str_appendall(ps, stack[a] ? stack[a] : "");
         }
         if (!first) fputc(',', o);
         first = 0;
-        cct_out_csv_field(o, ps ? ps : "");
-        free(ps);
+        cct_out_csv_field(o, text_of(ps) ? text_of(ps) : "");
+        sqlite3_free(sqlite3_str_finish(ps));
       }
       if (!first) fputc(',', o);
       first = 0;
@@ -767,7 +762,7 @@ static int print_json(const fmt *f, const cct_result *r) {
   if (!stack) return -1;
   fputs("{\"view\": ", o);
   cct_out_json_string(o, r->view);
-  if (r->json_head) fputs(r->json_head, o);
+  if (text_of(r->json_head)) fputs(text_of(r->json_head), o);
   fprintf(o, ", \"%s\": [", r->rows_key);
   for (size_t i = 0; i < r->nrows && !cct_shell_interrupted; i++) {
     int d = path_at(r, i, r->name_col, stack, md), first = 1;
@@ -812,7 +807,7 @@ static int print_json(const fmt *f, const cct_result *r) {
     fputc('}', o);
   }
   fputs(r->nrows ? "\n]" : "]", o);
-  if (r->json_tail) fputs(r->json_tail, o);
+  if (text_of(r->json_tail)) fputs(text_of(r->json_tail), o);
   fputs("}\n", o);
   free(stack);
   return 0;
@@ -938,7 +933,9 @@ int cct_mode_of_ext(const char *ext) {
 
 int cct_out_result(cct_shell *p, const cct_result *r, FILE *out, int mode) {
   fmt f = {p, out ? out : p->out, out ? mode : p->mode, out ? 0 : p->color, out ? 0 : cct_out_limit(p), NULL};
-  if (r->failed) return -1;
+  sqlite3_str *text[] = {r->json_head, r->json_tail, r->title, r->tail};
+  for (int i = 0; i < 4; i++)
+    if (r->failed || !text[i] || sqlite3_str_errcode(text[i])) return -1; /* out of memory while building */
   int rc = cct_modes[f.mode >= 0 && f.mode < CCT_MODE_COUNT ? f.mode : CCT_MODE_TREE].print(&f, r);
   if (r->note && (f.mode == CCT_MODE_TREE || f.mode == CCT_MODE_TABLE || (f.mode == CCT_MODE_FOLDED && !r->nfold)))
     fputs("note: ", f.out), cct_out_text(f.out, r->note), fputc('\n', f.out);
@@ -953,12 +950,11 @@ int cct_out_result(cct_shell *p, const cct_result *r, FILE *out, int mode) {
  * ', "center": [...]' (center not NULL, or n 0 with gran >= 0) and
  * ', "granularity": "..."' (gran >= 0, a CCT_GRAN_*). */
 void cct_result_context(cct_result *r, int run, const char *const *center, size_t n, int gran) {
-  char **h = &r->json_head, b[32];
-  if (run > 0) snprintf(b, sizeof b, "%d", run), cct_json_raw(h, "run", b);
+  sqlite3_str *h = r->json_head;
+  if (run > 0) sqlite3_str_appendf(h, ", \"run\": %d", run);
   if (center || gran >= 0) {
-    char *c = cct_json_strings(center, n);
-    cct_json_raw(h, "center", c ? c : "[]");
-    free(c);
+    sqlite3_str_appendall(h, ", \"center\": ");
+    cct_json_strings(h, center, n);
   }
   if (gran >= 0) cct_json_str(h, "granularity", gran == CCT_GRAN_LINE ? "line" : "function");
 }
@@ -967,17 +963,13 @@ void cct_result_context(cct_result *r, int run, const char *const *center, size_
  * above the grid, json '"filters": [...]'. */
 void cct_result_filters(cct_result *r, const char *const *filters, size_t n) {
   if (!n) return;
-  char *j = cct_json_strings(filters, n);
-  cct_json_raw(&r->json_head, "filters", j ? j : "[]");
-  free(j);
-  cct_str_append(&r->title, "filters: ");
+  sqlite3_str_appendall(r->json_head, ", \"filters\": ");
+  cct_json_strings(r->json_head, filters, n);
+  sqlite3_str_appendall(r->title, "filters: ");
   for (size_t i = 0; i < n; i++) {
-    char *e = cct_escape_dup(filters[i], CCT_ESC_TERM);
-    if (i) cct_str_append(&r->title, "; ");
-    cct_str_append(&r->title, e ? e : "?");
-    free(e);
+    if (i) sqlite3_str_appendall(r->title, "; ");
+    append_escaped(r->title, cct_escape_dup(filters[i], CCT_ESC_TERM));
   }
-  cct_str_append(&r->title, "\n");
-  if (!r->title) r->failed = 1;
+  sqlite3_str_appendchar(r->title, 1, '\n');
 }
 

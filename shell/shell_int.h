@@ -325,11 +325,13 @@ typedef struct cct_cell {
  * freed by cct_result_release. */
 typedef struct cct_result {
   const char *view;    /* json "view" */
-  char *json_head;     /* json members after "view", each ', "key": value' (owned), or NULL */
-  char *json_tail;     /* json members after the rows (owned), or NULL */
+  /* Text built piece by piece (owned; made by cct_result_init, empty until appended to; an
+   * allocation failure in any of them fails the output, as r->failed does): */
+  sqlite3_str *json_head; /* json members after "view", each ', "key": value' */
+  sqlite3_str *json_tail; /* json members after the rows */
   const char *rows_key; /* json key of the rows ("rows") */
-  char *title;         /* tree/table: lines printed above the grid (owned), or NULL */
-  char *tail;          /* tree/table: lines printed below the grid (owned), or NULL */
+  sqlite3_str *title;  /* tree/table: lines printed above the grid (escaped, with their line ends) */
+  sqlite3_str *tail;   /* tree/table: lines printed below the grid */
   const char *note;    /* tree/table: a 'note: ...' line at the end, or NULL */
   size_t text_rows;    /* tree/table: print at most this many rows (0: all) */
   const char *empty_text; /* tree/table: the line printed when there are no rows ('(no rows)'), or NULL */
@@ -387,6 +389,14 @@ void cct_result_release(cct_result *r);
 /* Gives s (malloc'ed, may be NULL) to r.  Returns s, or NULL (s freed) when out of memory. */
 const char *cct_result_keep(cct_result *r, char *s);
 
+/* A string r owns, printed by SQLite's printf from fmt.  Returns it, or NULL
+ * when out of memory (r then fails). */
+const char *cct_result_keepf(cct_result *r, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
 /* Adds a column (before any row): key (static or kept), CCT_T_*, CCT_ROLE_*,
  * CCT_IN_* bits; order = its index, metric -1.  Returns its index. */
 int cct_result_col(cct_result *r, const char *key, int type, int role, int in);
@@ -412,21 +422,16 @@ void cct_result_context(cct_result *r, int run, const char *const *center, size_
  * in r->title, json '"filters": [...]' (nothing when n is 0). */
 void cct_result_filters(cct_result *r, const char *const *filters, size_t n);
 
-/* Text helpers of the builders.  On allocation failure the growing string *s
- * becomes NULL (freed). */
-void cct_str_append(char **s, const char *t);           /* appends t */
-void cct_json_str(char **s, const char *key, const char *v); /* ', "key": "v"' (NULL: null) */
-void cct_json_raw(char **s, const char *key, const char *raw); /* ', "key": raw' */
-void cct_json_number(char **s, const char *key, double d); /* ', "key": d' (shortest round trip) */
-void cct_json_window(char **s, const char *key, const cct_window *w); /* ', "key": {"from": a, "to": b}' */
-char *cct_json_strings(const char *const *v, size_t n); /* '["a", "b"]' (malloc'ed, NULL on OOM) */
-
-/* printf into a new malloc'ed string (NULL when out of memory). */
-char *cct_xprintf(const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 1, 2)))
-#endif
-    ;
+/* JSON pieces appended to a builder (sqlite3_str: the one string builder of
+ * cctq; an allocation failure stays in s, sqlite3_str_errcode). */
+void cct_json_str(sqlite3_str *s, const char *key, const char *v); /* ', "key": "v"' (NULL: null) */
+void cct_json_raw(sqlite3_str *s, const char *key, const char *raw); /* ', "key": raw' */
+void cct_json_number(sqlite3_str *s, const char *key, double d); /* ', "key": d' (shortest round trip) */
+void cct_json_window(sqlite3_str *s, const char *key, const cct_window *w); /* ', "key": {"from": a, "to": b}' */
+void cct_json_strings(sqlite3_str *s, const char *const *v, size_t n); /* '["a", "b"]' */
+/* Appends '{...}' to s: the members m holds (each ', "key": value', as the helpers above
+ * write them) without the first ', '; frees m.  Returns 0, or -1 when m ran out of memory. */
+int cct_json_object(sqlite3_str *s, sqlite3_str *m);
 
 /* Writes s for the terminal (control characters visible, bad UTF-8 as U+FFFD). */
 void cct_out_text(FILE *f, const char *s);

@@ -22,29 +22,41 @@ static const char *kind_name(int kind) {
 
 char *cct_out_members(const char *const *items, size_t n) {
   if (n < 2) return NULL;
-  if (n == 2) return cct_xprintf("%s + %s", items[0], items[1]);
-  if (n == 3) return cct_xprintf("%s + %s + %s", items[0], items[1], items[2]);
-  return cct_xprintf("%s + %s (+%zu)", items[0], items[1], n - 2);
+  sqlite3_str *b = sqlite3_str_new(NULL);
+  sqlite3_str_appendf(b, "%s + %s", items[0], items[1]);
+  if (n == 3) sqlite3_str_appendf(b, " + %s", items[2]);
+  if (n > 3) sqlite3_str_appendf(b, " (+%lld)", (long long)(n - 2));
+  return cct_str_take(b);
 }
 
 /* A file the database names but does not know (classic '~unknown-file~'). */
 static int known_file(const char *f) { return f && strcmp(f, "~unknown-file~"); }
 
 char *cct_out_label(const cct_row *r, int dup, const char *suffix, const char *members) {
-  if (members && r->kind == CCT_ROW_CENTER) return cct_xprintf("%s%s", members, suffix ? suffix : "");
-  char loc[512] = "";
+  sqlite3_str *b = sqlite3_str_new(NULL);
+  if (members && r->kind == CCT_ROW_CENTER) {
+    sqlite3_str_appendf(b, "%s%s", members, suffix ? suffix : "");
+    return cct_str_take(b);
+  }
   int file = (dup & CCT_DUP_FILE) && known_file(r->file), mod = ((dup & CCT_DUP_MODULE) || (dup && !file)) && r->module;
-  if (file && r->line >= 0) snprintf(loc, sizeof loc, " (%s:%lld", cct_basename(r->file), r->line);
-  else if (file) snprintf(loc, sizeof loc, " (%s", cct_basename(r->file));
-  if (mod) snprintf(loc + strlen(loc), sizeof loc - strlen(loc), "%s%s", file ? ", " : " (", cct_basename(r->module));
-  if (file || mod) snprintf(loc + strlen(loc), sizeof loc - strlen(loc), ")");
-  return cct_xprintf("%s%s%s%s%s%s", r->name ? r->name : "?", r->callsite ? " @ " : "", r->callsite ? r->callsite : "",
-                 r->inlined ? " [inlined]" : "", loc, suffix ? suffix : "");
+  sqlite3_str_appendall(b, r->name ? r->name : "?");
+  if (r->callsite) sqlite3_str_appendf(b, " @ %s", r->callsite);
+  if (r->inlined) sqlite3_str_appendall(b, " [inlined]");
+  if (file) sqlite3_str_appendf(b, " (%s", cct_basename(r->file));
+  if (file && r->line >= 0) sqlite3_str_appendf(b, ":%lld", r->line);
+  if (mod) sqlite3_str_appendf(b, "%s%s", file ? ", " : " (", cct_basename(r->module));
+  if (file || mod) sqlite3_str_appendchar(b, 1, ')');
+  if (suffix) sqlite3_str_appendall(b, suffix);
+  return cct_str_take(b);
 }
 
 /* The location column of table mode: 'file.c:12', 'file.c' or the module's base name. */
 static char *row_location(const cct_row *r) {
-  if (r->file && r->line >= 0) return cct_xprintf("%s:%lld", cct_basename(r->file), r->line);
+  if (r->file && r->line >= 0) {
+    sqlite3_str *b = sqlite3_str_new(NULL);
+    sqlite3_str_appendf(b, "%s:%lld", cct_basename(r->file), r->line);
+    return cct_str_take(b);
+  }
   if (r->file) return strdup(cct_basename(r->file));
   if (r->module) return strdup(cct_basename(r->module));
   return NULL;
@@ -167,62 +179,47 @@ static void source_title(cct_result *r, const cct_view *v) {
       if (v->rows[i].line > hi) hi = v->rows[i].line;
     }
   char *e = cct_escape_dup(v->rows[0].file ? v->rows[0].file : "?", CCT_ESC_TERM);
-  char *t = lo > 0 ? cct_xprintf("source: %s, the center's lines %lld-%lld\n", e ? e : "?", lo, hi)
-                   : cct_xprintf("source: %s\n", e ? e : "?");
-  cct_str_append(&r->title, t ? t : "");
+  sqlite3_str_appendf(r->title, "source: %s", e ? e : "?");
+  if (lo > 0) sqlite3_str_appendf(r->title, ", the center's lines %lld-%lld", lo, hi);
+  sqlite3_str_appendchar(r->title, 1, '\n');
+  free(e);
   if (!v->rows[0].text && v->note) {
     char *n = cct_escape_dup(v->note, CCT_ESC_TERM);
-    cct_str_append(&r->title, "note: ");
-    cct_str_append(&r->title, n ? n : "");
-    cct_str_append(&r->title, "\n");
+    sqlite3_str_appendf(r->title, "note: %s\n", n ? n : "?");
     free(n);
     r->note = NULL; /* said above the rows */
   }
-  if (!t || !r->title) r->failed = 1;
-  free(t);
-  free(e);
 }
 
 /* Says below a topdown's grid which rows are its hot path and that they use no
  * level of the depth (nothing when the hot path is the top row alone or off);
  * json '"hotpath": F' (the fraction, 0 for off). */
 static void hot_path_tail(cct_result *r, const cct_view *v) {
-  char b[160];
-  snprintf(b, sizeof b, "%g", v->hotpath);
-  cct_json_raw(&r->json_head, "hotpath", b);
+  sqlite3_str_appendf(r->json_head, ", \"hotpath\": %g", v->hotpath);
   size_t n = 0, last = 0;
   for (size_t i = 1; i < v->nrows; i++)
     if (v->rows[i].hot) n++, last = i;
   if (!n) return;
-  char *t = NULL;
+  sqlite3_str_appendall(r->tail, "hot path: ");
   for (size_t i = 0, k = 0; i <= last; i++) {
     if (!v->rows[i].hot) continue;
-    if (k < 2 || i == last) snprintf(b, sizeof b, "%s@%d", k ? " > " : "", v->rows[i].handle), cct_str_append(&t, b);
-    else if (k == 2) cct_str_append(&t, " > ...");
+    if (k < 2 || i == last) sqlite3_str_appendf(r->tail, "%s@%d", k ? " > " : "", v->rows[i].handle);
+    else if (k == 2) sqlite3_str_appendall(r->tail, " > ...");
     k++;
   }
-  snprintf(b, sizeof b, " (each >= %g%% of its parent) uses no depth\n", v->hotpath * 100);
-  cct_str_append(&r->tail, "hot path: ");
-  cct_str_append(&r->tail, t ? t : "?");
-  cct_str_append(&r->tail, b);
-  if (!t || !r->tail) r->failed = 1;
-  free(t);
+  sqlite3_str_appendf(r->tail, " (each >= %g%% of its parent) uses no depth\n", v->hotpath * 100);
 }
 
 /* Says how many rows of zero cost the view left out (q_view_drop_zero): tree and
  * table a line below the rows (none when none), json '"zero_rows": N', csv the
  * column 'zero rows left out' (the same N on every row). */
 static int zero_rows(cct_result *r, const cct_view *v) {
-  char b[200];
-  snprintf(b, sizeof b, "%zu", v->zero_rows);
-  cct_json_raw(&r->json_head, "zero_rows", b);
+  sqlite3_str_appendf(r->json_head, ", \"zero_rows\": %lld", (long long)v->zero_rows);
   int c = cct_result_col(r, "zero rows left out", CCT_T_INT, CCT_ROLE_PLAIN, CCT_IN_CSV);
   cct_result_colp(r, c)->order = 99;
   if (!v->zero_rows) return c;
-  snprintf(b, sizeof b, "(%zu row%s of zero cost left out: every value shown is 0)\n", v->zero_rows,
-           v->zero_rows == 1 ? "" : "s");
-  cct_str_append(&r->tail, b);
-  if (!r->tail) r->failed = 1;
+  sqlite3_str_appendf(r->tail, "(%lld row%s of zero cost left out: every value shown is 0)\n", (long long)v->zero_rows,
+                      v->zero_rows == 1 ? "" : "s");
   return c;
 }
 
@@ -240,8 +237,8 @@ static void view_result(cct_result *r, const cct_view *v) {
   const char *members = cct_result_keep(r, cct_out_members(v->center, v->ncenter));
   cct_result_context(r, v->run, v->center, v->ncenter, v->granularity);
   cct_result_filters(r, v->filters, v->nfilters);
-  if (v->window) cct_json_window(&r->json_head, "window", v->window);
-  if (v->note) cct_json_str(&r->json_head, "note", v->note);
+  if (v->window) cct_json_window(r->json_head, "window", v->window);
+  if (v->note) cct_json_str(r->json_head, "note", v->note);
   if (src && v->nrows) source_title(r, v);
   int kind = row_cols(r, src, 0);
   int first = (int)r->ncols, shares = src && v->nrows && v->rows[0].share, per = shares ? 3 : 2;
@@ -256,7 +253,7 @@ static void view_result(cct_result *r, const cct_view *v) {
       c->metric = (int)m;
       c->base = k == 2 ? 0 : v->base ? v->base[m] : v->total ? v->total[m] : 0;
       if (v->percent == CCT_PERCENT_CENTER && m == 0) { /* say what the percentages are of */
-        c->span = cct_result_keep(r, cct_xprintf("%s, %% of the center", v->metrics[m]));
+        c->span = cct_result_keepf(r, "%s, %% of the center", v->metrics[m]);
         if (k == 0) c->title = "inclusive % center";
       }
       c->order = 10;
@@ -314,11 +311,11 @@ static const char *status_name(int s) {
   return s == CCT_DIFF_ADDED ? "added" : s == CCT_DIFF_REMOVED ? "removed" : "both";
 }
 
-/* Appends " 'title'" to *t (nothing for NULL). */
-static void append_title(char **t, const char *title) {
+/* Appends " 'title'" to t (nothing for NULL). */
+static void append_title(sqlite3_str *t, const char *title) {
   if (!title) return;
   char *e = cct_escape_dup(title, CCT_ESC_TERM);
-  cct_str_append(t, " '"), cct_str_append(t, e ? e : "?"), cct_str_append(t, "'");
+  sqlite3_str_appendf(t, " '%s'", e ? e : "?");
   free(e);
 }
 
@@ -332,62 +329,59 @@ static void diff_result(cct_result *r, const cct_diff *d) {
   r->empty_text = "(no rows)";
   r->note = d->note;
   r->nshown = d->nshown;
-  char *t = NULL, b[128];
+  sqlite3_str *t = r->title;
   /* The title: 'diff topdown 3: run 1 'a' -> run 2 'b', METRIC[, sorted by change]'. */
-  snprintf(b, sizeof b, "diff %s", d->view);
-  cct_str_append(&t, b);
-  if (strcmp(d->view, "flat")) snprintf(b, sizeof b, " %d", d->depth), cct_str_append(&t, b);
-  snprintf(b, sizeof b, ": run %d", d->run), cct_str_append(&t, b);
+  sqlite3_str_appendf(t, "diff %s", d->view);
+  if (strcmp(d->view, "flat")) sqlite3_str_appendf(t, " %d", d->depth);
+  sqlite3_str_appendf(t, ": run %d", d->run);
   char side[2][64]; /* the columns' titles: 'run 1', or a window '0-1.5 s' */
   for (int k = 0; k < 2; k++) {
     if (d->windows) snprintf(side[k], sizeof side[k], "%.4g-%.4g s", d->windows[k].from, d->windows[k].to);
     else snprintf(side[k], sizeof side[k], "run %d", k ? d->other_run : d->run);
   }
-  append_title(&t, d->title);
+  append_title(t, d->title);
   if (d->windows) { /* 'run 1 'a' window 0 s - 2 s -> window 2 s - 4 s' */
-    snprintf(b, sizeof b, " window %.6g s - %.6g s -> window %.6g s - %.6g s", d->windows[0].from, d->windows[0].to,
-             d->windows[1].from, d->windows[1].to);
-    cct_str_append(&t, b);
+    sqlite3_str_appendf(t, " window %.6g s - %.6g s -> window %.6g s - %.6g s", d->windows[0].from, d->windows[0].to,
+                        d->windows[1].from, d->windows[1].to);
   } else {
-    snprintf(b, sizeof b, " -> run %d", d->other_run), cct_str_append(&t, b);
-    append_title(&t, d->other_title);
+    sqlite3_str_appendf(t, " -> run %d", d->other_run);
+    append_title(t, d->other_title);
   }
   if (d->nmetrics) {
     char *e = cct_escape_dup(d->metrics[0], CCT_ESC_TERM);
-    cct_str_append(&t, ", "), cct_str_append(&t, e ? e : "?");
+    sqlite3_str_appendf(t, ", %s", e ? e : "?");
     free(e);
   }
   static const char *const sorts[] = {"inclusive", "exclusive", "occurrences", "name"}; /* CCT_SORT_* */
   const char *sort = d->sort_change ? "change" : d->sort > 0 && d->sort <= CCT_SORT_NAME ? sorts[d->sort] : NULL;
-  if (sort) cct_str_append(&t, ", sorted by "), cct_str_append(&t, sort);
-  cct_str_append(&t, "\n");
-  r->title = t;
+  if (sort) sqlite3_str_appendf(t, ", sorted by %s", sort);
+  sqlite3_str_appendchar(t, 1, '\n');
   if (d->base_view) cct_result_filters(r, d->base_view->filters, d->base_view->nfilters);
   /* JSON members. */
-  char **h = &r->json_head;
+  sqlite3_str *h = r->json_head;
   cct_json_str(h, "of", d->view);
-  if (strcmp(d->view, "flat")) snprintf(b, sizeof b, ", \"depth\": %d", d->depth), cct_str_append(h, b);
-  snprintf(b, sizeof b, "%d", d->run), cct_json_raw(h, "base_run", b);
+  if (strcmp(d->view, "flat")) sqlite3_str_appendf(h, ", \"depth\": %d", d->depth);
+  sqlite3_str_appendf(h, ", \"base_run\": %d", d->run);
   cct_result_context(r, d->other_run, NULL, 0, -1);
   cct_json_str(h, "base_title", d->title);
   cct_json_str(h, "title", d->other_title);
   for (int k = 0; d->windows && k < 2; k++) cct_json_window(h, k ? "window" : "base_window", &d->windows[k]);
   cct_result_context(r, 0, d->center, d->ncenter, d->granularity);
   cct_json_str(h, "sort", sort ? sort : "inclusive");
-  cct_str_append(h, ", \"metrics\": [");
+  sqlite3_str_appendall(h, ", \"metrics\": [");
   for (size_t m = 0; m < d->nmetrics; m++) {
-    char *o = NULL;
-    cct_json_str(&o, "name", d->metrics[m]);
-    cct_json_str(&o, "unit", d->units ? d->units[m] : NULL);
-    cct_json_str(&o, "other_name", d->other_metrics[m]);
-    cct_json_str(&o, "other_unit", d->other_units ? d->other_units[m] : NULL);
-    cct_json_number(&o, "scale", d->scale[m]);
-    cct_json_number(&o, "total", d->total[m]);
-    cct_json_number(&o, "other_total", d->other_total[m]);
-    if (o) cct_str_append(h, m ? ", {" : "{"), cct_str_append(h, o + 2), cct_str_append(h, "}");
-    free(o);
+    sqlite3_str *o = sqlite3_str_new(NULL);
+    cct_json_str(o, "name", d->metrics[m]);
+    cct_json_str(o, "unit", d->units ? d->units[m] : NULL);
+    cct_json_str(o, "other_name", d->other_metrics[m]);
+    cct_json_str(o, "other_unit", d->other_units ? d->other_units[m] : NULL);
+    cct_json_number(o, "scale", d->scale[m]);
+    cct_json_number(o, "total", d->total[m]);
+    cct_json_number(o, "other_total", d->other_total[m]);
+    if (m) sqlite3_str_appendall(h, ", ");
+    if (cct_json_object(h, o)) r->failed = 1;
   }
-  cct_str_append(h, "]");
+  sqlite3_str_appendchar(h, 1, ']');
   if (d->note) cct_json_str(h, "note", d->note);
   /* Columns. */
   int kind = row_cols(r, 0, 1);
@@ -408,8 +402,8 @@ static void diff_result(cct_result *r, const cct_diff *d) {
   for (size_t m = 0; m < d->nmetrics; m++) {
     const char *span[2] = {"inclusive", "exclusive"};
     if (m) {
-      span[0] = cct_result_keep(r, cct_xprintf("%s inclusive", d->metrics[m]));
-      span[1] = cct_result_keep(r, cct_xprintf("%s exclusive", d->metrics[m]));
+      span[0] = cct_result_keepf(r, "%s inclusive", d->metrics[m]);
+      span[1] = cct_result_keepf(r, "%s exclusive", d->metrics[m]);
     }
     for (int k = 0; k < NV; k++) {
       int role = k == 6 ? CCT_ROLE_RELATIVE : k >= 4 ? CCT_ROLE_CHANGE : CCT_ROLE_VALUE;
@@ -485,8 +479,7 @@ int cct_out_center(cct_shell *p) {
     long long c = cct_center_occurrences(p->q, i);
     cct_cell_text(&x[0], cct_center_item(p->q, i));
     cct_cell_int(&x[1], c);
-    cct_cell_text(&x[2], cct_result_keep(&r, cct_xprintf("%s  (%lld occurrence%s)", cct_center_item(p->q, i), c,
-                                                         c == 1 ? "" : "s")));
+    cct_cell_text(&x[2], cct_result_keepf(&r, "%s  (%lld occurrence%s)", cct_center_item(p->q, i), c, c == 1 ? "" : "s"));
   }
   int rc = cct_out_result(p, &r, NULL, 0);
   cct_result_release(&r);
@@ -531,7 +524,7 @@ int cct_out_stmt(cct_shell *p, sqlite3_stmt *st, const char *view, const char *v
       case SQLITE_INTEGER: cct_cell_int(&x[c], (long long)sqlite3_column_int64(st, c)); break;
       case SQLITE_FLOAT: cct_cell_real(&x[c], sqlite3_column_double(st, c)); break;
       case SQLITE_BLOB:
-        cct_cell_text(&x[c], cct_result_keep(&r, cct_xprintf("<blob %d bytes>", sqlite3_column_bytes(st, c))));
+        cct_cell_text(&x[c], cct_result_keepf(&r, "<blob %d bytes>", sqlite3_column_bytes(st, c)));
         break;
       default: cct_cell_text(&x[c], cct_result_keep(&r, strdup((const char *)sqlite3_column_text(st, c)))); break;
       }

@@ -14,12 +14,10 @@
 
 /* ----------------------------------------------------------------- stats */
 
-/* ', "count": N, "sum": ..., ..., "imbalance": ...' of a distribution (appended to *h). */
-static void json_dist(char **h, size_t count, const double v[6]) {
+/* ', "count": N, "sum": ..., ..., "imbalance": ...' of a distribution (appended to h). */
+static void json_dist(sqlite3_str *h, size_t count, const double v[6]) {
   static const char *const names[] = {"sum", "min", "max", "mean", "stddev", "imbalance"};
-  char b[40];
-  snprintf(b, sizeof b, "%zu", count);
-  cct_json_raw(h, "count", b);
+  sqlite3_str_appendf(h, ", \"count\": %lld", (long long)count);
   for (int k = 0; k < 6; k++) cct_json_number(h, names[k], v[k]);
 }
 
@@ -121,21 +119,22 @@ static void stats_histogram(FILE *o, const cct_stats *s, const cct_stats_dist *d
 }
 
 /* ', "histogram": [{"low": .., "high": .., "count": ..}, ...]' of bins equal
- * bins from min to max (appended to *h). */
-static void json_histogram(char **h, size_t bins, const size_t *count, double min, double max) {
-  cct_str_append(h, ", \"histogram\": [");
+ * bins from min to max (appended to h).  Returns 0, or -1 when out of memory. */
+static int json_histogram(sqlite3_str *h, size_t bins, const size_t *count, double min, double max) {
+  int rc = 0;
+  sqlite3_str_appendall(h, ", \"histogram\": [");
   for (size_t k = 0; k < bins; k++) {
     double lo, hi;
     bin_range(min, max, bins, k, &lo, &hi);
-    char *m = NULL, b[40];
-    cct_json_number(&m, "low", lo);
-    cct_json_number(&m, "high", hi);
-    snprintf(b, sizeof b, "%zu", count[k]);
-    cct_json_raw(&m, "count", b);
-    if (m) cct_str_append(h, k ? ", {" : "{"), cct_str_append(h, m + 2), cct_str_append(h, "}");
-    free(m);
+    sqlite3_str *m = sqlite3_str_new(NULL);
+    cct_json_number(m, "low", lo);
+    cct_json_number(m, "high", hi);
+    sqlite3_str_appendf(m, ", \"count\": %lld", (long long)count[k]);
+    if (k) sqlite3_str_appendall(h, ", ");
+    if (cct_json_object(h, m)) rc = -1;
   }
-  cct_str_append(h, "]");
+  sqlite3_str_appendchar(h, 1, ']');
+  return rc;
 }
 
 /* Text written by fn(o, a, b, c, ind) into a new string (NULL when out of memory). */
@@ -217,7 +216,7 @@ static void stats_result(cct_result *r, const cct_stats *s, const cct_view_spec 
   int mixed = s->kinds[0].count && s->kinds[1].count;
   const cct_stats_dist *only = mixed ? NULL : &s->kinds[s->kinds[0].count ? 0 : 1];
   /* Metadata: the json members, the text above and below the list. */
-  char **h = &r->json_head;
+  sqlite3_str *h = r->json_head;
   cct_result_context(r, spec->run, center, center ? nc : 0, -1);
   const cct_filter *fl = spec->filters;
   size_t nf = spec->nfilters;
@@ -234,30 +233,34 @@ static void stats_result(cct_result *r, const cct_stats *s, const cct_view_spec 
   cct_json_str(h, "note", s->note);
   cct_json_number(h, "program_sum", s->program_sum);
   cct_json_number(h, "program_total", s->program_total);
-  cct_str_append(h, ", \"kinds\": {");
+  sqlite3_str_appendall(h, ", \"kinds\": {");
   for (int k = 0, first = 1; k < 2; k++) {
     const cct_stats_dist *d = &s->kinds[k];
     if (!d->count) continue;
-    char *m = NULL;
-    json_dist(&m, d->count, (double[]){d->sum, d->min, d->max, d->mean, d->stddev, d->imbalance});
-    if (has_histogram(d)) json_histogram(&m, s->bins, d->histogram, d->min, d->max); /* as the text: none when all alike */
-    char *o = cct_xprintf("%s\"%s\": {%s}", first ? "" : ", ", k ? "gpu" : "cpu", m ? m + 2 : "");
-    if (o) cct_str_append(h, o);
-    free(o), free(m);
+    sqlite3_str *m = sqlite3_str_new(NULL);
+    json_dist(m, d->count, (double[]){d->sum, d->min, d->max, d->mean, d->stddev, d->imbalance});
+    if (has_histogram(d) && json_histogram(m, s->bins, d->histogram, d->min, d->max)) /* as the text: none when all alike */
+      r->failed = 1;
+    sqlite3_str_appendf(h, "%s\"%s\": ", first ? "" : ", ", k ? "gpu" : "cpu");
+    if (cct_json_object(h, m)) r->failed = 1;
     first = 0;
   }
-  cct_str_append(h, "}");
+  sqlite3_str_appendchar(h, 1, '}');
   json_dist(h, s->count, (double[]){s->sum, s->min, s->max, s->mean, s->stddev, s->imbalance});
-  json_histogram(&r->json_tail, s->bins, s->histogram, s->min, s->max);
+  if (json_histogram(r->json_tail, s->bins, s->histogram, s->min, s->max)) r->failed = 1;
   char *t = NULL;
   size_t tn = 0;
   FILE *o = open_memstream(&t, &tn);
   if (o) stats_summary(o, s, only, center, center ? nc : 0, order, top);
   if (!o || fclose(o)) r->failed = 1;
-  if (r->title) cct_str_append(&r->title, t ? t : ""), free(t); /* below the filters line */
-  else r->title = t;
-  if (s->count && only) r->tail = text_of(stats_histogram, s, only, "");
-  if (s->count && only && s->bins && has_histogram(only) && !r->tail) r->failed = 1;
+  sqlite3_str_appendall(r->title, t ? t : ""); /* below the filters line */
+  free(t);
+  if (s->count && only) {
+    char *tail = text_of(stats_histogram, s, only, "");
+    if (!tail) r->failed = 1;
+    else sqlite3_str_appendall(r->tail, tail);
+    free(tail);
+  }
   free(center);
   /* Columns: csv/json the ids, kind and value; tree/table 'profile 3', the
    * ids as text, the value, '(GPU)' in a run of both kinds. */
@@ -292,8 +295,8 @@ static void stats_result(cct_result *r, const cct_stats *s, const cct_view_spec 
       if (pr->nprofiles > 1) snprintf(idt + l, sizeof idt - l, " (%d profiles)", pr->nprofiles);
       if (pr->nprofiles > 1) x[0].null = 1; /* no one profile id */
     }
-    cct_cell_text(&x[label], cct_result_keep(r, np >= 0 && pr->rank >= 0 ? cct_xprintf("rank %lld", pr->rank)
-                                                                            : cct_xprintf("profile %d", pr->profile)));
+    cct_cell_text(&x[label], np >= 0 && pr->rank >= 0 ? cct_result_keepf(r, "rank %lld", pr->rank)
+                                                           : cct_result_keepf(r, "profile %d", pr->profile));
     cct_cell_text(&x[id], cct_result_keep(r, strdup(idt)));
     if (mixed && pr->kind) cct_cell_text(&x[gpu], "(GPU)");
   }
