@@ -46,11 +46,17 @@ int q_center_inlined(const qv *q, size_t col, double *out, cct_err *err) {
       j = t->last[j] + 1; /* a frame's insides are its own */
     }
   }
-  double *v = n ? malloc(3 * n * sizeof *v) : NULL;
-  int rc = n && !v ? cct_err_set(err, CCT_ENOMEM, "out of memory") : CCT_OK;
-  if (!rc && n) rc = q_values_many(q, pres, n, &col, 1, NULL, 0, v, 3, err);
+  /* the run's primary metric from the tree's arrays (q_values_many reads no row for it) */
+  double *v = n ? malloc(3 * n * sizeof *v) : NULL, *pv = n ? malloc(3 * n * sizeof *pv) : NULL;
+  int rc = n && (!v || !pv) ? cct_err_set(err, CCT_ENOMEM, "out of memory") : CCT_OK;
+  for (size_t k = 0; !rc && k < n; k++) {
+    int32_t j = (int32_t)(pres[k] - t->base);
+    pv[3 * k] = t->incl[j], pv[3 * k + 1] = t->excl[j], pv[3 * k + 2] = t->lex[j];
+  }
+  if (!rc && n) rc = q_values_many(q, pres, n, &col, 1, pv, 3 * sizeof *pv, v, 3, err);
   for (size_t k = 0; !rc && k < n; k++) *out += v[3 * k + 1];
   free(v);
+  free(pv);
   free(pres);
   return rc;
 }
