@@ -386,6 +386,10 @@ static int parse_item(const char *text, citem *it, cct_err *err) {
             return cct_err_set(err, CCT_EUSAGE, "bad item '%s': expected '%s FILE:LINE'", t, keywords[k].word);
           free(it->arg);
           it->arg = file;
+          char label[600]; /* the item's name as rows read it: 'loop at f.c:12', 'f.c:12' (the file as typed) */
+          snprintf(label, sizeof label, "%s%s:%lld", it->type == IT_LOOP ? "loop at " : "", file, it->line);
+          free(it->text);
+          if (!(it->text = strdup(label))) return cct_err_set(err, CCT_ENOMEM, "out of memory");
         }
         return CCT_OK;
       }
@@ -683,8 +687,7 @@ static int resolve_handle(const qv *q, citem *it, const lastrow *facts, size_t n
     it->id = r->file;
     it->line = r->line;
     it->arg = q_strdup(file);
-    snprintf(buf, sizeof buf, "%s%s:%lld", r->kind == CCT_ROW_LOOP ? "loop " : "", cct_basename(file), r->line);
-    it->text = strdup(buf);
+    it->text = q_scope_label(r->kind == CCT_ROW_LOOP, file, r->line, NULL);
     break;
   case CCT_ROW_INSTRUCTION:
     it->type = IT_INSTR;

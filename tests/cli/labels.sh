@@ -69,3 +69,16 @@ grep -q '^1,0,<multiple contexts>,center,<multiple contexts>,' "$t/multi" || fai
 grep -q '"kind": "center", "name": "<multiple contexts>"' "$t/multi" || fail "json: the name is not <multiple contexts>"
 "$CCTQ" "$t/g.sqlite" -c "$c; center + PMPI_Bcast; center + MPI_Init; topdown 0" >"$t/four"
 grep -q ' MPI_Finalize + main (+2)$' "$t/four" || fail "four items: not 'MPI_Finalize + main (+2)'"
+# A loop or line center's top row reads as the loop's and line's rows do (one
+# label rule): 'loop at common.h:19' whether typed 'loop common.h:19', 'loop at
+# common.h:19' or taken from a flat row's '@N' (it read 'loop common.h:19', as
+# typed, above a row 'loop at common.h:19'), and 'common.h:19' for 'line common.h:19'.
+"$CCTINGEST" --quiet "$CCT_DATA/v4-hpcviewer-loop-fork-cycles" "$t/f.sqlite"
+for item in "loop common.h:19" "loop at common.h:19" "@1"; do
+  "$CCTQ" "$t/f.sqlite" -c "mode csv; flat loops 1; center $item; granularity line; hotpath off; topdown 1" >"$t/loop.csv"
+  grep -q '^1,0,loop at common.h:19,loop,loop at common.h:19,' "$t/loop.csv" || { cat "$t/loop.csv"; fail "flat loops: no row 'loop at common.h:19'"; }
+  grep -q '^1,0,loop at common.h:19,center,loop at common.h:19,' "$t/loop.csv" || { cat "$t/loop.csv"; fail "center $item: top row not 'loop at common.h:19'"; }
+  grep -q '^2,1,loop at common.h:19;loop at common.h:19,loop,' "$t/loop.csv" || { cat "$t/loop.csv"; fail "center $item: no row 'loop at common.h:19' below"; }
+done
+"$CCTQ" "$t/f.sqlite" -c "mode csv; center line common.h:19; topdown 0" >"$t/line.csv"
+grep -q '^1,0,common.h:19,center,common.h:19,' "$t/line.csv" || { cat "$t/line.csv"; fail "center line common.h:19: top row not 'common.h:19'"; }
