@@ -151,14 +151,20 @@ int cct_tree_check(const cct_tree *t, char *why, size_t size) {
   if (t->parent[0] != -1 || t->depth[0] != 0 || t->kind[0] != CCT_KIND_ROOT || t->last[0] != n - 1 ||
       t->frame[0] != 0 || t->fdepth[0] != 0 || t->fparent[0] != -1 || t->ldepth[0] != 0 || t->lparent[0] != -1)
     return fail(why, size, "node 0 is not a root spanning the tree");
-  int32_t *stack = cct_big_alloc((size_t)n * sizeof *stack, 0), *nf = cct_big_alloc((size_t)n * sizeof *nf, 1);
-  if (!stack || !nf) {
+  /* the open nodes (ancestors of the node at hand), each with the frames counted up to
+   * it: a node's frame count is checked as its subtree closes (only the stack's first
+   * max-depth entries are ever touched: no array of n entries to fill) */
+  int32_t *stack = cct_big_alloc((size_t)n * sizeof *stack, 0);
+  int64_t *seen_at = cct_big_alloc((size_t)n * sizeof *seen_at, 0);
+  if (!stack || !seen_at) {
     free(stack);
-    free(nf);
+    free(seen_at);
     return fail(why, size, "out of memory");
   }
   int rc = 0;
   int32_t top = 0;
+  int64_t seen = 1; /* frames among the nodes before the one at hand (the root is one) */
+  seen_at[top] = seen;
   stack[top++] = 0;
   for (int32_t i = 0; i < n && !rc; i++) {
     if (t->kind[i] > CCT_KIND_INSTRUCTION || t->relation[i] > CCT_REL_INLINED || t->callsite[i] > 1 ||
@@ -184,14 +190,21 @@ int cct_tree_check(const cct_tree *t, char *why, size_t size) {
         break;
       }
       top--;
+      if (t->nframes[stack[top]] != seen - seen_at[top]) {
+        rc = fail(why, size, "node %ld: frame count %ld, not %ld", (long)stack[top], (long)t->nframes[stack[top]],
+                  (long)(seen - seen_at[top]));
+        break;
+      }
     }
     if (rc) break;
     if (!top || stack[top - 1] != p || t->last[i] < i || t->last[i] > t->last[p]) {
       rc = fail(why, size, "node %ld: not in pre order under its parent %ld", (long)i, (long)p);
       break;
     }
-    stack[top++] = i;
     int fr = is_frame(t, i);
+    seen += fr;
+    seen_at[top] = seen;
+    stack[top++] = i;
     int32_t ld = t->callsite[p] && t->relation[i] != CCT_REL_LEXICAL ? t->ldepth[p] : t->ldepth[p] + 1;
     int32_t lp = t->callsite[p] && t->relation[i] != CCT_REL_LEXICAL ? t->lparent[p] : p;
     if (t->depth[i] != t->depth[p] + 1 || t->frame[i] != (fr ? i : t->frame[p]) ||
@@ -203,12 +216,12 @@ int cct_tree_check(const cct_tree *t, char *why, size_t size) {
   }
   while (!rc && top) { /* the subtrees open at the end end at n - 1 */
     if (t->last[stack[--top]] != n - 1) rc = fail(why, size, "node %ld: subtree end past the tree", (long)stack[top]);
+    else if (t->nframes[stack[top]] != seen - seen_at[top])
+      rc = fail(why, size, "node %ld: frame count %ld, not %ld", (long)stack[top], (long)t->nframes[stack[top]],
+                (long)(seen - seen_at[top]));
   }
-  for (int32_t i = n - 1; !rc && i > 0; i--) nf[t->parent[i]] += nf[i] + is_frame(t, i);
-  for (int32_t i = 0; !rc && i < n; i++)
-    if (t->nframes[i] != nf[i]) rc = fail(why, size, "node %ld: frame count %ld, not %ld", (long)i, (long)t->nframes[i], (long)nf[i]);
   free(stack);
-  free(nf);
+  free(seen_at);
   return rc;
 }
 

@@ -96,50 +96,40 @@ static int build_fn(const cct_tree *t, qindex *x, cct_err *err) {
   x->fr_start = calloc((size_t)nfn + 2, sizeof *x->fr_start);
   x->sc_start = calloc((size_t)nfn + 2, sizeof *x->sc_start);
   if (!x->fr_start || !x->sc_start) return cct_err_set(err, CCT_ENOMEM, "out of memory");
+  /* counting sorts without a copy of the starts: counts go to start[key + 2], whose prefix
+   * sums make start[key + 1] the start of key; filling moves it to key's end, which is the
+   * start of key + 1 (the fresh pages of an n-entry copy cost more than the sort) */
   size_t nfr = 0, nsc = 0;
   for (int32_t i = 1; i < t->n; i++) {
     int32_t f = t->function[i];
     if (f <= 0) continue;
-    if (t->frame[i] == i) x->fr_start[f + 1]++, nfr++;
-    else if (t->kind[i] == CCT_KIND_LOOP || t->kind[i] == CCT_KIND_LINE) x->sc_start[f + 1]++, nsc++;
+    if (t->frame[i] == i) x->fr_start[f + 2]++, nfr++;
+    else if (t->kind[i] == CCT_KIND_LOOP || t->kind[i] == CCT_KIND_LINE) x->sc_start[f + 2]++, nsc++;
   }
-  for (int32_t f = 0; f < nfn; f++) x->fr_start[f + 1] += x->fr_start[f], x->sc_start[f + 1] += x->sc_start[f];
+  for (int32_t f = 0; f < nfn; f++) x->fr_start[f + 2] += x->fr_start[f + 1], x->sc_start[f + 2] += x->sc_start[f + 1];
   x->fr = cct_big_alloc((nfr ? nfr : 1) * sizeof *x->fr, 0);
   x->sc = cct_big_alloc((nsc ? nsc : 1) * sizeof *x->sc, 0);
-  int32_t *fpos = malloc(((size_t)nfn + 1) * sizeof *fpos), *spos = malloc(((size_t)nfn + 1) * sizeof *spos);
-  if (!x->fr || !x->sc || !fpos || !spos) {
-    free(fpos);
-    free(spos);
-    return cct_err_set(err, CCT_ENOMEM, "out of memory");
-  }
-  memcpy(fpos, x->fr_start, ((size_t)nfn + 1) * sizeof *fpos);
-  memcpy(spos, x->sc_start, ((size_t)nfn + 1) * sizeof *spos);
+  if (!x->fr || !x->sc) return cct_err_set(err, CCT_ENOMEM, "out of memory");
   for (int32_t i = 1; i < t->n; i++) {
     int32_t f = t->function[i];
     if (f <= 0) continue;
-    if (t->frame[i] == i) x->fr[fpos[f]++] = i;
-    else if (t->kind[i] == CCT_KIND_LOOP || t->kind[i] == CCT_KIND_LINE) x->sc[spos[f]++] = i;
+    if (t->frame[i] == i) x->fr[x->fr_start[f + 1]++] = i;
+    else if (t->kind[i] == CCT_KIND_LOOP || t->kind[i] == CCT_KIND_LINE) x->sc[x->sc_start[f + 1]++] = i;
   }
-  free(fpos);
-  free(spos);
-  /* callees by caller frame: a counting sort of the frames by fparent */
+  /* callees by caller frame: the same sort of the frames by fparent */
   x->fc_start = cct_big_alloc(((size_t)t->n + 2) * sizeof *x->fc_start, 1);
   x->fc = cct_big_alloc((nfr + 1) * sizeof *x->fc, 0);
   if (!x->fc_start || !x->fc) return cct_err_set(err, CCT_ENOMEM, "out of memory");
   size_t nfc = 0;
   for (int32_t i = 1; i < t->n; i++)
-    if (t->frame[i] == i) x->fc_start[t->fparent[i] + 1]++, nfc++;
+    if (t->frame[i] == i) x->fc_start[t->fparent[i] + 2]++, nfc++;
   if (nfc > nfr) {
     free(x->fc);
     if (!(x->fc = cct_big_alloc(nfc * sizeof *x->fc, 0))) return cct_err_set(err, CCT_ENOMEM, "out of memory");
   }
-  for (int32_t i = 0; i < t->n; i++) x->fc_start[i + 1] += x->fc_start[i];
-  int32_t *cpos = cct_big_alloc(((size_t)t->n + 1) * sizeof *cpos, 0);
-  if (!cpos) return cct_err_set(err, CCT_ENOMEM, "out of memory");
-  memcpy(cpos, x->fc_start, ((size_t)t->n + 1) * sizeof *cpos);
+  for (int32_t i = 0; i < t->n; i++) x->fc_start[i + 2] += x->fc_start[i + 1];
   for (int32_t i = 1; i < t->n; i++)
-    if (t->frame[i] == i) x->fc[cpos[t->fparent[i]]++] = i;
-  free(cpos);
+    if (t->frame[i] == i) x->fc[x->fc_start[t->fparent[i] + 1]++] = i;
   x->built_fn = 1;
   return CCT_OK;
 }
