@@ -235,6 +235,53 @@ static void suggest_functions(const qv *q, const char *name, char *buf, size_t s
 
 static char *quote_name(const char *name);
 
+/* Whether name is hpcprof's name for the frame that stands for a call site of
+ * inlined code (classic '<inline>', or a nameless alien before 2020). */
+static int inline_placeholder(const char *name) { return !name || !*name || !strcmp(name, "<inline>"); }
+
+/* Appends to buf (size bytes, NUL-terminated; *len its length) what to type for
+ * file:line when it is where code was inlined: hpcprof's '<inline>' frames
+ * there (function contexts, relation inlined) and the function inlined in the
+ * first; FILE:LINE names line contexts only (SPEC section 4), so these are
+ * '#ID' items.  Returns whether there are any. */
+static int describe_inlined(const qv *q, int64_t file, const char *base, long long line, char *buf, size_t size,
+                            size_t *len) {
+  const cct_tree *t = &q->r->tree;
+  int32_t ids[3], n = 0;
+  for (int32_t i = 1; i < t->n; i++)
+    if (t->kind[i] == CCT_KIND_FUNCTION && t->relation[i] == CCT_REL_INLINED && t->file[i] == file &&
+        t->line[i] == line) {
+      const fninfo *f = NULL;
+      cct_err e = CCT_ERR_INIT;
+      if (q_function(q, t->function[i], &f, &e) || !f || !inline_placeholder(f->name)) continue;
+      if (n < 3) ids[n] = i;
+      n++;
+    }
+  if (!n) return 0;
+  const char *callee = NULL; /* the function inlined in the first frame */
+  for (int32_t c = cct_tree_first(t, ids[0]); c >= 0 && !callee; c = cct_tree_next(t, ids[0], c)) {
+    const fninfo *f = NULL;
+    cct_err e = CCT_ERR_INIT;
+    if (t->kind[c] == CCT_KIND_FUNCTION && !q_function(q, t->function[c], &f, &e) && f && !inline_placeholder(f->name))
+      callee = f->name;
+  }
+  char *item = callee ? quote_name(callee) : NULL;
+  *len += (size_t)snprintf(buf + *len, *len < size ? size - *len : 0, "; %s:%lld holds no line of its own: %s%s is inlined there, in frame%s",
+                           base, line, callee ? callee : "code", callee ? "" : " of another function", n == 1 ? "" : "s");
+  for (int32_t k = 0; k < n && k < 3; k++)
+    *len += (size_t)snprintf(buf + *len, *len < size ? size - *len : 0, "%s #%lld", k ? "," : "", (long long)t->id[ids[k]]);
+  *len += (size_t)snprintf(buf + *len, *len < size ? size - *len : 0, "%s (center #%lld", n > 3 ? ", ..." : "",
+                           (long long)t->id[ids[0]]);
+  for (int32_t k = 1; k < n && k < 3; k++)
+    *len += (size_t)snprintf(buf + *len, *len < size ? size - *len : 0, "; center + #%lld", (long long)t->id[ids[k]]);
+  char calls[40];
+  snprintf(calls, sizeof calls, n == 1 ? "that call" : n <= 3 ? "those calls" : "3 of those %d calls", (int)n);
+  *len += (size_t)snprintf(buf + *len, *len < size ? size - *len : 0, " for %s%s%s%s)", calls, item ? ", or center " : "",
+                           item ? item : "", item ? " for every call of it" : "");
+  free(item);
+  return 1;
+}
+
 /* Appends to buf (size bytes, NUL-terminated) what is at file:line (file id)
  * instead of what was asked for (a loop: loop = 1, else a line context): a
  * source line or call site, a loop header, functions defined there, each with
@@ -256,12 +303,15 @@ static void describe_line(const qv *q, int64_t file, const char *base, long long
                               line, !loop ? "a loop header" : callsite ? "a call site" : "a source line",
                               loop ? "" : "loop ", base, line);
   }
+  int inlined = !loop && len < size && describe_inlined(q, file, base, line, buf, size, &len);
   st = len < size ? q_stmt(q, ST_FUNCTIONS_AT, &e) : NULL;
   if (!st) return;
   sqlite3_bind_int64(st, 2, file);
   sqlite3_bind_int64(st, 3, line);
   for (int k = 0; k < 3 && len < size && cct_step(st, &e) == CCT_STEP_ROW; k++) {
-    char *item = quote_name((const char *)sqlite3_column_text(st, 0));
+    const char *name = (const char *)sqlite3_column_text(st, 0);
+    if (inlined && inline_placeholder(name)) continue; /* said above, better */
+    char *item = quote_name(name);
     if (item)
       len += (size_t)snprintf(buf + len, len < size ? size - len : 0, "; function %s is defined at %s:%lld (center %s)",
                               item, base, line, item);
@@ -280,7 +330,7 @@ static void suggest_lines(const qv *q, const char *path, long long line, int loo
   cct_err e = CCT_ERR_INIT;
   int64_t *ids = NULL;
   size_t n = 0;
-  char there[400] = "";
+  char there[1500] = "";
   paths_matching(q, 0, path, &ids, &n, &e);
   for (size_t i = 0; i < n; i++) {
     const char *p = NULL;
@@ -605,7 +655,7 @@ static int resolve_item(const qv *q, citem *it, cct_err *err) {
   }
   free(ids);
   if (!rc && !l.n) {
-    char sug[600] = "";
+    char sug[2000] = "";
     static const char *const what[] = {[IT_NAME] = "function", [IT_GLOB] = "function matching",
                                        [IT_RE] = "function matching", [IT_LINE] = "line context at",
                                        [IT_LOOP] = "loop at", [IT_FILE] = "function in file",
