@@ -18,43 +18,38 @@ t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 "$CCTINGEST" --quiet "$CCT_DATA/classic-hpcviewer-gauss" "$t/g.sqlite"
 "$CCTINGEST" --quiet "$CCT_DATA/v4-hpcviewer-lmp-openmp" "$t/l.sqlite"
-for a in g l; do
-  for v in "flat 0" "topdown 8"; do
-    "$CCTQ" "$t/$a.sqlite" -c "$v" >"$t/text"
-    "$CCTQ" "$t/$a.sqlite" -c "mode csv; $v" >"$t/csv"
-    python3 - "$t" "$a: $v" <<'PY'
+PYTHONPATH="$CCT_SRC/tests/cli" python3 - "$t" <<'PY'
 import os, sys
-sys.path.insert(0, os.environ["CCT_SRC"] + "/tests/cli")
-import view_rows
-t, v = sys.argv[1], sys.argv[2]
-def fail(m): view_rows.fail(v, m)
-pairs = view_rows.rows(t, v)
-rows = [r for _, r in pairs]
-funcs = [r for r in rows if r["kind"] == "function"]
+from view_rows import fail, printed
 def known(f): return f if f and f != "~unknown-file~" else ""
 def place(r): return (known(r["file"]), r["line"])
-labels = set()
-for l, r in pairs:
-    want = r["name"] + (" @ " + r["callsite"] if r["callsite"] else "") + (" [inlined]" if r["inlined"] == "1" else "")
-    if r["kind"] == "function":
-        others = [o for o in funcs if o["name"] == r["name"]]
-        by_place = any(place(o) != place(r) for o in others)
-        by_module = any(place(o) == place(r) and o["module"] != r["module"] for o in others)
-        f = known(r["file"])
-        where = ""
-        if by_place and f: where = os.path.basename(f) + (":" + r["line"] if r["line"] else "")
-        if (by_module or ((by_place or by_module) and not where)) and r["module"]:
-            where += (", " if where else "") + os.path.basename(r["module"])
-        if where: want += " (%s)" % where
-    if not l.endswith(" " + want): fail("%r does not end with %r" % (l, want))
-    if r["kind"] == "function": labels.add((want, r["name"], r["file"], r["line"], r["module"]))
-shown = {}
-for want, *ident in labels:  # one label, one function
-    if want in shown and shown[want] != ident: fail("%r names %r and %r" % (want, shown[want], ident))
-    shown[want] = ident
+def check(what, pairs):
+    rows = [r for _, r in pairs]
+    funcs = [r for r in rows if r["kind"] == "function"]
+    labels = set()
+    for l, r in pairs:
+        want = r["name"] + (" @ " + r["callsite"] if r["callsite"] else "") + (" [inlined]" if r["inlined"] == "1" else "")
+        if r["kind"] == "function":
+            others = [o for o in funcs if o["name"] == r["name"]]
+            by_place = any(place(o) != place(r) for o in others)
+            by_module = any(place(o) == place(r) and o["module"] != r["module"] for o in others)
+            f = known(r["file"])
+            where = ""
+            if by_place and f: where = os.path.basename(f) + (":" + r["line"] if r["line"] else "")
+            if (by_module or ((by_place or by_module) and not where)) and r["module"]:
+                where += (", " if where else "") + os.path.basename(r["module"])
+            if where: want += " (%s)" % where
+        if not l.endswith(" " + want): fail(what, "%r does not end with %r" % (l, want))
+        if r["kind"] == "function": labels.add((want, r["name"], r["file"], r["line"], r["module"]))
+    shown = {}
+    for want, *ident in labels:  # one label, one function
+        if want in shown and shown[want] != ident: fail(what, "%r names %r and %r" % (want, shown[want], ident))
+        shown[want] = ident
+for a in ("g", "l"):
+    for v in ("flat 0", "topdown 8"):
+        what = "%s: %s" % (a, v)
+        check(what, printed("%s/%s.sqlite" % (sys.argv[1], a), v, what))
 PY
-  done
-done
 "$CCTQ" "$t/g.sqlite" -c "flat 0" >"$t/gflat"
 [ "$(grep -c ' ~unknown-proc~ (' "$t/gflat")" = 8 ] || fail "gauss: not eight ~unknown-proc~ rows"
 [ "$(grep ' ~unknown-proc~ (' "$t/gflat" | sed 's/.* ~unknown-proc~ //' | sort -u | wc -l)" = 8 ] ||

@@ -18,28 +18,22 @@ fail() { echo "FAIL: $*"; exit 1; }
 "$CCTQ" "$t/l.sqlite" -c "width 80; center loop pair_lj_cut_omp.cpp:96; bottomup 4" >"$t/bu"
 grep -q '^ \[2\] .* |- eval<0, 0, 1>(...) \[inlined\]$' "$t/bu" || { cat "$t/bu"; fail "row 2 is not eval<0, 0, 1>"; }
 grep -q '^ \[8\] .* `- .*eval<1, 1, 1>(...) \[.*\]$' "$t/bu" || { cat "$t/bu"; fail "row 8 is not eval<1, 1, 1>"; }
-for v in "topdown 12" "flat 0" "center loop pair_lj_cut_omp.cpp:96; bottomup 6"; do
-  "$CCTQ" "$t/l.sqlite" -c "width 80; $v" >"$t/text"
-  "$CCTQ" "$t/l.sqlite" -c "mode csv; $v" >"$t/csv"
-  python3 - "$t" "$v" <<'PY'
-import os, re, sys
-sys.path.insert(0, os.environ["CCT_SRC"] + "/tests/cli")
-import view_rows
-t, v = sys.argv[1], sys.argv[2]
-def fail(m): view_rows.fail(v, m)
-seen = {}
-for l, r in view_rows.rows(t, v):
-    m = re.match(r"^ *\[\d+\](?:  +\S+ +\S+%){2}(?:  +\d+)? [ *] ((?:[| ]  )*(?:[|`]- )?)(.*)$", l)
-    if not m: fail("cannot read %r" % l)
-    label = m.group(2)
-    if len(l) > 80 and len(label) > 12: fail("line wider than 80: %r" % l)
-    key = (r["name"], r["module"])
-    if int(r["depth"] or 0) > 6: continue  # deeper, connectors leave a name 12 to 19 columns: no promise
-    if label in seen and seen[label][0] != r["name"]:
-        fail("%r prints for %r and %r" % (label, seen[label][0], r["name"]))
-    seen[label] = key
+PYTHONPATH="$CCT_SRC/tests/cli" python3 - "$t/l.sqlite" <<'PY'
+import re, sys
+from view_rows import fail, printed
+for v in ("topdown 12", "flat 0", "center loop pair_lj_cut_omp.cpp:96; bottomup 6"):
+    seen = {}
+    for l, r in printed(sys.argv[1], v, v, "width 80; "):
+        m = re.match(r"^ *\[\d+\](?:  +\S+ +\S+%){2}(?:  +\d+)? [ *] ((?:[| ]  )*(?:[|`]- )?)(.*)$", l)
+        if not m: fail(v, "cannot read %r" % l)
+        label = m.group(2)
+        if len(l) > 80 and len(label) > 12: fail(v, "line wider than 80: %r" % l)
+        key = (r["name"], r["module"])
+        if int(r["depth"] or 0) > 6: continue  # deeper, connectors leave a name 12 to 19 columns: no promise
+        if label in seen and seen[label][0] != r["name"]:
+            fail(v, "%r prints for %r and %r" % (label, seen[label][0], r["name"]))
+        seen[label] = key
 PY
-done
 # The TUI cuts names the same way: at 80 columns its bottom-up pane of the
 # loop shows both instances of eval apart (it cut them in the middle before).
 command -v tmux >/dev/null 2>&1 || { echo "ok (the TUI part needs tmux: not run)"; exit 77; }

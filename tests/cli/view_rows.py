@@ -1,10 +1,14 @@
-"""view_rows.py: a view printed twice, as text (tree or table) in DIR/text and
-as csv in DIR/csv, paired row by row for the tests that check what the text
-shows against the data (labels.sh, short_names.sh).  rows(DIR, WHAT) returns
-[(text line, csv row dict)] and fails (exit 1, naming WHAT) when the two do
-not have as many rows."""
+"""view_rows.py: a view printed twice by cctq, as text (tree or table) and as
+csv, paired row by row for the tests that check what the text shows against
+the data (labels.sh, short_names.sh).  printed(ARCHIVE, VIEW, WHAT) runs
+'$CCTQ ARCHIVE -c "TEXT_PREFIX VIEW"' and '-c "mode csv; VIEW"' and returns
+[(text line, csv row dict)]; it fails (exit 1, naming WHAT) when cctq fails
+or the two do not have as many rows."""
 import csv
+import io
+import os
 import re
+import subprocess
 import sys
 
 
@@ -13,9 +17,17 @@ def fail(what, message):
     sys.exit(1)
 
 
-def rows(d, what):
-    data = list(csv.DictReader(open(d + "/csv", newline="")))
-    lines = [l.rstrip("\n") for l in open(d + "/text") if re.match(r"^ *\[\d+\]", l)]
+def run(what, archive, commands):
+    p = subprocess.run([os.environ["CCTQ"], archive, "-c", commands], capture_output=True, text=True)
+    if p.returncode != 0:
+        fail(what, "cctq -c %r: exit %d: %s" % (commands, p.returncode, p.stderr.strip()))
+    return p.stdout
+
+
+def printed(archive, view, what, text_prefix=""):
+    text = run(what, archive, text_prefix + view)
+    data = list(csv.DictReader(io.StringIO(run(what, archive, "mode csv; " + view), newline="")))
+    lines = [l for l in text.split("\n") if re.match(r"^ *\[\d+\]", l)]
     if len(lines) != len(data):
         fail(what, "%d rows, csv %d" % (len(lines), len(data)))
     return list(zip(lines, data))
