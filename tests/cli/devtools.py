@@ -1,11 +1,32 @@
 """devtools.py: headless Chromium driven over the DevTools protocol
 (--remote-debugging-pipe), Python standard library only, for the tests of the
-HTML pictures (picture_browser.sh, timeline_picture.sh).  Every request that is
-not file: or data: is failed and listed in Browser.blocked."""
+HTML pictures (picture_browser.sh, timeline_picture.sh), and the checks those
+tests report (Checks).  Every request that is not file: or data: is failed and
+listed in Browser.blocked."""
 import json
 import os
 import subprocess
+import sys
 import time
+
+
+class Checks:
+    """check(ok, what) prints 'ok   what' or 'FAIL what' and counts the failures;
+    check.done(name) ends the test: exit 1 after a failure, else a last line."""
+
+    def __init__(self):
+        self.failures = []
+
+    def __call__(self, ok, what):
+        print(('ok   ' if ok else 'FAIL ') + what)
+        if not ok:
+            self.failures.append(what)
+
+    def done(self, name):
+        if self.failures:
+            print('%d failure(s)' % len(self.failures))
+            sys.exit(1)
+        print(name + ': all checks passed')
 
 
 def _fd_high(fd):

@@ -43,14 +43,11 @@ for f in a.svg a-stats.svg a.html b.svg b.html; do shot "$t/$f.png" "file://$t/$
 
 exec timeout 170 python3 - "$chrome" "$t" <<'PY'
 import json, os, struct, sys, zlib
+sys.path.insert(0, os.environ['CCT_SRC'] + '/tests/cli')
+import devtools  # noqa: E402
 
 chrome, tmp = sys.argv[1], sys.argv[2]
-failures = []
-
-def check(ok, what):
-    print(("ok   " if ok else "FAIL ") + what)
-    if not ok:
-        failures.append(what)
+check = devtools.Checks()
 
 # ---- screenshots: decode the PNG (zlib + unfiltering) and count colors ----
 def png_colors(path):
@@ -97,8 +94,6 @@ for f in ['a.svg', 'a-stats.svg', 'a.html', 'b.svg', 'b.html']:
     check(n > 20, 'screenshot of %s is not blank (%d colors)' % (f, n))
 
 # ---- DevTools protocol over a pipe (devtools.py) ----
-sys.path.insert(0, os.environ['CCT_SRC'] + '/tests/cli')
-import devtools  # noqa: E402
 B = devtools.Browser(chrome, tmp)
 send, js, load, click = B.send, B.js, B.load, B.click
 blocked = B.blocked
@@ -181,8 +176,5 @@ try:
     check(not blocked, 'no network requests (%s)' % blocked[:3])
 finally:
     B.close()
-if failures:
-    print('%d failure(s)' % len(failures))
-    sys.exit(1)
-print('picture_browser: all checks passed')
+check.done('picture_browser')
 PY

@@ -36,16 +36,11 @@ import math, os, sqlite3, subprocess, sys
 import xml.etree.ElementTree as ET
 sys.path.insert(0, os.environ['CCT_SRC'] + '/tests/cli')
 import check_traces as ct  # noqa: E402
+import devtools  # noqa: E402
 
 tmp, db, chrome = sys.argv[1:4]
 cctq, archive = os.environ['CCTQ'], os.path.join(tmp, 'a.sqlite')
-failures = []
-
-
-def check(ok, what):
-    print(('ok   ' if ok else 'FAIL ') + what)
-    if not ok:
-        failures.append(what)
+check = devtools.Checks()
 
 
 # ---- the truth: records (lane index, start, end, context) in ns since the first record ----
@@ -138,8 +133,7 @@ for g in gl:
 # ---- the HTML page in a browser ----
 if not chrome:
     print('skip: no chromium on PATH for the page (scripts/setup installs the chromium package)')
-    sys.exit(1 if failures else 77)
-import devtools  # noqa: E402
+    sys.exit(1 if check.failures else 77)
 B = devtools.Browser(chrome, tmp)
 try:
     B.load('file://' + os.path.join(tmp, 't.html'))
@@ -199,8 +193,5 @@ try:
     check(not B.blocked, 'no network requests (%s)' % B.blocked[:3])
 finally:
     B.close()
-if failures:
-    print('%d failure(s)' % len(failures))
-    sys.exit(1)
-print('timeline_picture: all checks passed')
+check.done('timeline_picture')
 PY
