@@ -129,31 +129,8 @@ static void timeline_svg(FILE *out, const cct_timeline *t, int width, int with_d
   fputs("\n</svg>\n", out);
 }
 
-/* The timeline of q's session at the picture's width (columns of one pixel over the whole run). */
-static int picture_timeline(cct_query *q, size_t nlanes, const cct_picture_opts *opts, int *width, cct_timeline **t,
-                            cct_err *err) {
-  *width = opts && opts->width > 0 ? (opts->width < 600 ? 600 : opts->width > 4000 ? 4000 : opts->width) : 1200;
-  return cct_timeline_compute(q, nlanes, (size_t)(*width - 2 * TM - LABEL_W - FIG_W), CCT_TIMELINE_RUN, t, err);
-}
-
-int cct_picture_timeline_svg(cct_query *q, size_t nlanes, const cct_picture_opts *opts, FILE *out, cct_err *err) {
-  cct_timeline *t = NULL;
-  int width;
-  int rc = picture_timeline(q, nlanes, opts, &width, &t, err);
-  if (rc) return rc;
-  cct_c_numeric loc = cct_c_numeric_begin();
-  timeline_svg(out, t, width, 0);
-  cct_c_numeric_end(loc);
-  cct_timeline_free(t);
-  return ferror(out) ? cct_err_set(err, CCT_EIO, "cannot write the picture") : CCT_OK;
-}
-
-int cct_picture_timeline_html(cct_query *q, size_t nlanes, const cct_picture_opts *opts, FILE *out, cct_err *err) {
-  cct_timeline *t = NULL;
-  int width;
-  int rc = picture_timeline(q, nlanes, opts, &width, &t, err);
-  if (rc) return rc;
-  cct_c_numeric loc = cct_c_numeric_begin();
+/* The page of timeline t: the picture at width with its bar, the sampled stack and the script. */
+static void timeline_page(FILE *out, const cct_timeline *t, int width) {
   fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>cctq: timeline of ", out);
   xml(out, t->center);
   fprintf(out, "</title>\n<style>\n%s</style>\n</head>\n<body>\n", cct_css_timeline_page);
@@ -169,7 +146,28 @@ int cct_picture_timeline_html(cct_query *q, size_t nlanes, const cct_picture_opt
     fputs("</li>\n", out);
   }
   fprintf(out, "</ol>\n<script>\n%s</script>\n</body>\n</html>\n", cct_js_timeline);
+}
+
+/* Writes the timeline of q's session at the picture's width (columns of one pixel over the
+ * whole run) to out: the SVG picture, or (html) its page. */
+static int write_timeline(cct_query *q, size_t nlanes, const cct_picture_opts *opts, int html, FILE *out,
+                          cct_err *err) {
+  cct_timeline *t = NULL;
+  int width = opts && opts->width > 0 ? (opts->width < 600 ? 600 : opts->width > 4000 ? 4000 : opts->width) : 1200;
+  int rc = cct_timeline_compute(q, nlanes, (size_t)(width - 2 * TM - LABEL_W - FIG_W), CCT_TIMELINE_RUN, &t, err);
+  if (rc) return rc;
+  cct_c_numeric loc = cct_c_numeric_begin();
+  if (html) timeline_page(out, t, width);
+  else timeline_svg(out, t, width, 0);
   cct_c_numeric_end(loc);
   cct_timeline_free(t);
-  return ferror(out) ? cct_err_set(err, CCT_EIO, "cannot write the page") : CCT_OK;
+  return ferror(out) ? cct_err_set(err, CCT_EIO, html ? "cannot write the page" : "cannot write the picture") : CCT_OK;
+}
+
+int cct_picture_timeline_svg(cct_query *q, size_t nlanes, const cct_picture_opts *opts, FILE *out, cct_err *err) {
+  return write_timeline(q, nlanes, opts, 0, out, err);
+}
+
+int cct_picture_timeline_html(cct_query *q, size_t nlanes, const cct_picture_opts *opts, FILE *out, cct_err *err) {
+  return write_timeline(q, nlanes, opts, 1, out, err);
 }
