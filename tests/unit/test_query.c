@@ -43,26 +43,17 @@ static void center(cct_query *q, int op, const char *item) {
   if (cct_center_apply(q, op, item, &e)) fail_msg("center '%s': %s", item, e.msg);
 }
 
-static cct_view *topdown(cct_query *q, int d) {
+/* View view of q (a, b: the depth, or flat's kind and row count), failing the test on an error. */
+static cct_view *view_of(cct_query *q, int view, int a, int b) {
   cct_view *v = NULL;
   cct_err e = CCT_ERR_INIT;
-  if (test_view(q, CCT_VIEW_TOPDOWN, d, 0, &v, &e)) fail_msg("topdown: %s", e.msg);
+  if (test_view(q, view, a, b, &v, &e)) fail_msg("view %d: %s", view, e.msg);
   return v;
 }
 
-static cct_view *bottomup(cct_query *q, int d) {
-  cct_view *v = NULL;
-  cct_err e = CCT_ERR_INIT;
-  if (test_view(q, CCT_VIEW_BOTTOMUP, d, 0, &v, &e)) fail_msg("bottomup: %s", e.msg);
-  return v;
-}
-
-static cct_view *flat(cct_query *q, int kind, int n) {
-  cct_view *v = NULL;
-  cct_err e = CCT_ERR_INIT;
-  if (test_view(q, CCT_VIEW_FLAT, kind, n, &v, &e)) fail_msg("flat: %s", e.msg);
-  return v;
-}
+static cct_view *topdown(cct_query *q, int d) { return view_of(q, CCT_VIEW_TOPDOWN, d, 0); }
+static cct_view *bottomup(cct_query *q, int d) { return view_of(q, CCT_VIEW_BOTTOMUP, d, 0); }
+static cct_view *flat(cct_query *q, int kind, int n) { return view_of(q, CCT_VIEW_FLAT, kind, n); }
 
 /* Expected row: depth, label, call site (or NULL), inclusive, exclusive. */
 typedef struct erow {
@@ -91,6 +82,13 @@ static void expect_rows(const cct_view *v, const erow *e, size_t n) {
       fail_msg("%s row %zu '%s': (%g, %g), expected (%g, %g)", v->view, i + 1, r->name, r->inclusive[0],
                r->exclusive[0], e[i].incl, e[i].excl);
   }
+}
+
+/* View view of q (as view_of) has the n rows e. */
+static void expect_view(cct_query *q, int view, int a, int b, const erow *e, size_t n) {
+  cct_view *v = view_of(q, view, a, b);
+  expect_rows(v, e, n);
+  cct_view_free(v);
 }
 
 /* The invariants without and with the hot path: then topdown D is the rows of level
@@ -189,7 +187,6 @@ static void test_cpi_trees(void **state) {
    * level 4: i=51 + i=54: I = E = 137912 + 838379 = 976291 */
   center(q, CCT_CENTER_SET, "<unknown procedure>");
   assert_int_equal(cct_center_occurrences(q, 0), 11);
-  v = topdown(q, 4);
   erow unk[] = {{0, "<unknown procedure>", NULL, 3998240, 3962265},
                 {1, "<unknown procedure>", NULL, 3998240, 0},
                 {2, "<unknown procedure>", NULL, 3998240, 179877},
@@ -197,45 +194,36 @@ static void test_cpi_trees(void **state) {
                 {4, "<unknown procedure>", NULL, 976291, 976291},
                 {3, "__GI_sched_yield", NULL, 35980, 35980},
                 {3, "pthread_create", NULL, 0, 0}};
-  expect_rows(v, unk, 7);
-  cct_view_free(v);
+  expect_view(q, CCT_VIEW_TOPDOWN, 4, 0, unk, 7);
   /* bottomup 3: callers of i=37 are psm_dofinalize (PF i=35) < MPIDI_CH3_Finalize (i=33) <
    * MPID_Finalize (i=31), each with i=37's I 3.99824e+06 and the E total 3962265 of its subtree;
    * callers of i=18: psm_doinit (i=16) < MPIDI_CH3_Init (i=14) < MPID_Init (i=12), all 0. */
-  v = bottomup(q, 3);
   erow unkb[] = {{0, "<unknown procedure>", NULL, 3998240, 3962265}, {1, "psm_dofinalize", NULL, 3998240, 3962265},
                  {2, "MPIDI_CH3_Finalize", NULL, 3998240, 3962265},  {3, "MPID_Finalize", NULL, 3998240, 3962265},
                  {1, "psm_doinit", NULL, 0, 0},                      {2, "MPIDI_CH3_Init", NULL, 0, 0},
                  {3, "MPID_Init", NULL, 0, 0}};
-  expect_rows(v, unkb, 7);
-  cct_view_free(v);
+  expect_view(q, CCT_VIEW_BOTTOMUP, 3, 0, unkb, 7);
   check_invariants(q, "cpi <unknown procedure>");
 
   /* bottomup of __GI_sched_yield (PF i=58, I = E = 35980): its caller is PF i=41, whose caller is i=39. */
   center(q, CCT_CENTER_SET, "__GI_sched_yield");
-  v = bottomup(q, 2);
   erow gi[] = {{0, "__GI_sched_yield", NULL, 35980, 35980},
                {1, "<unknown procedure>", NULL, 35980, 35980},
                {2, "<unknown procedure>", NULL, 35980, 35980}};
-  expect_rows(v, gi, 3);
-  cct_view_free(v);
+  expect_view(q, CCT_VIEW_BOTTOMUP, 2, 0, gi, 3);
 
   /* line granularity, center main: the call-site lines C i=5 (cpi.c:27) and C i=26 (cpi.c:62) fold
    * into their callees; they have no exclusive cost, so no residue rows. */
   cct_query_set_granularity(q, CCT_GRAN_LINE);
   center(q, CCT_CENTER_SET, "main");
-  v = topdown(q, 1);
   erow mainl[] = {{0, "main", NULL, 3998240, 0},
                   {1, "MPI_Finalize", "cpi.c:62", 3998240, 0},
                   {1, "MPI_Init", "cpi.c:27", 0, 0}};
-  expect_rows(v, mainl, 3);
-  cct_view_free(v);
+  expect_view(q, CCT_VIEW_TOPDOWN, 1, 0, mainl, 3);
   check_invariants(q, "cpi main (line)");
-  v = bottomup(q, 2);
   /* main's caller is the '<program root>' procedure (PF i=2) through C i=3, which has no line */
   erow mainlb[] = {{0, "main", NULL, 3998240, 0}, {1, "<program root>", NULL, 3998240, 0}};
-  expect_rows(v, mainlb, 2);
-  cct_view_free(v);
+  expect_view(q, CCT_VIEW_BOTTOMUP, 2, 0, mainlb, 2);
   cct_query_set_granularity(q, CCT_GRAN_FUNCTION);
 
   /* no center: the root's children; the top row is the program ('<program>', handle 1). */
@@ -258,14 +246,11 @@ static void test_recursion(void **state) {
   cct_query *q = open_sample("handmade-recursion");
   /* f: frames I 60, 50, 30 nested; E 10, 20, 30: inclusive counts the outermost only. */
   center(q, CCT_CENTER_SET, "f");
-  cct_view *v = topdown(q, 5);
+  cct_view *v;
   erow f[] = {{0, "f", NULL, 60, 60}, {1, "f", NULL, 50, 20}, {2, "f", NULL, 30, 30}};
-  expect_rows(v, f, 3);
-  cct_view_free(v);
-  v = bottomup(q, 5);
+  expect_view(q, CCT_VIEW_TOPDOWN, 5, 0, f, 3);
   erow fb[] = {{0, "f", NULL, 60, 60}, {1, "main", NULL, 60, 60}};
-  expect_rows(v, fb, 2);
-  cct_view_free(v);
+  expect_view(q, CCT_VIEW_BOTTOMUP, 5, 0, fb, 2);
   check_invariants(q, "f");
   /* {a, b}: a (I 40, E 5) > b (I 35, E 15) > a (I 20, E 20): top 40 (not 40 + 35 + 20), E 40. */
   center(q, CCT_CENTER_SET, "a");
@@ -278,31 +263,23 @@ static void test_recursion(void **state) {
   expect_rows(v, ab, 3);
   assert_true(v->rows[0].inclusive[0] <= v->total[0]);
   cct_view_free(v);
-  v = bottomup(q, 3);
   erow abb[] = {{0, "<multiple contexts>", NULL, 40, 40}, {1, "main", NULL, 40, 40}};
-  expect_rows(v, abb, 2);
-  cct_view_free(v);
+  expect_view(q, CCT_VIEW_BOTTOMUP, 3, 0, abb, 2);
   check_invariants(q, "{a, b}");
   /* a line nested in f's frames: {f, rec.c:21} counts each exclusive once (E 60, not 120). */
   center(q, CCT_CENTER_SET, "f");
   center(q, CCT_CENTER_ADD, "rec.c:21");
-  v = topdown(q, 0);
   erow fl[] = {{0, "<multiple contexts>", NULL, 60, 60}};
-  expect_rows(v, fl, 1);
-  cct_view_free(v);
+  expect_view(q, CCT_VIEW_TOPDOWN, 0, 0, fl, 1);
   check_invariants(q, "{f, rec.c:21}");
   /* the line alone: three disjoint line contexts, I 10 + 20 + 30 */
   center(q, CCT_CENTER_REMOVE, "f");
-  v = bottomup(q, 2);
   erow lb[] = {{0, "rec.c:21", NULL, 60, 60}, {1, "f", NULL, 60, 60}, {2, "f", NULL, 50, 50}, {2, "main", NULL, 10, 10}};
-  expect_rows(v, lb, 4);
-  cct_view_free(v);
+  expect_view(q, CCT_VIEW_BOTTOMUP, 2, 0, lb, 4);
   check_invariants(q, "rec.c:21");
   /* flat: f's row by the outermost rule too */
-  v = flat(q, CCT_FLAT_FUNCTIONS, 0);
   erow fr[] = {{0, "main", NULL, 100, 0}, {0, "f", NULL, 60, 60}, {0, "a", NULL, 40, 25}, {0, "b", NULL, 35, 15}};
-  expect_rows(v, fr, 4);
-  cct_view_free(v);
+  expect_view(q, CCT_VIEW_FLAT, CCT_FLAT_FUNCTIONS, 0, fr, 4);
   /* '@N' of the flat view: @2 is f by function id */
   v = flat(q, CCT_FLAT_FUNCTIONS, 0);
   cct_view_free(v);
@@ -312,11 +289,9 @@ static void test_recursion(void **state) {
   /* line granularity: b @ rec.c:32 under a, a @ rec.c:42 under b, a's own line as a row */
   cct_query_set_granularity(q, CCT_GRAN_LINE);
   center(q, CCT_CENTER_SET, "'a'");
-  v = topdown(q, 3);
   erow al[] = {{0, "a", NULL, 40, 25},          {1, "b", "rec.c:32", 35, 15}, {2, "a", "rec.c:42", 20, 20},
                {3, "rec.c:31", NULL, 20, 20}, {2, "rec.c:41", NULL, 15, 15}, {1, "rec.c:31", NULL, 5, 5}};
-  expect_rows(v, al, 6);
-  cct_view_free(v);
+  expect_view(q, CCT_VIEW_TOPDOWN, 3, 0, al, 6);
   check_invariants(q, "a (line)");
   /* flat tree: module > file > function > line */
   v = flat(q, CCT_FLAT_TREE, 0);
