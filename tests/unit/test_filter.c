@@ -22,16 +22,6 @@
 #include "test_util.h"
 #include "test_view.h"
 
-static cct_query *open_sample(const char *name) {
-  char *path = test_ingest(name);
-  if (!path) return NULL;
-  cct_query *q = NULL;
-  cct_err e = CCT_ERR_INIT;
-  if (cct_query_open(path, &q, &e)) fail_msg("open %s: %s", path, e.msg);
-  free(path);
-  return q;
-}
-
 static void filter(cct_query *q, int kind, const char *item) {
   cct_err e = CCT_ERR_INIT;
   if (cct_query_filter_add(q, kind, item, NULL, &e)) fail_msg("filter %s %s: %s", cct_filter_name(kind), item, e.msg);
@@ -89,7 +79,7 @@ static void expect(cct_query *q, const char *what, const erow *e, size_t n) {
  * main (100, 0).  Expected values worked by hand from tests/data/handmade-recursion/experiment.xml. */
 static void test_kinds_by_hand(void **state) {
   (void)state;
-  cct_query *q = open_sample("handmade-recursion");
+  cct_query *q = test_open("handmade-recursion", 0);
   assert_non_null(q);
   /* recursion: the nested f frames fold into the outer one (E 10 + 20 + 30); the a under b
    * folds into the outer a (a's E 5 + 20), and b loses it (35 - 20). */
@@ -162,7 +152,7 @@ static void test_kinds_by_hand(void **state) {
  * program by exactly that, keeping it makes it the program. */
 static void test_loop_filter(void **state) {
   (void)state;
-  cct_query *q = open_sample("classic-callflow-lulesh");
+  cct_query *q = test_open("classic-callflow-lulesh", 0);
   assert_non_null(q);
   cct_view *v = view(q, CCT_VIEW_TOPDOWN, 0);
   double total = v->rows[0].inclusive[0];
@@ -260,7 +250,7 @@ static void under_itself(cct_query *q, const char *sample) {
 }
 
 static void relations_on(const char *sample) {
-  cct_query *q = open_sample(sample);
+  cct_query *q = test_open(sample, 0);
   if (!q) return;
   cct_view *v = view(q, CCT_VIEW_FLAT, 0);
   if (!v->nmetrics || !v->nrows) {
@@ -339,7 +329,7 @@ static void test_relations_samples(void **state) {
 /* stats follow the filters: the per-profile values of a filtered run add up to its total. */
 static void test_stats_filtered(void **state) {
   (void)state;
-  cct_query *q = open_sample("classic-hatchet-osu-allgather");
+  cct_query *q = test_open("classic-hatchet-osu-allgather", 0);
   assert_non_null(q);
   filter(q, CCT_FILTER_DROP, "PMPI_Finalize");
   double total = program(q);

@@ -135,16 +135,6 @@ static void test_composed(void **state) {
 
 /* ---- against derive.c on real samples ---- */
 
-static cct_query *open_sample(const char *name) {
-  char *path = test_ingest(name);
-  if (!path) return NULL;
-  cct_query *q = NULL;
-  cct_err e = CCT_ERR_INIT;
-  if (cct_query_open(path, &q, &e)) fail_msg("open %s: %s", path, e.msg);
-  free(path);
-  return q;
-}
-
 /* The occurrences of item in the run's tree, as nodes (malloc'd). */
 static int32_t *resolve(cct_query *s, const qrun *r, const char *item, size_t *n) {
   qv q = {.a = &s->a, .r = r, .c = &q_no_center, .gran = CCT_GRAN_FUNCTION, .shown_run = r->run};
@@ -205,7 +195,7 @@ static void compare(cct_query *s, const char *sample, const cct_filter *f, size_
 }
 
 static void on_sample(const char *sample) {
-  cct_query *s = open_sample(sample);
+  cct_query *s = test_open(sample, 0);
   if (!s) return;
   cct_view *v = NULL;
   cct_err e = CCT_ERR_INIT;

@@ -22,16 +22,6 @@
 #include "test_util.h"
 #include "test_view.h"
 
-static cct_query *open_sample(const char *name) {
-  char *path = test_ingest(name);
-  if (!path) fail_msg("cannot ingest %s (CCTINGEST=%s)", name, getenv("CCTINGEST"));
-  cct_query *q = NULL;
-  cct_err e = CCT_ERR_INIT;
-  if (cct_query_open(path, &q, &e)) fail_msg("open %s: %s", path, e.msg);
-  free(path);
-  return q;
-}
-
 static void center(cct_query *q, int op, const char *item) {
   cct_err e = CCT_ERR_INIT;
   if (cct_center_apply(q, op, item, &e)) fail_msg("center '%s': %s", item, e.msg);
@@ -74,7 +64,7 @@ static void test_identity(void **state) {
   (void)state;
   /* v4-hpcviewer-lmp-openmp: meta.db has two function records 'do_wait' (libgomp.so.1.0.0,
    * wait.h:66), the flat view used to show them as 76.056 and 25.384 s; one row now, 101.44 s. */
-  cct_query *q = open_sample("v4-hpcviewer-lmp-openmp");
+  cct_query *q = test_open("v4-hpcviewer-lmp-openmp", 1);
   assert_int_equal(sql_int(q, "SELECT count(*) FROM functions WHERE run = ?1 AND name = 'do_wait'"), 1);
   assert_int_equal(sql_int(q, "SELECT count(*) FROM (SELECT 1 FROM functions WHERE run = ?1 "
                               "GROUP BY name, module, file, line HAVING count(*) > 1)"), 0);
@@ -101,7 +91,7 @@ static void test_identity(void **state) {
   /* classic-hpcviewer-gauss: Pr i=1788 (procedure 94, file 94) and Pr i=1790 (procedure 103,
    * file 103) are both 'main' at gauss_mpi.cpp:159 of gauss_mpi (files 94 and 103 have the same
    * path): one row under main with 2996 + 29790 = 32786; Pr i=2965 at line 178 stays apart. */
-  q = open_sample("classic-hpcviewer-gauss");
+  q = test_open("classic-hpcviewer-gauss", 1);
   center(q, CCT_CENTER_SET, "main");
   v = view(q, "topdown", 1, 0);
   int n159 = 0;
@@ -143,7 +133,7 @@ static void test_exclusive_rule(void **state) {
   /* SPEC section 4's worked example: classic-callflow-lulesh, loop lulesh.cc:2059 (12 <L>
    * elements, nested ones with the same header): inclusive 566,163 (the outermost), exclusive
    * 566,163 in topdown, bottomup and flat (was 0 / 566,163 / 1,132,326). */
-  cct_query *q = open_sample("classic-callflow-lulesh");
+  cct_query *q = test_open("classic-callflow-lulesh", 1);
   center(q, CCT_CENTER_SET, "loop lulesh.cc:2059");
   assert_int_equal(cct_center_occurrences(q, 0), 12);
   const char *views[] = {"topdown", "bottomup"};
@@ -175,7 +165,7 @@ static void test_exclusive_rule(void **state) {
   static const char *const samples[] = {"v4-hpcviewer-lmp-openmp", "v4-hpcviewer-inline.meta.db",
                                         "classic-hpcviewer-gauss"};
   for (size_t i = 0; i < sizeof samples / sizeof *samples; i++) {
-    q = open_sample(samples[i]);
+    q = test_open(samples[i], 1);
     flat_excl_le_incl(q, samples[i]);
     center(q, CCT_CENTER_SET, "glob *");
     v = view(q, "topdown", 0, 0);
@@ -186,7 +176,7 @@ static void test_exclusive_rule(void **state) {
   }
   /* gauss main (PF i=2): function-scope exclusive = its statements, 515826783 (summed from
    * the <S> and <C> of its frame in experiment.xml), to the XML's 6 digits */
-  q = open_sample("classic-hpcviewer-gauss");
+  q = test_open("classic-hpcviewer-gauss", 1);
   v = view(q, "flat", CCT_FLAT_FUNCTIONS, 1);
   assert_string_equal(v->rows[0].name, "main");
   if (fabs(v->rows[0].exclusive[0] - 515826783) > 1e-5 * 515826783) fail_msg("main exclusive %g", v->rows[0].exclusive[0]);
@@ -211,7 +201,7 @@ static int count_name(void *arg, const char *name) {
 static void test_module_decoration(void **state) {
   (void)state;
   /* v4-hpcviewer-lmp-openmp names libc's function '_int_free [libc-2.28.so]' (meta.db) */
-  cct_query *q = open_sample("v4-hpcviewer-lmp-openmp");
+  cct_query *q = test_open("v4-hpcviewer-lmp-openmp", 1);
   long long want = sql_int(q, "SELECT count(*) FROM contexts WHERE run = ?1 AND kind = 'function' AND "
                               "name IN ('_int_free', '_int_free [libc-2.28.so]')");
   assert_true(want >= 1);
@@ -271,7 +261,7 @@ static void test_source_marks(void **state) {
    * inside one of its frames (from the public views, walking lexical children), its call
    * site (line 67) and its definition line.  The center's share of line 113 is 58.9616289999999
    * and of 118 137.043825 (inclusive of the line contexts under its frames, summed in SQL). */
-  cct_query *q = open_sample("v4-hpcviewer-lmp-openmp");
+  cct_query *q = test_open("v4-hpcviewer-lmp-openmp", 1);
   const char *fn = "'LAMMPS_NS::PairLJCutOMP::eval<0, 0, 1>(int, int, LAMMPS_NS::ThrData*)'";
   center(q, CCT_CENTER_SET, fn);
   unsigned char *own = sql_lines(q, "WITH RECURSIVE sub(id) AS (SELECT id FROM contexts WHERE run = ?1 AND kind = 'function' "
@@ -304,7 +294,7 @@ static void test_source_marks(void **state) {
   cct_view_free(v);
   cct_query_close(q);
   /* a loop center: the lines inside its occurrences (classic-callflow-lulesh, no source copy) */
-  q = open_sample("classic-callflow-lulesh");
+  q = test_open("classic-callflow-lulesh", 1);
   center(q, CCT_CENTER_SET, "loop lulesh.cc:2059");
   own = sql_lines(q, "WITH RECURSIVE sub(id) AS (SELECT id FROM contexts WHERE run = ?1 AND kind = 'loop' AND line = 2059 "
                      "AND file LIKE '%lulesh.cc' UNION SELECT c.id FROM contexts c JOIN sub ON c.parent = sub.id "
@@ -336,7 +326,7 @@ static cct_stats *stats(cct_query *q, int order) {
 static void test_stats_truth(void **state) {
   (void)state;
   /* classic-callflow-lulesh has no metric-db files: no per-profile data (was "over 0 profiles, sum 0") */
-  cct_query *q = open_sample("classic-callflow-lulesh");
+  cct_query *q = test_open("classic-callflow-lulesh", 1);
   cct_stats *s = stats(q, CCT_STATS_BY_VALUE);
   assert_int_equal(s->count, 0);
   assert_non_null(s->note);
@@ -344,7 +334,7 @@ static void test_stats_truth(void **state) {
   cct_stats_free(s);
   cct_query_close(q);
   /* classic-hpcviewer-gauss: its 4 metric-db files add up to 54.5 M of the program's 894 M */
-  q = open_sample("classic-hpcviewer-gauss");
+  q = test_open("classic-hpcviewer-gauss", 1);
   s = stats(q, CCT_STATS_BY_RANK);
   assert_int_equal(s->count, 4);
   assert_non_null(s->note);
@@ -371,7 +361,7 @@ static void test_stats_truth(void **state) {
   cct_query_close(q);
   /* loops-cuda-nvidia-t.d: one CPU thread (NODE/THREAD) and one GPU stream
    * (NODE/GPUCONTEXT/GPUSTREAM), kept apart */
-  q = open_sample("v4-hpctoolkit-tests-dbase/loops-cuda-nvidia-t.d");
+  q = test_open("v4-hpctoolkit-tests-dbase/loops-cuda-nvidia-t.d", 1);
   s = stats(q, CCT_STATS_BY_VALUE);
   assert_int_equal(s->count, 2);
   assert_int_equal(s->kinds[CCT_PROFILE_CPU].count, 1);
@@ -382,7 +372,7 @@ static void test_stats_truth(void **state) {
   cct_stats_free(s);
   cct_query_close(q);
   /* v4-hatchet-cpi: 16 ranks whose profiles add up to the summary: no note */
-  q = open_sample("v4-hatchet-cpi");
+  q = test_open("v4-hatchet-cpi", 1);
   s = stats(q, CCT_STATS_BY_RANK);
   assert_int_equal(s->count, 16);
   assert_null(s->note);

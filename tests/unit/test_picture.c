@@ -27,16 +27,6 @@
 #include "test_util.h"
 #include "test_view.h"
 
-static cct_query *open_sample(const char *name) {
-  char *path = test_ingest(name);
-  if (!path) return NULL;
-  cct_query *q = NULL;
-  cct_err e = CCT_ERR_INIT;
-  if (cct_query_open(path, &q, &e)) fail_msg("open %s: %s", path, e.msg);
-  free(path);
-  return q;
-}
-
 /* Renders with fn into memory; returns the text (caller frees). */
 /* noinline: inlined, GCC takes the open_memstream buffer for a pointer to the local
  * 'buf' itself and warns of a dangling pointer in the callers (-Wdangling-pointer). */
@@ -239,7 +229,7 @@ static void center(cct_query *q, const char *item) {
 }
 
 static void sample_pictures(const char *name, const char *extra_center) {
-  cct_query *q = open_sample(name);
+  cct_query *q = test_open(name, 0);
   if (!q) {
     print_message("skip: %s not available\n", name);
     return;
@@ -288,7 +278,7 @@ static void test_svg_v4(void **state) {
 /* The HTML page: self-contained, embeds the tree, leaves the session as it was. */
 static void test_html(void **state) {
   (void)state;
-  cct_query *q = open_sample("classic-hatchet-osu-allgather");
+  cct_query *q = test_open("classic-hatchet-osu-allgather", 0);
   if (!q) skip();
   center(q, "pthread_spin_lock");
   cct_query_set_threshold(q, 0.001);
@@ -332,7 +322,7 @@ static void test_html(void **state) {
 
 static void test_stats_svg(void **state) {
   (void)state;
-  cct_query *q = open_sample("classic-hatchet-osu-allgather");
+  cct_query *q = test_open("classic-hatchet-osu-allgather", 0);
   if (!q) skip();
   center(q, "pthread_spin_lock");
   size_t len;
@@ -375,7 +365,7 @@ static void test_stats_svg(void **state) {
 /* Errors: nothing is written, the error comes back. */
 static void test_errors(void **state) {
   (void)state;
-  cct_query *q = open_sample("classic-hatchet-osu-allgather");
+  cct_query *q = test_open("classic-hatchet-osu-allgather", 0);
   if (!q) skip();
   char *buf = NULL;
   size_t n = 0;
@@ -437,7 +427,7 @@ static void test_bad_utf8(void **state) {
  * coordinates and JSON numbers keep '.' (before, "x=\"10,000\"" broke both). */
 static void test_host_locale(void **state) {
   (void)state;
-  cct_query *q = open_sample("classic-hatchet-osu-allgather");
+  cct_query *q = test_open("classic-hatchet-osu-allgather", 0);
   if (!q) skip();
   cct_err e = CCT_ERR_INIT;
   assert_int_equal(cct_center_apply(q, CCT_CENTER_SET, "main", &e), CCT_OK);

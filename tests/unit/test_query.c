@@ -25,14 +25,9 @@
 #include "test_util.h"
 #include "test_view.h"
 
+/* A session on sample name (test_open) without the hot path. */
 static cct_query *open_sample(const char *name) {
-  char *path = test_ingest(name);
-  if (!path) fail_msg("cannot ingest %s (CCTINGEST=%s)", name, getenv("CCTINGEST"));
-  cct_query *q = NULL;
-  cct_err e = CCT_ERR_INIT;
-  int rc = cct_query_open(path, &q, &e);
-  if (rc) fail_msg("open %s: %s", path, e.msg);
-  free(path);
+  cct_query *q = test_open(name, 1);
   assert_true(cct_query_hotpath(q) == 0.5); /* hpcviewer's default */
   cct_query_set_hotpath(q, 0); /* the hand-worked trees count every level; test_cpi_hot_path the hot path */
   return q;

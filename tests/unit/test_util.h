@@ -1,10 +1,13 @@
 /* test_util.h: what the unit tests that need real archives share: a private
  * temporary directory, and ingesting a database of tests/data (or one at an
- * absolute path) with the cctingest program named by $CCTINGEST, and a host
+ * absolute path) with the cctingest program named by $CCTINGEST and opening
+ * it (test_open: cmocka tests), and a host
  * locale with a comma decimal point.  Header-only
  * (static functions): each test program includes it once. */
 #ifndef CCT_TEST_UTIL_H
 #define CCT_TEST_UTIL_H
+
+#include "cct_query.h"
 
 #include <locale.h>
 #include <stdio.h>
@@ -50,6 +53,21 @@ static inline char *test_ingest(const char *name) {
     return NULL;
   }
   return out;
+}
+
+/* A session on NAME ingested by test_ingest.  Returns it, or NULL when that
+ * database is absent or does not ingest and required is 0 (the caller skips);
+ * fails the test (cmocka's fail_msg: include cmocka.h first) when required
+ * and it is absent, or when the archive does not open. */
+static inline cct_query *test_open(const char *name, int required) {
+  char *path = test_ingest(name);
+  if (!path && required) fail_msg("cannot ingest %s (CCTINGEST=%s)", name, getenv("CCTINGEST"));
+  if (!path) return NULL;
+  cct_query *q = NULL;
+  cct_err e = CCT_ERR_INIT;
+  if (cct_query_open(path, &q, &e)) fail_msg("open %s: %s", path, e.msg);
+  free(path);
+  return q;
 }
 
 /* Switches the process to a locale whose decimal point is a comma (de_DE.UTF-8,
