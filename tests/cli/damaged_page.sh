@@ -5,10 +5,7 @@
 # functions and exit 0.  Every archive connection turns on SQLite's cell size
 # checks (PRAGMA cell_size_check), the shell's and the SQLite extension's.
 set -euo pipefail
-t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
-fails=0
-fail() { echo "FAIL $*"; fails=$((fails + 1)); }
-"$CCTINGEST" --quiet "$CCT_DATA/classic-callflow-lulesh" "$t/a.sqlite"
+. "$CCT_SRC/tests/cli/lib/damage.bash" # $t/a.sqlite, fail, finish
 cp "$t/a.sqlite" "$t/bad.sqlite"
 page=$(sqlite3 "$t/a.sqlite" "SELECT pageno FROM dbstat WHERE name = 'scope_total' AND pagetype = 'leaf' ORDER BY path LIMIT 1")
 size=$(sqlite3 "$t/a.sqlite" "PRAGMA page_size")
@@ -34,4 +31,4 @@ if [ -n "${CCT_EXT:-}" ]; then
   fi
   grep -q "malformed" "$t/err" || { fail "extension: stderr was:"; cat "$t/err"; }
 fi
-[ "$fails" -eq 0 ]
+finish

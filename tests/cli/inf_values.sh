@@ -6,10 +6,7 @@
 # svg_frame); an inf in the context table went into the tree image of
 # 'cctingest --reindex'.
 set -euo pipefail
-t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
-fails=0
-fail() { echo "FAIL $*"; fails=$((fails + 1)); }
-"$CCTINGEST" --quiet "$CCT_DATA/classic-callflow-lulesh" "$t/a.sqlite"
+. "$CCT_SRC/tests/cli/lib/damage.bash" # $t/a.sqlite, fail, finish
 cp "$t/a.sqlite" "$t/v.sqlite"
 sqlite3 "$t/v.sqlite" "UPDATE value SET inclusive = 9e999; UPDATE scope_total SET inclusive = 9e999"
 cd "$t"
@@ -29,4 +26,4 @@ sqlite3 r.sqlite "UPDATE context SET inclusive = 9e999 WHERE pre = (SELECT min(p
 if "$CCTINGEST" --reindex r.sqlite 2>err; then fail "--reindex accepted inf"; else
   grep -q "a value is not a finite number" err || { fail "--reindex: stderr was:"; cat err; }
 fi
-[ "$fails" -eq 0 ]
+finish
