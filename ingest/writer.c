@@ -326,6 +326,16 @@ static void row_int(row *r, int i, int64_t v) { r->a[i - 1] = (row_arg){ARG_INT,
 static void row_opt(row *r, int i, int64_t v, int present) {
   if (present) row_int(r, i, v);
 }
+/* Parameters i .. i + n - 1 are v[0 .. n). */
+static void row_ints(row *r, int i, int n, const int64_t *v) {
+  for (int k = 0; k < n; k++) row_int(r, i + k, v[k]);
+}
+/* Parameters i .. i + 5 are a profile's node, rank, thread, core, GPU context and stream
+ * (NULL where it has none). */
+static void row_profile_id(row *r, int i, const cct_profile_id *id) {
+  int64_t f[6] = {id->node, id->rank, id->thread, id->core, id->gpucontext, id->gpustream};
+  for (int k = 0; k < 6; k++) row_opt(r, i + k, f[k], f[k] >= 0);
+}
 static void row_double(row *r, int i, double v) { r->a[i - 1] = (row_arg){ARG_DOUBLE, 0, 0, v, NULL}; }
 /* Text is copied; a blob's memory (malloc'd) passes to the row. */
 static void row_text(row *r, int i, const char *t) {
@@ -989,10 +999,7 @@ int cct_writer_exit(cct_writer *w) {
   row_int(r, 12, o->callsite == 2); /* a <C> whose callee frame is missing (FLASH) is a plain line */
   row_opt(r, 13, o->call_file, o->call_file > 0);
   row_opt(r, 14, o->call_line, o->call_line >= 0);
-  row_int(r, 15, w->pre_base + o->pre);
-  row_int(r, 16, w->pre_base + w->next_pre - 1);
-  row_int(r, 17, o->frame);
-  row_int(r, 18, o->fdepth);
+  row_ints(r, 15, 4, (int64_t[]){w->pre_base + o->pre, w->pre_base + w->next_pre - 1, o->frame, o->fdepth});
   row_opt(r, 19, o->fparent, w->depth > 0);
   row_int(r, 20, o->ldepth);
   row_opt(r, 21, o->lparent, w->depth > 0);
@@ -1057,10 +1064,8 @@ int cct_writer_profile(cct_writer *w, const cct_profile_id *id) {
   if (!r) return oom(w);
   w->cur_profile = ++w->nprofiles;
   if (w->traces) cct_traces_bind(w->traces, id, w->cur_profile);
-  row_int(r, 1, w->run);
-  row_int(r, 2, w->cur_profile);
-  int64_t f[6] = {id->node, id->rank, id->thread, id->core, id->gpucontext, id->gpustream};
-  for (int i = 0; i < 6; i++) row_opt(r, 3 + i, f[i], f[i] >= 0);
+  row_ints(r, 1, 2, (int64_t[]){w->run, w->cur_profile});
+  row_profile_id(r, 3, id);
   row_text(r, 9, id->source);
   return row_end(w);
 }
@@ -1091,9 +1096,7 @@ int cct_writer_profile_values(cct_writer *w, int m, size_t n, const uint32_t *ct
   }
   row *r = row_begin(w, w->ins_pval, "profile values");
   if (!r) return free(z), oom(w);
-  row_int(r, 1, w->run);
-  row_int(r, 2, w->cur_profile);
-  row_int(r, 3, m + 1);
+  row_ints(r, 1, 3, (int64_t[]){w->run, w->cur_profile, m + 1});
   row_blob(r, 4, z, zn);
   return row_end(w);
 }
@@ -1108,12 +1111,7 @@ static int trace_chunk(void *arg, int64_t lane, int64_t seq, int64_t first, int6
   cct_writer *w = arg;
   row *r = row_begin(w, w->ins_tchunk, "trace records");
   if (!r) return free(z), oom(w);
-  row_int(r, 1, w->run);
-  row_int(r, 2, lane);
-  row_int(r, 3, seq);
-  row_int(r, 4, first);
-  row_int(r, 5, end);
-  row_int(r, 6, n);
+  row_ints(r, 1, 6, (int64_t[]){w->run, lane, seq, first, end, n});
   row_blob(r, 7, z, zn);
   return row_end(w);
 }
@@ -1123,17 +1121,11 @@ static int trace_lane(void *arg, int64_t lane, int64_t profile, const cct_profil
   cct_writer *w = arg;
   row *r = row_begin(w, w->ins_tlane, "trace lanes");
   if (!r) return oom(w);
-  row_int(r, 1, w->run);
-  row_int(r, 2, lane);
+  row_ints(r, 1, 2, (int64_t[]){w->run, lane});
   row_opt(r, 3, profile, profile > 0);
-  int64_t f[6] = {id->node, id->rank, id->thread, id->core, id->gpucontext, id->gpustream};
-  for (int i = 0; i < 6; i++) row_opt(r, 4 + i, f[i], f[i] >= 0);
+  row_profile_id(r, 4, id);
   row_text(r, 10, id->source ? id->source : "");
-  row_int(r, 11, records);
-  row_int(r, 12, strays);
-  row_int(r, 13, first);
-  row_int(r, 14, last);
-  row_int(r, 15, busy);
+  row_ints(r, 11, 5, (int64_t[]){records, strays, first, last, busy});
   return row_end(w);
 }
 
@@ -1141,12 +1133,7 @@ static int trace_run(void *arg, int64_t t0, int64_t span, long long records, lon
   cct_writer *w = arg;
   row *r = row_begin(w, w->ins_trun, "trace span");
   if (!r) return oom(w);
-  row_int(r, 1, w->run);
-  row_int(r, 2, t0);
-  row_int(r, 3, span);
-  row_int(r, 4, records);
-  row_int(r, 5, strays);
-  row_int(r, 6, lanes);
+  row_ints(r, 1, 6, (int64_t[]){w->run, t0, span, records, strays, lanes});
   return row_end(w);
 }
 
