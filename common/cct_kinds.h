@@ -4,6 +4,9 @@
 #ifndef CCT_KINDS_H
 #define CCT_KINDS_H
 
+#include <stddef.h>
+#include <stdint.h>
+
 /* context.kind */
 enum { CCT_KIND_ROOT = 0, CCT_KIND_FUNCTION = 1, CCT_KIND_LOOP = 2, CCT_KIND_LINE = 3, CCT_KIND_INSTRUCTION = 4,
        CCT_KIND_COUNT };
@@ -39,6 +42,20 @@ enum { CCT_INCLUSIVE = 0, CCT_EXCLUSIVE = 1, CCT_EXCLUSIVE_LEX = 2, CCT_SCOPE_CO
 
 /* The metric of a run's traced time (SPEC section 5, Time windows), 'sum' statistic. */
 #define CCT_TRACE_METRIC "trace (sec)"
+
+/* trace_chunk.data before zstd (schema/trace.sql): n records as n little-endian u32
+ * context offsets, then n u64 time steps, whatever the host; written by ingest
+ * (trace.c), read by query (window.c).  Record i of a block buf of n records: */
+enum { CCT_TRACE_RECORD_BYTES = 12 };
+static inline void cct_trace_record_put(unsigned char *buf, size_t n, size_t i, uint32_t ctx, uint64_t dt) {
+  for (int b = 0; b < 4; b++) buf[4 * i + (size_t)b] = (unsigned char)(ctx >> (8 * b));
+  for (int b = 0; b < 8; b++) buf[4 * n + 8 * i + (size_t)b] = (unsigned char)(dt >> (8 * b));
+}
+static inline void cct_trace_record_get(const unsigned char *buf, size_t n, size_t i, uint32_t *ctx, uint64_t *dt) {
+  *ctx = 0, *dt = 0;
+  for (int b = 0; b < 4; b++) *ctx |= (uint32_t)buf[4 * i + (size_t)b] << (8 * b);
+  for (int b = 0; b < 8; b++) *dt |= (uint64_t)buf[4 * n + 8 * i + (size_t)b] << (8 * b);
+}
 
 /* Names of the codes above ("function", "call", "exclusive_lex"); "?" out of range. */
 const char *cct_kind_name(int kind);

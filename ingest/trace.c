@@ -6,6 +6,7 @@
  * microseconds, 01.01 in ns).  The files are read twice, in blocks, never
  * whole: before the tree to sum each context's traced time (the metric
  * 'trace'), at commit to store the records by the contexts' pre numbers. */
+#include "cct_kinds.h"
 #include "cct_util.h"
 #include "trace.h"
 #include "classic_int.h"
@@ -407,17 +408,14 @@ typedef struct store_state {
 
 static int flush_chunk(store_state *st, int64_t end, cct_err *err) {
   if (!st->n) return CCT_OK;
-  size_t raw = (size_t)st->n * 12, cap = ZSTD_compressBound(raw);
+  size_t raw = (size_t)st->n * CCT_TRACE_RECORD_BYTES, cap = ZSTD_compressBound(raw);
   unsigned char *buf = malloc(raw), *z = malloc(cap);
   if (!buf || !z) {
     free(buf);
     free(z);
     return nomem(err);
   }
-  for (uint32_t i = 0; i < st->n; i++) { /* little-endian, whatever the host */
-    for (int b = 0; b < 4; b++) buf[4 * (size_t)i + (size_t)b] = (unsigned char)(st->ctx[i] >> (8 * b));
-    for (int b = 0; b < 8; b++) buf[4 * (size_t)st->n + 8 * (size_t)i + (size_t)b] = (unsigned char)(st->dt[i] >> (8 * b));
-  }
+  for (uint32_t i = 0; i < st->n; i++) cct_trace_record_put(buf, st->n, i, st->ctx[i], st->dt[i]);
   size_t zn = ZSTD_compress(z, cap, buf, raw, 3);
   free(buf);
   if (ZSTD_isError(zn)) {

@@ -54,7 +54,7 @@ static int64_t col_opt(sqlite3_stmt *st, int i) {
  * run has ncontexts contexts.  Returns CCT_OK or CCT_ECORRUPT. */
 static int decode_chunk(qlane *l, const void *z, size_t zn, int64_t first, int64_t end, size_t n, int32_t ncontexts,
                         cct_err *err) {
-  size_t raw = n * 12;
+  size_t raw = n * CCT_TRACE_RECORD_BYTES;
   unsigned char *buf = malloc(raw ? raw : 1);
   if (!buf) return cct_err_set(err, CCT_ENOMEM, "out of memory");
   size_t got = ZSTD_decompress(buf, raw, z, zn);
@@ -62,10 +62,9 @@ static int decode_chunk(qlane *l, const void *z, size_t zn, int64_t first, int64
   if (ZSTD_isError(got) || got != raw) rc = cct_err_set(err, CCT_ECORRUPT, "damaged trace records (lane %lld)", (long long)l->lane);
   int64_t t = first;
   for (size_t i = 0; !rc && i < n; i++) {
-    uint32_t c = 0;
-    uint64_t dt = 0;
-    for (int b = 0; b < 4; b++) c |= (uint32_t)buf[4 * i + (size_t)b] << (8 * b);
-    for (int b = 0; b < 8; b++) dt |= (uint64_t)buf[4 * n + 8 * i + (size_t)b] << (8 * b);
+    uint32_t c;
+    uint64_t dt;
+    cct_trace_record_get(buf, n, i, &c, &dt);
     if (dt > (uint64_t)(end - t) || (int64_t)c >= ncontexts || (l->n && t + (int64_t)dt < l->t[l->n - 1])) {
       rc = cct_err_set(err, CCT_ECORRUPT, "damaged trace records (lane %lld): times or contexts out of range",
                        (long long)l->lane);
