@@ -213,6 +213,33 @@ static int timeline_frames(const qv *q, const qtraces *t, const lane_order *orde
   return rc;
 }
 
+/* The center as a timeline names it: its label, and for a '#ID' center (the
+ * TUI's 'c' on a lane makes one) what that context is too: 'main (#2)'.  New
+ * string; NULL out of memory. */
+static char *center_title(const qv *q) {
+  const cct_center *c = q->c;
+  if (!c->nitems) return q_strdup("<program root>");
+  if (c->nitems != 1 || c->items[0].type != IT_CTX || c->nO != 1) return q_strdup(q_center_label(c));
+  const qctx *o = &c->O[0];
+  char *what = NULL;
+  cct_err e = CCT_ERR_INIT; /* a name that cannot be read leaves the '#ID' alone */
+  if (o->kind == CCT_KIND_LOOP || o->kind == CCT_KIND_LINE) {
+    const char *p = NULL;
+    const fninfo *f = NULL;
+    if (!q_path(q, 0, o->file, &p, &e) && !q_function(q, o->function, &f, &e))
+      what = q_scope_label(o->kind == CCT_KIND_LOOP, p, cct_scope_line(o->line, o->function), f ? f->name : NULL);
+  } else {
+    const fninfo *f = NULL;
+    if (!q_function(q, o->function, &f, &e) && f) what = q_strdup(f->name);
+  }
+  if (!what) return q_strdup(q_center_label(c));
+  size_t n = strlen(what) + strlen(c->items[0].text) + 4;
+  char *s = malloc(n);
+  if (s) snprintf(s, n, "%s (%s)", what, c->items[0].text);
+  free(what);
+  return s;
+}
+
 int cct_timeline_compute(cct_query *s, size_t nlanes, size_t ncols, int over, cct_timeline **out, cct_err *err) {
   *out = NULL;
   cct_view_spec spec;
@@ -244,7 +271,7 @@ int cct_timeline_compute(cct_query *s, size_t nlanes, size_t ncols, int over, cc
     tl->win_to = (double)wto * 1e-9;
     tl->ncols = ncols;
     tl->total_lanes = t->nlanes;
-    tl->center = q_strdup(q.c->nitems ? q_center_label(q.c) : "<program root>");
+    tl->center = center_title(&q);
     for (size_t k = 0; k < t->nlanes; k++) {
       ord[k].i = k;
       q_lane_time(&t->lanes[k], in, wfrom, wto, &ord[k].on, &ord[k].busy);

@@ -307,7 +307,12 @@ for w in 80 200; do
   id=$(cat "$t/frame")
   keys c
   wait_for "^ center #$id \(1 occurrence\)" "'c' in the timeline did not center on #$id at $w columns"
-  wait_for "Timeline of #$id" "the timeline did not follow the new center"
+  # titled by what the frame is, from the public 'contexts' view (it read 'Timeline of #ID')
+  # (at 80 columns the title is cut in the middle: its first 20 characters, then '(#ID)')
+  name=$(python3 -c 'import re, sqlite3, sys; n = sqlite3.connect(sys.argv[1]).execute(
+    "SELECT name FROM contexts WHERE run = 1 AND id = ?", (int(sys.argv[2]),)).fetchone()[0]
+print(re.escape(n) + " " if int(sys.argv[3]) > 100 else re.escape(n[:20]) + ".*")' "$t/inline.sqlite" "$id" "$w")
+  wait_for "Timeline of $name\\(#$id\\)" "the timeline did not follow the new center, named by its function"
   # marks 5 columns apart: the window is from the first's start to the second's end
   keys -N 10 h
   keys Space
