@@ -7,8 +7,9 @@ merged experiment*.mdb (read here from the layout of formats doc 1.5): their
 identities (rank, thread, host) and every value of every MetricDB column equal
 the archive's, and they add up to the summary (to the XML's 6 significant
 digits).  Usage: check_classic.py DB_DIR ARCHIVE RUN"""
-import glob, os, sqlite3, struct, subprocess, sys
+import glob, os, sqlite3, struct, sys
 import xml.etree.ElementTree as ET
+from readers import blob_values
 
 db_dir, archive, run = sys.argv[1], sys.argv[2], int(sys.argv[3])
 fails = []
@@ -147,14 +148,6 @@ if excl_id:
 
 # -- per-profile values: the archive's blobs equal the metric-db files, and
 # (except in gauss, whose metric-db files cover 2 of its 4 ranks) add up to <M>
-def blob_values(blob):
-    raw = subprocess.run(["zstd", "-dc"], input=blob, stdout=subprocess.PIPE, check=True).stdout
-    n = struct.unpack_from("<I", raw, 0)[0]
-    ctx = struct.unpack_from(f"<{n}I", raw, 4)
-    inc = struct.unpack_from(f"<{n}d", raw, 4 + 4 * n)
-    exc = struct.unpack_from(f"<{n}d", raw, 4 + 12 * n)
-    return {c: (i, e) for c, i, e in zip(ctx, inc, exc)}
-
 def name_identity(name):
     """rank, thread, host from <grp>.<exe>-<rank>-<thread>-<hostid>-<pid>-<gen>.metric-db"""
     parts = name[:-len(".metric-db")].split("-")

@@ -9,8 +9,9 @@ view formulas name) of every context; every value of every thread profile
 (keyed by the MetricDB ids) and each profile's identity (id tuple); the count
 of elided context ids; and that the profiles add up to the summary.
 Usage: check_prof2.py DB_DIR ARCHIVE RUN"""
-import os, sqlite3, struct, subprocess, sys
+import os, sqlite3, sys
 from prof2read import read_profiles
+from readers import blob_values
 import xml.etree.ElementTree as ET
 
 db_dir, archive, run = sys.argv[1], sys.argv[2], int(sys.argv[3])
@@ -100,14 +101,6 @@ for base, which, mid in summary_ids:
         checked += 1
 
 # -- thread profiles: identity from the id tuple, every value of every MetricDB column
-def blob_values(blob):
-    raw = subprocess.run(["zstd", "-dc"], input=blob, stdout=subprocess.PIPE, check=True).stdout
-    n = struct.unpack_from("<I", raw, 0)[0]
-    ctx = struct.unpack_from(f"<{n}I", raw, 4)
-    inc = struct.unpack_from(f"<{n}d", raw, 4 + 4 * n)
-    exc = struct.unpack_from(f"<{n}d", raw, 4 + 12 * n)
-    return {c: (i, e) for c, i, e in zip(ctx, inc, exc)}
-
 nprofiles = con.execute("SELECT profiles FROM runs WHERE run=?", (run,)).fetchone()[0]
 if nprofiles != nprof - 1:
     fails.append(f"profiles: archive {nprofiles}, profile.db {nprof - 1} besides the summary")

@@ -36,20 +36,14 @@ g="$t/gen.sqlite"
 # diff compares the view shown (its metric, filters, sort), not the session's settings since
 "$CCTQ" "$g" -c 'run 1; mode json; topdown 1; metric instructions; diff 2' >"$t/g_shown_metric.json"
 "$CCTQ" "$g" -c 'run 1; mode json; filter drop malloc; flat 4 by exclusive; filter reset; diff 2' >"$t/g_shown_flat.json"
-python3 - "$t" "$g" <<'PY'
+PYTHONPATH="$CCT_SRC/tests/cli" python3 - "$t" "$g" <<'PY'
 import json, sqlite3, sys
+from readers import last_object  # the view's object, then the diff's: each must parse whole
 t, arc = sys.argv[1:3]
 f1, f2 = (json.load(open("%s/f%d.json" % (t, k))) for k in (1, 2))
 con = sqlite3.connect(arc)
 def close(a, b):
     return abs(a - b) <= 1e-9 * max(1.0, abs(a), abs(b))
-def last_object(path):  # the view's object, then the diff's: each must parse whole
-    text, objs, i = open(path).read(), [], 0
-    while i < len(text):
-        o, i = json.JSONDecoder().raw_decode(text, i)
-        objs.append(o)
-        while i < len(text) and text[i].isspace(): i += 1
-    return objs[-1]
 def load(name):
     d = last_object("%s/%s.json" % (t, name))
     assert d["view"] == "diff", d
@@ -121,8 +115,9 @@ a="$t/cpi.sqlite"
 "$CCTQ" "$a" -c 'run 1; mode json; center main; granularity line; topdown 3; diff v4' >"$t/c_line.json"
 "$CCTQ" "$a" -c 'run 1; mode json; center MPI_Finalize; bottomup 3; diff 2' >"$t/c_bu.json"
 "$CCTQ" "$a" -c 'run 1; mode json; topdown 3; diff 2' >"$t/c_root.json"
-python3 - "$t" "$a" <<'PY'
+PYTHONPATH="$CCT_SRC/tests/cli" python3 - "$t" "$a" <<'PY'
 import json, sqlite3, sys
+from readers import last_object
 t, arc = sys.argv[1:3]
 con = sqlite3.connect(arc)
 def close(a, b):
@@ -135,13 +130,6 @@ names = lambda run: {n for (n,) in con.execute("SELECT name FROM functions WHERE
 n1, n2 = names(1), names(2)
 M = "CPUTIME (usec)"
 seen = set()
-def last_object(path):
-    text, objs, i = open(path).read(), [], 0
-    while i < len(text):
-        o, i = json.JSONDecoder().raw_decode(text, i)
-        objs.append(o)
-        while i < len(text) and text[i].isspace(): i += 1
-    return objs[-1]
 for name in ("c_func", "c_line", "c_bu", "c_root"):
     d = last_object("%s/%s.json" % (t, name))
     m = d["metrics"][0]
