@@ -317,6 +317,16 @@ int q_values_many(const qv *q, const int64_t *pres, size_t n, const size_t *cols
   return rc;
 }
 
+/* Steps statement which (of x's run, id bound as ?2) to its row: CCT_STEP_ROW with *st on
+ * the row (the caller resets it), else CCT_OK (no row) or an error, *st reset. */
+static int lookup(const qv *x, int which, int64_t id, sqlite3_stmt **st, cct_err *err) {
+  if (!(*st = q_stmt(x, which, err))) return CCT_ESQL;
+  sqlite3_bind_int64(*st, 2, id);
+  int rc = cct_step(*st, err);
+  if (rc != CCT_STEP_ROW) sqlite3_reset(*st);
+  return rc;
+}
+
 int q_function(const qv *x, int64_t id, const fninfo **out, cct_err *err) {
   qarch *q = x->a;
   *out = NULL;
@@ -325,14 +335,9 @@ int q_function(const qv *x, int64_t id, const fninfo **out, cct_err *err) {
     *out = &q->fns[*slot];
     return CCT_OK;
   }
-  sqlite3_stmt *st = q_stmt(x, ST_FUNCTION_INFO, err);
-  if (!st) return CCT_ESQL;
-  sqlite3_bind_int64(st, 2, id);
-  int rc = cct_step(st, err);
-  if (rc != CCT_STEP_ROW) {
-    sqlite3_reset(st);
-    return rc; /* CCT_OK (unknown) or the error */
-  }
+  sqlite3_stmt *st;
+  int rc = lookup(x, ST_FUNCTION_INFO, id, &st, err);
+  if (rc != CCT_STEP_ROW) return rc; /* CCT_OK (unknown) or the error */
   if (CCT_GROW(q->fns, q->nfns + 1, q->fncap)) {
     sqlite3_reset(st);
     return cct_err_set(err, CCT_ENOMEM, "out of memory");
@@ -367,14 +372,9 @@ int q_path(const qv *x, int kind, int64_t id, const char **out, cct_err *err) {
     *out = q->paths[*slot];
     return CCT_OK;
   }
-  sqlite3_stmt *st = q_stmt(x, kind ? ST_MODULE_PATH : ST_FILE_PATH, err);
-  if (!st) return CCT_ESQL;
-  sqlite3_bind_int64(st, 2, id);
-  int rc = cct_step(st, err);
-  if (rc != CCT_STEP_ROW) {
-    sqlite3_reset(st);
-    return rc; /* CCT_OK (unknown) or the error */
-  }
+  sqlite3_stmt *st;
+  int rc = lookup(x, kind ? ST_MODULE_PATH : ST_FILE_PATH, id, &st, err);
+  if (rc != CCT_STEP_ROW) return rc; /* CCT_OK (unknown) or the error */
   const char *text = (const char *)sqlite3_column_text(st, 0);
   char *p = q_strdup(text);
   sqlite3_reset(st);
