@@ -1037,36 +1037,29 @@ static int cmd_columns(cct_shell *p, cct_words *w) {
     return CCT_CMD_OK;
   }
   if (i < p->ncolumns) return free(m), CCT_CMD_OK;
-  char **c = realloc(p->columns, (p->ncolumns + 1) * sizeof *c);
+  char **c = cct_reallocarray(p->columns, p->ncolumns + 1, sizeof *c);
   if (!c) return free(m), cct_shell_error(p, "out of memory");
   p->columns = c;
   p->columns[p->ncolumns++] = m;
   return CCT_CMD_OK;
 }
 
-static int cmd_pager(cct_shell *p, cct_words *w) {
+/* A setting that is on or off: 'NAME' prints it, 'NAME on|off' sets *flag. */
+static int on_off(cct_shell *p, cct_words *w, int *flag) {
   if (w->argc == 1) {
-    fprintf(p->out, "%s\n", p->pager ? "on" : "off");
+    fprintf(p->out, "%s\n", *flag ? "on" : "off");
     return CCT_CMD_OK;
   }
   static const char *const v[] = {"off", "on", NULL};
   int k = w->argc == 2 ? find_word(v, w->argv[1]) : -1;
   if (k < 0) return usage_error(p, cmd_of(w), "need on or off, not", w->argv[w->argc > 2 ? 2 : 1]);
-  p->pager = k;
+  *flag = k;
   return CCT_CMD_OK;
 }
 
-static int cmd_timer(cct_shell *p, cct_words *w) {
-  if (w->argc == 1) {
-    fprintf(p->out, "%s\n", p->timer ? "on" : "off");
-    return CCT_CMD_OK;
-  }
-  static const char *const v[] = {"off", "on", NULL};
-  int k = w->argc == 2 ? find_word(v, w->argv[1]) : -1;
-  if (k < 0) return usage_error(p, cmd_of(w), "need on or off, not", w->argv[w->argc > 2 ? 2 : 1]);
-  p->timer = k;
-  return CCT_CMD_OK;
-}
+static int cmd_pager(cct_shell *p, cct_words *w) { return on_off(p, w, &p->pager); }
+
+static int cmd_timer(cct_shell *p, cct_words *w) { return on_off(p, w, &p->timer); }
 
 static int cmd_mode(cct_shell *p, cct_words *w) {
   if (w->argc == 1) {
