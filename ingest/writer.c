@@ -72,6 +72,8 @@ typedef struct open_ctx {
 struct cct_writer {
   sqlite3 *db;               /* archive being written */
   char *out_path;            /* final path */
+  char *db_dir;              /* the input database, as given */
+  const char *tree_file;     /* its file that holds the tree (meta.db, experiment.xml) */
   char *tmp_path;            /* temporary file for a new archive, NULL when appending */
   int tmp_fd;                /* its descriptor, holding its lock (tmpfile.c), -1 = none */
   char *src_root;            /* real path of DB_DIR/src (a directory, not a symlink), NULL when none */
@@ -400,6 +402,12 @@ int cct_writer_open(const char *out_path, const char *db_dir, const char *format
   pthread_cond_init(&w->not_full, NULL);
   w->format = format;
   w->out_path = strdup(out_path);
+  w->db_dir = strdup(db_dir);
+  w->tree_file = !strcmp(format, "v4") ? "meta.db" : "experiment.xml";
+  if (!w->out_path || !w->db_dir) {
+    cct_writer_abort(w);
+    return cct_err_set(err, CCT_ENOMEM, "out of memory");
+  }
   w->tmp_fd = -1;
   w->primary = -1;
   w->trace_m = -1;
@@ -1237,7 +1245,12 @@ static int finish_tree(cct_writer *w, cct_err *err) {
   trace(w, "center tables");
   if (!rc) rc = cct_schema_create_indexes(w->db, err);
   trace(w, "indexes");
-  if (!rc) rc = cct_tree_image_write(w->db, w->run, w->next_pre, err);
+  if (!rc) { /* its check finds a tree the input made inconsistent: an error naming that file */
+    cct_err e = CCT_ERR_INIT;
+    rc = cct_tree_image_write(w->db, w->run, w->next_pre, &e);
+    if (rc == CCT_ECORRUPT) cct_err_set(err, rc, "'%s/%s': %s", w->db_dir, w->tree_file, e.msg);
+    else if (rc) cct_err_set(err, rc, "%s", e.msg);
+  }
   trace(w, "tree image");
   return rc;
 }
@@ -1376,5 +1389,6 @@ void cct_writer_abort(cct_writer *w) {
   free(w->tmp_path);
   free(w->src_root);
   free(w->out_path);
+  free(w->db_dir);
   free(w);
 }

@@ -80,8 +80,8 @@ static int decode_chunk(qlane *l, const void *z, size_t zn, int64_t first, int64
   return rc;
 }
 
-/* Loads the traces of run r (cached); *out NULL when it has none. */
-int q_traces_get(qarch *a, const qrun *r, qtraces **out, cct_err *err) {
+/* q_traces_get without the archive's name in its damage messages. */
+static int load_traces(qarch *a, const qrun *r, qtraces **out, cct_err *err) {
   *out = NULL;
   int trc = q_run_tree(a, r, err); /* records name nodes of the tree */
   if (trc) return trc;
@@ -172,6 +172,18 @@ int q_traces_get(qarch *a, const qrun *r, qtraces **out, cct_err *err) {
   tc->runs[tc->n++] = t;
   *out = t->nlanes ? t : NULL;
   return CCT_OK;
+}
+
+/* Loads the traces of run r (cached); *out NULL when it has none.  Damage is an
+ * error naming the archive (README "Reliability": every error names its file). */
+int q_traces_get(qarch *a, const qrun *r, qtraces **out, cct_err *err) {
+  cct_err e = CCT_ERR_INIT;
+  int rc = load_traces(a, r, out, &e);
+  if (!rc) return CCT_OK;
+  const char *file = sqlite3_db_filename(a->db, "main");
+  if (rc == CCT_ECORRUPT && e.msg[0] != '\'') /* (the tree's errors name it already) */
+    return cct_err_set(err, rc, "'%s': %s", file && *file ? file : "the archive", e.msg);
+  return cct_err_set(err, rc, "%s", e.msg);
 }
 
 /* Adds to v[3 * node] the ns each record of lane l spends in [from, to). */

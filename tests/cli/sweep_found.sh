@@ -14,6 +14,10 @@
 #    were errors without the archive's name.
 # 4. A classic experiment.xml declaring a <File> (or <LoadModule>) id twice:
 #    "file id 3 declared twice", no file named.
+# 5. A v4 meta.db whose line field reads past the tree's range: "run 1: the
+#    context tree is inconsistent: node 67: a field out of range", no file named.
+# 6. A hand-edited trace_run row (a span shorter than the records): "damaged
+#    trace records of run 1", no archive named.
 set -euo pipefail
 t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
@@ -113,3 +117,42 @@ st=0; "$CCTINGEST" --quiet twice n.sqlite 2>err || st=$?
   grep -q "^cctingest: error: 'twice/experiment.xml' line [0-9]*: file id [0-9]* declared twice$" err ||
   fail "a File declared twice: exit $st, $(cat err)"
 echo "ok sweep findings"
+
+# 5. a line context of v4-hpcviewer-inline.meta.db given line 0xfffffff0
+mkdir db5
+cp "$CCT_DATA/v4-hpcviewer-inline.meta.db"/* db5/
+python3 - db5/meta.db "$CCT_SRC/tests/cli" <<'PY'
+import struct, sys
+sys.path.insert(0, sys.argv[2])
+from v4read import u8, u16, u64
+m = bytearray(open(sys.argv[1], "rb").read())
+cp = u64(m, 0x18 + 16 * 3)  # the context tree section
+pep, nep, szep = u64(m, cp), u16(m, cp + 8), u8(m, cp + 0x0a)
+todo = [(u64(m, pep + i * szep + 8), u64(m, pep + i * szep)) for i in range(nep)]
+while todo:
+    q, size = todo.pop()
+    end = q + size
+    while q < end:
+        if m[q + 0x16] == 2 and m[q + 0x14] == 2:  # a line context with a file and line only
+            struct.pack_into("<I", m, q + 0x28, 0xFFFFFFF0)
+            open(sys.argv[1], "wb").write(m)
+            sys.exit(0)
+        if u64(m, q): todo.append((u64(m, q + 8), u64(m, q)))
+        q += 0x20 + 8 * m[q + 0x17]
+sys.exit("no line context")
+PY
+st=0; "$CCTINGEST" --quiet db5 a5.sqlite 2>err || st=$?
+[ "$st" = 1 ] && [ ! -e a5.sqlite ] || fail "a damaged meta.db tree: exit $st"
+[ "$(grep -c . err)" = 1 ] && grep -q "^cctingest: error: 'db5/meta.db': .*context tree is inconsistent" err ||
+  fail "a damaged meta.db tree: $(cat err)"
+
+# 6. trace_run's span cut to 1 us: the records run past it
+mkdir db6
+for f in "$CCT_DATA/v4-hpcviewer-loop-fork-cycles"/* "$CCT_DATA/traces/v4-hpcviewer-loop-fork-cycles"/*; do ln -s "$f" db6/; done
+"$CCTINGEST" --quiet db6 a6.sqlite
+sqlite3 a6.sqlite "UPDATE trace_run SET span = 1000"
+st=0; "$CCTQ" a6.sqlite -c "center main; timeline 1" >out 2>err || st=$?
+[ "$st" = 1 ] || fail "damaged trace records: exit $st"
+[ "$(grep -c . err)" = 1 ] && grep -q "^cctq: error: '[^']*a6.sqlite': damaged trace records of run 1" err ||
+  fail "damaged trace records: $(cat err)"
+echo "ok: a damaged meta.db tree and damaged trace records name their file"
