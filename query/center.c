@@ -910,8 +910,9 @@ char *q_scope_label(int loop, const char *path, long long line, const char *fnam
   char buf[1200];
   if (line >= 0) snprintf(buf, sizeof buf, "%s%s:%lld", loop ? "loop at " : "", base, line);
   else if (!fname) snprintf(buf, sizeof buf, "%s%s", loop ? "loop at " : "", base);
-  else if (strstr(fname, base)) snprintf(buf, sizeof buf, "%s in %s", loop ? "loop" : "line", fname);
-  else if (base[0] == '[' || base[0] == '<') snprintf(buf, sizeof buf, "%s in %s %s", loop ? "loop" : "line", fname, base);
+  else if (strstr(fname, base) || base[0] == '<' || base[0] == '~') /* (no placeholder: '<unknown file>') */
+    snprintf(buf, sizeof buf, "%s in %s", loop ? "loop" : "line", fname);
+  else if (base[0] == '[') snprintf(buf, sizeof buf, "%s in %s %s", loop ? "loop" : "line", fname, base);
   else snprintf(buf, sizeof buf, "%s in %s (%s)", loop ? "loop" : "line", fname, base);
   return strdup(buf);
 }

@@ -387,7 +387,8 @@ const char *q_center_label(const cct_center *c);
 /* The label of a loop (loop = 1) or line scope at the file of path and the line of
  * cct_scope_line: 'loop at f.c:12' or 'f.c:12', and for one without a line 'loop in
  * FNAME' or 'line in FNAME' (FNAME its function's name, then the file's base name when
- * the name lacks it: '[lib.so]', '<unknown>', '(f.c)'), which 'center' takes back as an item.  New string; NULL out of memory. */
+ * the name lacks it: '[lib.so]', '(f.c)'; not hpcprof's '<unknown file>' or
+ * '~unknown-file~'), which 'center' takes back as an item.  New string; NULL out of memory. */
 char *q_scope_label(int loop, const char *path, long long line, const char *fname);
 /* Whether function id has an occurrence in the center (a frame of it). */
 int q_center_has_function(const cct_center *c, int64_t fn);

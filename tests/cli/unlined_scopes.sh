@@ -56,7 +56,7 @@ for lt, word in ((1, "loop"), (2, "line")):
             if outer: incl += v.get(ex, 0.0)
             if counted: excl += v.get(fu, 0.0)
         base = os.path.basename(path)
-        label = "%s in %s" % (word, fn) + ("" if base in fn else " " + base if base[0] in "[<" else " (%s)" % base)
+        label = "%s in %s" % (word, fn) + ("" if base in fn or base[0] in "<~" else " " + base if base[0] == "[" else " (%s)" % base)
         if incl or excl: want[label] = (len(cs), incl, excl)
 if len([k for k in want if k.startswith("loop in") and "libopen-pal" in k]) < 3:
     fail("expected several libopen-pal loop scopes in the raw data, got %s" % sorted(want))
