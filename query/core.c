@@ -72,9 +72,10 @@ static int inlined_note(const qv *q, int view, cct_view *v, cct_err *err) {
   if (rc || !(in > own + 1e-9 * fabs(in))) return rc;
   v->inlined = in;
   if (v->note) return CCT_OK;
-  char b[512];
-  snprintf(b, sizeof b, "%s's exclusive leaves out %.3g %s in the frames inlined into it (its code is inlined; "
-           "hpcviewer's classic exclusive counts them)", v->rows[0].name, in, v->metrics[0]);
+  char b[512], num[48]; /* a whole value as an integer, as the views print it */
+  snprintf(num, sizeof num, in == floor(in) && fabs(in) < 1e15 ? "%.0f" : "%.3g", in);
+  snprintf(b, sizeof b, "%s's exclusive leaves out %s %s in the frames inlined into it (its code is inlined; "
+           "hpcviewer's classic exclusive counts them)", v->rows[0].name, num, v->metrics[0]);
   return (v->note = q_strdup(b)) ? CCT_OK : cct_err_set(err, CCT_ENOMEM, "out of memory");
 }
 
