@@ -235,7 +235,8 @@ typedef struct cct_view_spec {
 int cct_view_compute(cct_query *q, const cct_view_spec *spec, cct_view **out, cct_err *err);
 
 /* The distribution of the inclusive value of spec's center over profiles
- * (spec's run, center and metric; bins histogram bins, 0 = 10; profiles in
+ * (spec's run, center and metric; bins histogram bins, 0 = 10 or one per
+ * profile when fewer (rank sums: per rank); profiles in
  * order CCT_STATS_BY_*).  Same contract as cct_view_compute. */
 int cct_stats_compute(cct_query *q, const cct_view_spec *spec, size_t bins, int order, cct_stats **out,
                       cct_err *err);

@@ -547,6 +547,7 @@ static int distribution(const cct_stats *s, int kind, cct_stats_dist *d) {
 int q_stats(const qv *q, size_t bins, int order, cct_stats **out, cct_err *err) {
   *out = NULL;
   if (!q->r->ncols) return cct_err_set(err, CCT_ENOTFOUND, "run %d has no metrics", q->shown_run);
+  int auto_bins = !bins; /* then at most one bin per profile (or rank sum): 10 bins of 4 profiles were 6 empty */
   if (!bins) bins = 10;
   cct_stats *s = calloc(1, sizeof *s);
   if (!s) return cct_err_set(err, CCT_ENOMEM, "out of memory");
@@ -654,6 +655,7 @@ int q_stats(const qv *q, size_t bins, int order, cct_stats **out, cct_err *err) 
     return rc;
   }
   if (order == CCT_STATS_RANK_SUMS) rank_sums(s);
+  if (auto_bins && s->count < s->bins) s->bins = s->count ? s->count : 1;
   /* the distribution over all profiles, then per kind */
   cct_stats_dist all;
   rc = distribution(s, -1, &all);

@@ -153,7 +153,8 @@ static const cct_cmd commands[] = {
     {"stats", cmd_stats, CMD_NEEDS_DB, "stats [by rank|by rank,thread|by thread] [BINS]",
      "distribution of the center's inclusive value over profiles, per kind (CPU threads, GPU streams); "
      "'by rank' over ranks (each the sum of its threads), 'by rank,thread' / 'by thread' every profile in that order",
-     "  stats                  figures over profiles, the top 5, a histogram (BINS, default 10)\n"
+     "  stats                  figures over profiles, the top 5, a histogram (BINS,\n"
+     "                         default 10, or one per profile when fewer)\n"
      "  stats by rank          each rank's profiles (its threads) added up: figures over ranks,\n"
      "                         every rank in order (an MPI+OpenMP run's imbalance between ranks)\n"
      "  stats by rank,thread   every profile, by rank then thread\n"
@@ -835,7 +836,7 @@ static int cmd_source(cct_shell *p, cct_words *w) {
 }
 
 static int cmd_stats(cct_shell *p, cct_words *w) {
-  int bins = 10, order = CCT_STATS_BY_VALUE, a = 1;
+  int bins = 0, order = CCT_STATS_BY_VALUE, a = 1; /* 0: the library's default */
   if (w->argc > a && !strcmp(w->argv[a], "by")) {
     static const char *const keys[] = {"rank", "rank,thread", "thread"};
     static const int orders[] = {CCT_STATS_RANK_SUMS, CCT_STATS_BY_RANK, CCT_STATS_BY_THREAD};

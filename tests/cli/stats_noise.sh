@@ -9,7 +9,7 @@
 # - v4-pipit-ping-pong (two ranks 0.131009 and 0.131061 s): figures with 3
 #   significant digits as views print them ('mean 0.131', not 0.131035), and
 #   histogram edges that all differ and rise (3 digits would print '0.131 ..
-#   0.131' ten times).
+#   0.131' ten times, 'stats 10'); by default one bin per profile when fewer than 10.
 set -euo pipefail
 t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
@@ -31,7 +31,10 @@ grep -q 'data-kind="gpu"[^>]*>GPU streams (1): all zero<' s.svg || fail "picture
 grep -q 'data-kind="cpu"[^>]*>CPU threads (1): value 0.0297944 (one profile)<' s.svg || fail "picture: CPU thread's value"
 ! grep -q 'class="bin"' s.svg || fail "picture: histogram bins of one value"
 "$CCTINGEST" --quiet "$CCT_DATA/v4-pipit-ping-pong" p.sqlite
-"$CCTQ" p.sqlite -c "stats" >pp
+"$CCTQ" p.sqlite -c "stats" >pp2
+# by default no more bins than profiles (before: 10 bins for these 2 ranks, 8 of them empty)
+grep -q '^histogram (2 bins):$' pp2 || { cat pp2; fail "stats of 2 profiles: not 2 bins"; }
+"$CCTQ" p.sqlite -c "stats 10" >pp
 grep -q '^  mean       0.131$' pp || { cat pp; fail "mean not as views print it"; }
 python3 - <<'PY'
 import re, sys
