@@ -222,7 +222,9 @@ int cct_out_stats(cct_shell *p, const cct_stats *s, const cct_view_spec *spec, F
 int cct_out_diff(cct_shell *p, const cct_diff *d, FILE *f, int mode);
 
 /* Prints the rows of a prepared statement in p->mode (tree mode prints a
- * table); view names the JSON object ("sql", "runs", "metrics").  The column
+ * table); view names the JSON object ("sql", "runs", "metrics").  A listing
+ * (any view but "sql") leaves out columns empty in every row and prints its
+ * 'note' column below the grid in tree and table (csv and json keep it).  The column
  * named value_col (NULL: none) holds metric values, printed by the views'
  * number rule in tree and table modes.  Steps st to the end.  Returns
  * SQLITE_DONE, or the SQLite error code of the step. */

@@ -505,10 +505,17 @@ int cct_out_stmt(cct_shell *p, sqlite3_stmt *st, const char *view, const char *v
   cct_result r;
   cct_result_init(&r, view);
   if (p->q) cct_result_context(&r, cct_query_run(p->q), NULL, 0, -1);
+  /* A listing (not 'sql') leaves out columns empty in every row, and prints its notes below
+   * the grid in tree and table, each after the row's name: a note is a sentence, and as a
+   * column it pushed every row past 80 columns. */
+  int listing = strcmp(view, "sql") != 0, note = -1, name_col = -1;
+  r.hide_empty = listing;
   for (int c = 0; c < nc; c++) {
     const char *name = sqlite3_column_name(st, c);
     int role = value_col && !strcmp(name, value_col) ? CCT_ROLE_VALUE : CCT_ROLE_PLAIN;
-    cct_result_col(&r, cct_result_keep(&r, strdup(name)), CCT_T_TEXT, role, CCT_IN_ALL);
+    if (listing && !strcmp(name, "note")) note = c;
+    if (listing && !strcmp(name, "name")) name_col = c;
+    cct_result_col(&r, cct_result_keep(&r, strdup(name)), CCT_T_TEXT, role, c == note ? CCT_IN_DATA : CCT_IN_ALL);
   }
   while (!cct_shell_interrupted && (rc = sqlite3_step(st)) == SQLITE_ROW) {
     cct_cell *x = cct_result_row(&r);
@@ -529,6 +536,9 @@ int cct_out_stmt(cct_shell *p, sqlite3_stmt *st, const char *view, const char *v
       default: cct_cell_text(&x[c], cct_result_keep(&r, strdup((const char *)sqlite3_column_text(st, c)))); break;
       }
     }
+    if (note >= 0 && sqlite3_column_type(st, note) != SQLITE_NULL)
+      sqlite3_str_appendf(r.tail, "note on %s: %s\n", name_col >= 0 ? (const char *)sqlite3_column_text(st, name_col) : "?",
+                          (const char *)sqlite3_column_text(st, note));
   }
   if (cct_shell_interrupted) rc = SQLITE_INTERRUPT;
   if (rc == SQLITE_DONE && (nc > 0 || p->mode == CCT_MODE_JSON) && cct_out_result(p, &r, NULL, 0))

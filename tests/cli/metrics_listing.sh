@@ -86,3 +86,16 @@ for metric, i in ids.items():
 print("ok", name, checked, "metrics whose top-level contexts differ from the stored total")
 PY
 done
+
+# Tree and table: the note is a line below the rows, not a column that pushed every row past 80
+# columns, and a column empty in every row (gauss' description) is left out.
+a="$t/classic-hpcviewer-gauss.sqlite"
+[ -f "$a" ] || "$CCTINGEST" --quiet "$CCT_DATA/classic-hpcviewer-gauss" "$a"
+"$CCTQ" "$a" -c "width 80; metrics" >"$t/text"
+head -2 "$t/text" >"$t/grid"
+if awk 'length($0) > 80 { bad = 1 } END { exit !bad }' "$t/grid" || grep -q 'description\|note' "$t/grid"; then
+  cat "$t/text"; echo "FAIL: gauss metrics: the grid is wider than 80 columns or keeps an empty column"; exit 1
+fi
+grep -qx 'note on WALLCLOCK (us): its top-level contexts add up to 894137690 (experiment.xml keeps 6 significant digits of each value)' "$t/text" ||
+  { cat "$t/text"; echo "FAIL: gauss metrics: no note line below the rows"; exit 1; }
+echo "ok gauss metrics: grid within 80 columns, the note below it"
