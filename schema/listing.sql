@@ -8,7 +8,8 @@
 -- how many context ids of a v4 profile.db meta.db does not have (hpcprof elides
 -- instruction contexts; their cost is in their ancestors), from the table run
 SELECT r.run, r.run = ?1 AS current, r.title, r.format, r.contexts, r.profiles, r.ingested_at, r.path,
-       CASE WHEN b.elided > 0 THEN b.elided || ' elided context ids' END AS note
+       CASE WHEN b.elided > 0 THEN b.elided || ' context ids have values but no context in the database '
+         || '(hpcprof elides instruction contexts: their cost is in their ancestors)' END AS note
 FROM runs r JOIN run b ON b.run = r.run ORDER BY r.run;
 
 -- @metrics  (?1 run, ?2 display metric name) -> the 'metrics' listing: each metric with its

@@ -508,13 +508,14 @@ int cct_out_stmt(cct_shell *p, sqlite3_stmt *st, const char *view, const char *v
   /* A listing (not 'sql') leaves out columns empty in every row, and prints its notes below
    * the grid in tree and table, each after the row's name: a note is a sentence, and as a
    * column it pushed every row past 80 columns. */
-  int listing = strcmp(view, "sql") != 0, note = -1, name_col = -1;
+  int listing = strcmp(view, "sql") != 0, note = -1, name_col = -1, run_col = -1;
   r.hide_empty = listing;
   for (int c = 0; c < nc; c++) {
     const char *name = sqlite3_column_name(st, c);
     int role = value_col && !strcmp(name, value_col) ? CCT_ROLE_VALUE : CCT_ROLE_PLAIN;
     if (listing && !strcmp(name, "note")) note = c;
     if (listing && !strcmp(name, "name")) name_col = c;
+    if (listing && !strcmp(name, "run")) run_col = c;
     cct_result_col(&r, cct_result_keep(&r, strdup(name)), CCT_T_TEXT, role, c == note ? CCT_IN_DATA : CCT_IN_ALL);
   }
   while (!cct_shell_interrupted && (rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -536,9 +537,12 @@ int cct_out_stmt(cct_shell *p, sqlite3_stmt *st, const char *view, const char *v
       default: cct_cell_text(&x[c], cct_result_keep(&r, strdup((const char *)sqlite3_column_text(st, c)))); break;
       }
     }
-    if (note >= 0 && sqlite3_column_type(st, note) != SQLITE_NULL)
-      sqlite3_str_appendf(r.tail, "note on %s: %s\n", name_col >= 0 ? (const char *)sqlite3_column_text(st, name_col) : "?",
-                          (const char *)sqlite3_column_text(st, note));
+    if (note >= 0 && sqlite3_column_type(st, note) != SQLITE_NULL) { /* named by the row's name, else its run */
+      const char *row = name_col >= 0 ? (const char *)sqlite3_column_text(st, name_col) : NULL;
+      if (row) sqlite3_str_appendf(r.tail, "note on %s: %s\n", row, (const char *)sqlite3_column_text(st, note));
+      else sqlite3_str_appendf(r.tail, "note on run %lld: %s\n", run_col >= 0 ? (long long)sqlite3_column_int64(st, run_col) : 0LL,
+                               (const char *)sqlite3_column_text(st, note));
+    }
   }
   if (cct_shell_interrupted) rc = SQLITE_INTERRUPT;
   if (rc == SQLITE_DONE && (nc > 0 || p->mode == CCT_MODE_JSON) && cct_out_result(p, &r, NULL, 0))
