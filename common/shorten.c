@@ -42,6 +42,16 @@ static size_t byte_at(const char *s, size_t n, int c) {
   return n;
 }
 
+/* Columns of the address that ends s[0..n) ('0x1a2b' of '<unknown procedure> 0x1a2b'),
+ * 0 when it does not end in one: a middle cut keeps it whole, as it is what tells
+ * hpcprof's unknown procedures apart. */
+static int address_tail(const char *s, size_t n) {
+  size_t k = n;
+  while (k > 0 && strchr("0123456789abcdefABCDEF", s[k - 1])) k--;
+  if (k == n || k < 3 || s[k - 1] != 'x' || s[k - 2] != '0' || s[k - 3] != ' ') return 0;
+  return (int)(n - k + 2);
+}
+
 /* Where a cut keeps text: both ends, the start, the end. */
 enum { CUT_MIDDLE = 0, CUT_KEEP_START = 1, CUT_KEEP_END = 2 };
 
@@ -61,6 +71,8 @@ static char *cut_text(const char *s, size_t n, int width, int cut) {
     o[b] = 0;
   } else {
     int head = cut == CUT_KEEP_START ? width - 3 : cut == CUT_KEEP_END ? 0 : (width - 3 + 1) / 2, tail = width - 3 - head;
+    int addr = address_tail(s, n);
+    if (cut == CUT_MIDDLE && addr > tail && addr <= width - 4) tail = addr, head = width - 3 - tail;
     size_t h = byte_at(s, n, head), t = byte_at(s, n, w - tail);
     memcpy(o, s, h);
     memcpy(o + h, "...", 3);

@@ -233,6 +233,10 @@ static void test_shorten(void **state) {
   /* hpcprof's unknown procedures keep their address: 36 - 27 leaves ' [lib...]' */
   expect_short("<unknown procedure> 0x10209 [libpsm_infinipath.so.1.16]", 36, "<unknown procedure> 0x10209 [lib...]");
   expect_short("<unknown procedure> 0x10209 [libpsm_infinipath.so.1.16]", 20, "<unknown ... 0x10209");
+  /* deep rows leave 12 columns: the address stays whole (it was '<unkn...0209') */
+  expect_short("<unknown procedure> 0x10209 [libpsm_infinipath.so.1.16]", 12, "<u...0x10209");
+  expect_short("<unknown procedure> 0x1a2b3c4d5e [libpsm_infinipath.so.1.16]", 12, "<unkn...4d5e");
+  expect_short("window 0x", 8, "win...0x");
   /* C++: parameter lists, then templates, then qualifiers */
   const char *lmp = "LAMMPS_NS::PairLJCutOMP::eval<0, 0, 1>(int, int, LAMMPS_NS::ThrData*) [inlined]";
   expect_short(lmp, 60, "LAMMPS_NS::PairLJCutOMP::eval<0, 0, 1>(...) [inlined]"); /* 43 + 10 */
