@@ -443,6 +443,15 @@ static int center_one_function(const cct_center *c, int64_t *fn) {
   return 1;
 }
 
+/* Whether every column of cols[0..n) is the run's primary metric, whose values the
+ * occurrences carry (qctx.pv): none is read from the archive. */
+static int columns_in_rows(const qv *q, const size_t *cols, size_t n) {
+  if (q->r->ft || !n) return 0;
+  for (size_t m = 0; m < n; m++)
+    if (cols[m] != q->r->primary || (q->win && cols[m] == q->win->col)) return 0;
+  return 1;
+}
+
 /* Creates the top row (node 0): the center, or the program root without a center; with
  * fn (a center of every frame of function *fn, lex 0) from that function's flat row. */
 static int top_row(const qv *q, vtree *t, const size_t *vcols, size_t nm, int lex, const int64_t *fn, cct_err *err) {
@@ -810,7 +819,10 @@ int q_topdown(const qv *q, int depth, cct_view **out, cct_err *err) {
   if (depth < 0) return cct_err_set(err, CCT_EUSAGE, "depth must be 0 or more");
   size_t vcols[CCT_VIEW_MAX_METRICS], nm = q_view_columns(q, vcols);
   int64_t fn = 0;
-  int flatrow = center_one_function(q->c, &fn); /* the top row without the occurrences' values */
+  /* the top row from the function's flat row when the occurrences' values would be read
+   * through SQLite; from the occurrences when they carry them (the run's primary metric):
+   * no look-up in scope_total, whose integrity check is ~30 ms at 1M contexts */
+  int flatrow = center_one_function(q->c, &fn) && !columns_in_rows(q, vcols, nm);
   int need = !flatrow || q->percent == CCT_PERCENT_CENTER ? q_center_need(q, vcols, nm, err) : CCT_OK;
   if (need) return need;
   cct_view *v = q_view_new(q, "topdown", vcols, nm);
