@@ -321,6 +321,7 @@ static char *fit(const label *L, int width, unsigned skip, int maxdrop, int cut,
   *did = (taken){set, drop};
   int shrink = gone ? 2 : set & S_MODULE ? mod : 0;
   size_t clen = strlen(core);
+  if (clen > 5 && !strcmp(core + clen - 5, "(...)")) clen -= 5; /* a cut name: both ends of the name, not '...)' */
   char *tags = assemble(L, "", 0, shrink, 0);
   int tw = tags ? cols(tags, strlen(tags)) : 0;
   if (tags && width - tw >= 12) {

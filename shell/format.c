@@ -425,6 +425,7 @@ typedef struct grid {
   unsigned char *next;    /* per row: a later sibling follows it (tree) */
   unsigned char *anc;     /* per depth, while printing: the ancestor there has a later sibling */
   int maxdepth, drawn;    /* deepest row; 1 when tree connectors are drawn */
+  int gw;                 /* columns of connectors per level: 3 ('|- '), 2 ('|-') in deep trees */
   int spans;              /* header line of spans: 0 none */
   int namec, namew;       /* the name column (-1 none) and its width (0: as wide as it needs) */
   char **shown;           /* per row: its name cut to its room (namew set), or NULL */
@@ -490,7 +491,10 @@ static void grid_widths(grid *g, const fmt *f, const cct_result *r, int tree) {
   if (g->namec >= 0 && f->limit > 0) {
     g->namew = f->limit - used;
     if (g->namew < 20) g->namew = 20;
-    int need = g->w[g->namec] + (g->drawn ? 3 * g->maxdepth : 0); /* no wider than the widest name needs */
+    /* A deep tree too deep for its width (the deepest name would get under 24
+     * columns: a hot path of a dozen rows at 80 columns) draws its connectors narrower. */
+    if (g->drawn && g->maxdepth > 6 && g->namew - 3 * g->maxdepth < 24) g->gw = 2;
+    int need = g->w[g->namec] + (g->drawn ? g->gw * g->maxdepth : 0); /* no wider than the widest name needs */
     if (need < g->namew) g->namew = need;
   }
 }
@@ -499,7 +503,7 @@ static void grid_widths(grid *g, const fmt *f, const cct_result *r, int tree) {
  * (never under 12 columns: the line grows instead). */
 static int name_room(const grid *g, const cct_result *r, size_t i) {
   int d = g->drawn ? (int)r->cells[i * r->ncols + (size_t)r->depth_col].i : 0;
-  int left = g->namew - 3 * (d < 0 ? 0 : d);
+  int left = g->namew - g->gw * (d < 0 ? 0 : d);
   return left < 12 ? 12 : left;
 }
 
@@ -526,6 +530,7 @@ static int grid_layout(grid *g, const fmt *f, const cct_result *r, int tree) {
   g->n = r->text_rows && r->text_rows < r->nrows ? r->text_rows : r->nrows;
   g->namec = -1;
   g->drawn = tree && r->depth_col >= 0;
+  g->gw = 3;
   g->cols = calloc(r->ncols + 1, sizeof *g->cols);
   g->w = calloc(r->ncols + 1, sizeof *g->w);
   g->integral = calloc(r->ncols + 1, sizeof *g->integral);
@@ -611,8 +616,9 @@ static void grid_row(grid *g, const fmt *f, const cct_result *r, size_t i) {
     fputs(sep_between(r, x ? g->cols[x - 1] : -1, (int)c), o);
     if (k->role == CCT_ROLE_NAME) {
       if (g->drawn) {
-        for (int a = 1; a < d; a++) fputs(g->anc[a] ? "|  " : "   ", o);
-        if (d > 0) fputs(g->next[i] ? "|- " : "`- ", o);
+        int wide = g->gw == 3;
+        for (int a = 1; a < d; a++) fputs(g->anc[a] ? (wide ? "|  " : "| ") : (wide ? "   " : "  "), o);
+        if (d > 0) fputs(g->next[i] ? (wide ? "|- " : "|-") : (wide ? "`- " : "`-"), o);
       }
       int bold = f->color && r->bold[i];
       if (bold) fputs(BOLD, o);
@@ -620,7 +626,7 @@ static void grid_row(grid *g, const fmt *f, const cct_result *r, size_t i) {
       else if (g->namew) fit_clean(o, s, name_room(g, r, i), !last);
       else fputs(s, o);
       if (bold) fputs(PLAIN, o);
-      if (!g->namew && !last) fprintf(o, "%*s", g->w[c] - clean_width(s) + (g->drawn ? 3 * (g->maxdepth - d) : 0), "");
+      if (!g->namew && !last) fprintf(o, "%*s", g->w[c] - clean_width(s) + (g->drawn ? g->gw * (g->maxdepth - d) : 0), "");
       continue;
     }
     int right = k->type != CCT_T_TEXT && k->role != CCT_ROLE_MARK;

@@ -6,7 +6,8 @@
 #   depth asks for, with and without $COLUMNS; before, names were cut at 100
 #   columns and connectors dropped.
 # - 'width 80' cuts names (only names: every line stays within 80 columns but
-#   where deep connectors leave a name its minimum of 12) and keeps the connectors.
+#   where deep connectors leave a name its minimum of 12) and keeps the connectors,
+#   2 columns per level in a tree too deep for 3.
 # - The display metric only by default; 'columns add/remove' for more.
 # - Numbers: the cpi archive with every value divided by 1e9 (sqlite3), so
 #   interp.c's 35980 usec becomes 3.598e-05: tree and table print '3.60e-05'
@@ -41,13 +42,17 @@ for name in ("tree", "tree50"):
         if not label.startswith(r["name"]) or "..." in label: fail("%s: name cut: %r, want %r" % (name, label, r["name"]))
 lines = tree("tree80")
 if not any("..." in l for l in lines): fail("width 80 cut no name")
+# a tree this deep (12 levels) at 80 columns draws 2 columns of connectors per level
+# ('|-', '`-', '| '), not 3: its deepest names had 12 columns
 for l, r in zip(lines, rows):
     d = int(r["depth"])
     m = re.match(r"^ *\[\d+\](?:  +\S+ +\S+%){2} [ *] (.*)$", l)
-    conn = m.group(1)[:3 * d]
-    if d and not re.fullmatch(r"(?:[| ]  )*[|`]- ", conn): fail("width 80: connectors lost: %r" % l)
+    conn = m.group(1)[:2 * d]
+    if d and not re.fullmatch(r"(?:[| ] )*[|`]-", conn): fail("width 80: connectors lost: %r" % l)
+    if not m.group(1)[2 * d:] or m.group(1)[2 * d] == " ": fail("width 80: not 2 columns per level: %r" % l)
     # within 80 columns, unless deep connectors leave the name its minimum of 12
-    if len(l) > 80 and len(m.group(1)) - 3 * d > 12: fail("width 80: line wider than 80: %r" % l)
+    if len(l) > 80 and len(m.group(1)) - 2 * d > 12: fail("width 80: line wider than 80: %r" % l)
+if max(int(r["depth"]) for r in rows) < 10: fail("the tree is not deep")
 PY
 # The display metric only; columns add / remove by name or prefix; remembered.
 g="$CCT_DATA/v4-hpctoolkit-tests-dbase/loops-cuda-nvidia-t.d"
