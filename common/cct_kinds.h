@@ -19,17 +19,49 @@ enum { CCT_TOTAL_FUNCTION = 0, CCT_TOTAL_LOOP = 1, CCT_TOTAL_LINE = 2, CCT_TOTAL
        CCT_TOTAL_COUNT };
 
 /* The line half of the key of a loop or line scope (scope_total.line, and the line of
- * a loop or line row of a view): the context's line, or for a loop or line without one
- * (code of a binary without a line map: hpcprof's file '[libfoo.so]', line 0) -2 minus
- * its enclosing function's id, so that such loops and lines are told apart by their
- * function instead of every one of a binary making one row.  No format stores more
- * for lines, nor for the loops of the older v4 databases (docs/hpctoolkit-formats.md). */
-static inline long long cct_scope_line(long long line, long long function) {
+ * a loop or line row of a view), the one rule every place that keys loops and lines
+ * uses (the ingest writer, the query library):
+ *   - a loop whose database stores its address (module, offset: v4 loops with a point,
+ *     HPCToolkit >= 2023.08; classic 2.2 'L v='), a point key: the offset and the line
+ *     (0 without one), so that two loops on one source line, or two loops of a binary
+ *     without a line map, stay two scopes.  The module is not in the key (the file half
+ *     and the line go with it); an address past 2^40 or a line past 2^21 takes the rule
+ *     below instead (one scope per line, as before the addresses were read);
+ *   - else the context's line;
+ *   - else, for a loop or line without one (code of a binary without a line map:
+ *     hpcprof's file '[libfoo.so]', line 0), -2 minus its enclosing function's id, so that
+ *     such loops and lines are told apart by their function instead of every one of a
+ *     binary making one row.  No format stores an address for lines
+ *     (docs/hpctoolkit-formats.md).
+ * Ranges: lines >= 0, -1 none, function keys -2 - id (> -2^61), point keys below -2^61. */
+enum { CCT_SCOPE_LINE_BITS = 21, CCT_SCOPE_OFFSET_BITS = 40 };
+#define CCT_SCOPE_POINT_BASE (-((long long)1 << 62))
+static inline long long cct_scope_line(int kind, long long line, long long function, long long module,
+                                       long long offset) {
+  if (kind == CCT_KIND_LOOP && module > 0 && offset > 0 && offset < (1LL << CCT_SCOPE_OFFSET_BITS) &&
+      line < (1LL << CCT_SCOPE_LINE_BITS))
+    return CCT_SCOPE_POINT_BASE + ((line > 0 ? line : 0) << CCT_SCOPE_OFFSET_BITS) + offset;
   return line >= 0 ? line : -2 - (function > 0 ? function : 0);
 }
-/* The function a scope line of cct_scope_line stands for: > 0 for a loop or line
- * without a line, 0 for one with a line (or none known). */
-static inline long long cct_scope_function(long long scope_line) { return scope_line <= -2 ? -2 - scope_line : 0; }
+/* Whether a scope line of cct_scope_line is a point key. */
+static inline int cct_scope_is_point(long long s) { return s < -(1LL << 61); }
+/* The function a scope line stands for: > 0 for a loop or line keyed by its function,
+ * else 0. */
+static inline long long cct_scope_function(long long s) {
+  return s <= -2 && !cct_scope_is_point(s) ? -2 - s : 0;
+}
+/* The source line of a scope line (-1 for none). */
+static inline long long cct_scope_source_line(long long s) {
+  if (cct_scope_is_point(s)) {
+    long long l = (s - CCT_SCOPE_POINT_BASE) >> CCT_SCOPE_OFFSET_BITS;
+    return l > 0 ? l : -1;
+  }
+  return s >= 0 ? s : -1;
+}
+/* The offset in its module of a point key, -1 for other scope lines. */
+static inline long long cct_scope_offset(long long s) {
+  return cct_scope_is_point(s) ? (s - CCT_SCOPE_POINT_BASE) & ((1LL << CCT_SCOPE_OFFSET_BITS) - 1) : -1;
+}
 
 /* value.key = metric * CCT_VALUE_KEY + pre (pre < CCT_VALUE_KEY, checked by the writer).
  * The one place the stride is written: the build reads CCT_VALUE_KEY_BITS from here

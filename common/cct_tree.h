@@ -33,7 +33,7 @@
  *   nframes[i]: frames strictly inside the subtree of i
  *   function[i] >= 0 (0: none; the archive's function.id, the frame's function for
  *     nodes inside a frame); file[i], module[i], call_file[i] >= 0 (0: none);
- *     line[i], call_line[i] >= -1 (-1: none); offset[i] any (instructions' offset)
+ *     line[i], call_line[i] >= -1 (-1: none); offset[i] any (instructions' and loops' offset)
  *   id[i]: the database's own context id ('#ID')
  *   incl[i], excl[i], lex[i]: the run's primary metric (run.primary_metric):
  *     inclusive, exclusive ('function' scope) and exclusive_lex, 0 where the

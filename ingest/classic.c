@@ -38,6 +38,7 @@ typedef struct open_elem {
   int frame;        /* 1 for <PF>, 2 for <Pr> (inlined) */
   int any_minus;    /* minus holds a non-zero value */
   int skipped;      /* 1 for a prof2 wrapper with a negative id: no context */
+  int64_t lm;       /* LoadModule id of the nearest frame (PF/Pr lm), CCT_NONE when unknown */
   double *loopsum;  /* per metric: function-scope exclusive of nested loops (L only) */
   double *excl_lex; /* per metric: this element's lex-aware exclusive, as read (L, PF, Pr) */
   double *minus;    /* per metric: exclusive of inlined frames (Pr) directly inside (L, PF, Pr) */
@@ -105,6 +106,17 @@ static int parse_int(const char *s, int64_t *out) {
   char *end;
   errno = 0;
   long long v = strtoll(s, &end, 10);
+  if (errno || *end) return -1;
+  *out = v;
+  return 0;
+}
+
+/* Parses an address attribute ('0x1f5a0', or decimal).  Returns 0 and sets *out, or -1. */
+static int parse_vma(const char *s, uint64_t *out) {
+  if (!s || !*s || *s == '-') return -1;
+  char *end;
+  errno = 0;
+  unsigned long long v = strtoull(s, &end, 0);
   if (errno || *end) return -1;
   *out = v;
   return 0;
@@ -219,6 +231,7 @@ static int push(reader *r, int loop, int frame) {
   e->frame = frame;
   e->any_minus = 0;
   e->skipped = 0;
+  e->lm = r->depth > 1 ? e[-1].lm : CCT_NONE; /* a frame's own: set by cct_start */
   if ((loop || frame) && r->nmetrics) {
     size_t n = (size_t)r->nmetrics * sizeof(double);
     if (!e->loopsum) e->loopsum = malloc(n);
@@ -312,7 +325,10 @@ static int cct_start(reader *r, const char *tag, const attrs *a) {
   if (a->it && parse_int(a->it, &c.trace_id)) return fail(r, CCT_ECORRUPT, "bad it attribute");
   if (!a->it && !r->hooks) c.trace_id = -1; /* classic traces name statements by S@it only */
   int loop = 0, frame = 0;
+  int64_t lm = r->depth ? r->stack[r->depth - 1].lm : CCT_NONE;
   if (!strcmp(tag, "PF") || !strcmp(tag, "Pr")) {
+    lm = CCT_NONE;
+    if (a->lm && parse_int(a->lm, &lm)) return fail(r, CCT_ECORRUPT, "bad lm attribute");
     c.kind = CCT_KIND_FUNCTION;
     frame = tag[1] == 'F' ? 1 : 2;
     c.relation = tag[1] == 'F' ? CCT_REL_CALL : CCT_REL_INLINED;
@@ -323,12 +339,20 @@ static int cct_start(reader *r, const char *tag, const attrs *a) {
     c.kind = CCT_KIND_LOOP;
     loop = 1;
     if (a->f && parse_int(a->f, &c.file)) return fail(r, CCT_ECORRUPT, "bad f attribute");
+    /* DTD 2.2: the loop header's address, in the binary of the frame it is in (prof2
+     * writes v="0": none); it keeps two loops on one line apart (cct_scope_line) */
+    uint64_t v;
+    if (a->v && lm != CCT_NONE) {
+      if (parse_vma(a->v, &v)) return fail(r, CCT_ECORRUPT, "bad v attribute");
+      if (v > 0 && v <= INT64_MAX) c.module = lm, c.offset = (int64_t)v;
+    }
   } else if (!strcmp(tag, "C")) {
     c.callsite = 1;
   }
   int rc = cct_writer_enter(r->w, &c);
   if (rc) return fail(r, rc, cct_writer_err(r->w)->msg);
   if ((rc = push(r, loop, frame))) return rc;
+  r->stack[r->depth - 1].lm = lm;
   return r->hooks ? r->hooks->context(r->hooks->arg, c.id) : CCT_OK;
 }
 

@@ -780,7 +780,7 @@ static int walk(v4 *r, int emit) {
           if (fx.file) c.file = (int64_t)fx.file;
           if (fx.line) c.line = fx.line;
         }
-        if (lt == 3 && fx.has_point) {
+        if ((lt == 3 || lt == 1) && fx.has_point) { /* an instruction's address, a loop's (HPCToolkit >= 2023.08) */
           if (fx.module) c.module = (int64_t)fx.module;
           c.offset = (int64_t)fx.offset;
         }

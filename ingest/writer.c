@@ -904,7 +904,8 @@ int cct_writer_enter(cct_writer *w, const cct_context *c) {
   o->kind = c->kind;
   o->relation = c->relation;
   o->module = mod;
-  o->offset = c->kind == CCT_KIND_INSTRUCTION ? c->offset : 0;
+  /* an instruction's, and a loop's where the database stores its address (cct_scope_line) */
+  o->offset = c->kind == CCT_KIND_INSTRUCTION || (c->kind == CCT_KIND_LOOP && mod > 0) ? c->offset : 0;
   o->line = c->line == CCT_NONE ? -1 : c->line;
   o->callsite = c->callsite && c->kind == CCT_KIND_LINE;
   if (frame && c->kind == CCT_KIND_INSTRUCTION && !(fn = synthetic_function(w, mod, c->offset))) return w->err.code;
@@ -940,9 +941,11 @@ int cct_writer_enter(cct_writer *w, const cct_context *c) {
     if (ffile > 0) o->slot[CCT_TOTAL_FILE] = scope_slot(w, CCT_TOTAL_FILE, ffile, 0);
     if (fmod > 0) o->slot[CCT_TOTAL_MODULE] = scope_slot(w, CCT_TOTAL_MODULE, fmod, 0);
   } else if (c->kind == CCT_KIND_LOOP && file) {
-    o->slot[CCT_TOTAL_LOOP] = scope_slot(w, CCT_TOTAL_LOOP, file, cct_scope_line(o->line, o->function));
+    o->slot[CCT_TOTAL_LOOP] =
+        scope_slot(w, CCT_TOTAL_LOOP, file, cct_scope_line(c->kind, o->line, o->function, o->module, o->offset));
   } else if (c->kind == CCT_KIND_LINE && file) {
-    o->slot[CCT_TOTAL_LINE] = scope_slot(w, CCT_TOTAL_LINE, file, cct_scope_line(o->line, o->function));
+    o->slot[CCT_TOTAL_LINE] =
+        scope_slot(w, CCT_TOTAL_LINE, file, cct_scope_line(c->kind, o->line, o->function, o->module, o->offset));
   }
   /* Exclusive values follow the O' rule of SPEC section 4: every frame counts for
    * its function, file and module; a loop or line counts for its scope unless a
@@ -1003,7 +1006,7 @@ int cct_writer_exit(cct_writer *w) {
   row_opt(r, 8, o->file, o->file > 0);
   row_opt(r, 9, o->line, o->line >= 0);
   row_opt(r, 10, o->module, o->module > 0);
-  row_opt(r, 11, o->offset, o->kind == CCT_KIND_INSTRUCTION);
+  row_opt(r, 11, o->offset, o->kind == CCT_KIND_INSTRUCTION || (o->kind == CCT_KIND_LOOP && o->module > 0));
   row_int(r, 12, o->callsite == 2); /* a <C> whose callee frame is missing (FLASH) is a plain line */
   row_opt(r, 13, o->call_file, o->call_file > 0);
   row_opt(r, 14, o->call_line, o->call_line >= 0);

@@ -342,8 +342,8 @@ static void suggest_lines(const qv *q, const char *path, long long line, int loo
     sqlite3_bind_int64(st, 2, ids[i]);
     sqlite3_bind_int64(st, 3, q->r->cols[q->disp].id);
     while (cct_step(st, &e) == CCT_STEP_ROW) { /* hints only */
-      long long l = sqlite3_column_int64(st, 0);
-      if (l == line) continue; /* the item that was just rejected */
+      long long l = cct_scope_source_line(sqlite3_column_int64(st, 0)); /* (a scope line: cct_scope_line) */
+      if (l < 0 || l == line) continue; /* none; the item that was just rejected */
       char name[512];
       snprintf(name, sizeof name, "%s%s:%lld", loop ? "loop " : "", cct_basename(p), l);
       long long d = l > line ? l - line : line - l;
@@ -368,6 +368,35 @@ static void suggest_lines(const qv *q, const char *path, long long line, int loo
   if (e.code) cct_err_set(e_, e.code, "%s", e.msg);
 }
 
+/* Suggests, for a loop item with an address that matches nothing, the loops with an
+ * address at path:line (line -1: those without a line), as their rows read; an error
+ * lands in e_. */
+static void suggest_addresses(const qv *q, const char *path, long long line, long long offset, char *buf, size_t size,
+                              cct_err *e_) {
+  suggest s = {{0}, {0}};
+  cct_err e = CCT_ERR_INIT;
+  int64_t *ids = NULL;
+  size_t n = 0;
+  paths_matching(q, 0, path, &ids, &n, &e);
+  for (size_t i = 0; i < n && !e.code; i++) {
+    const char *p = NULL;
+    const int32_t *nodes;
+    size_t nn = 0;
+    if (q_path(q, 0, ids[i], &p, &e) || q_nodes_at(q, ids[i], line, CCT_KIND_LOOP, &nodes, &nn, &e)) break;
+    for (size_t k = 0; k < nn; k++) {
+      long long key = q_node_scope_line(&q->r->tree, nodes[k]), off = cct_scope_offset(key);
+      char *name = off >= 0 ? q_scope_label(1, p, key, NULL, 1) : NULL;
+      long long d = off > offset ? off - offset : offset - off;
+      if (name) suggest_offer(&s, name, d > 1000000 ? 1000000 : (int)d);
+      free(name);
+    }
+  }
+  free(ids);
+  size_t len = strlen(buf);
+  suggest_format(&s, buf + len, size - len);
+  if (e.code) cct_err_set(e_, e.code, "%s", e.msg);
+}
+
 /* ---- parsing ---- */
 
 /* Copies s without surrounding white space and one level of matching quotes. */
@@ -389,6 +418,29 @@ static int split_file_line(const char *arg, char **file, long long *line) {
   return *file != NULL;
 }
 
+/* The address of a loop item as its label reads it (q_scope_label): 'FILE:LINE
+ * (+0x1a2b)' or 'FILE+0x1a2b'.  Returns 1 with *rest the part before it ('FILE:LINE',
+ * 'FILE'; malloc'd) and *offset set, 0 when arg names no address (*offset -1), -1 when
+ * out of memory. */
+static int split_address(const char *arg, char **rest, long long *offset) {
+  *offset = -1;
+  *rest = NULL;
+  size_t n = strlen(arg);
+  int paren = n && arg[n - 1] == ')';
+  const char *p = NULL;
+  for (const char *h = strstr(arg, "+0x"); h; h = strstr(h + 1, "+0x")) p = h; /* the last one */
+  if (!p || p == arg || (paren && (p - arg < 3 || strncmp(p - 2, " (", 2)))) return 0;
+  const char *d = p + 3, *end = arg + n - (paren ? 1 : 0);
+  if (d == end) return 0;
+  for (const char *x = d; x < end; x++)
+    if (!isxdigit((unsigned char)*x)) return 0;
+  unsigned long long v = strtoull(d, NULL, 16);
+  if (v == 0 || v >= (1ULL << CCT_SCOPE_OFFSET_BITS)) return 0; /* no point key has it (cct_scope_line) */
+  if (!(*rest = strndup(arg, (size_t)(p - arg) - (paren ? 2 : 0)))) return -1;
+  *offset = (long long)v;
+  return 1;
+}
+
 static const struct {
   const char *word;
   int type;
@@ -398,6 +450,7 @@ static const struct {
 /* Parses item text into it (text, type, arg, line, id).  Returns CCT_OK or CCT_EUSAGE. */
 static int parse_item(const char *text, citem *it, cct_err *err) {
   memset(it, 0, sizeof *it);
+  it->offset = -1;
   while (isspace((unsigned char)*text)) text++;
   size_t n = strlen(text);
   while (n && isspace((unsigned char)text[n - 1])) n--;
@@ -432,12 +485,23 @@ static int parse_item(const char *text, citem *it, cct_err *err) {
         } else if (it->type == IT_LOOP || it->type == IT_LINE) { /* 'line FILE:LINE' is FILE:LINE */
           char *file = NULL;
           const char *a = it->arg + (it->type == IT_LOOP && !strncmp(it->arg, "at ", 3) ? 3 : 0); /* as a row reads */
-          if (!split_file_line(a, &file, &it->line))
-            return cct_err_set(err, CCT_EUSAGE, "bad item '%s': expected '%s FILE:LINE'", t, keywords[k].word);
+          char *at = NULL; /* 'loop at f.c:12 (+0x1a2b)', 'loop at [libfoo.so]+0x1a2b' */
+          int addr = it->type == IT_LOOP ? split_address(a, &at, &it->offset) : 0;
+          if (addr < 0) return cct_err_set(err, CCT_ENOMEM, "out of memory");
+          if (addr && a[strlen(a) - 1] != ')') { /* 'loop at [libfoo.so]+0x1a2b': a loop without a line */
+            file = at, at = NULL, it->line = -1;
+          } else if (!split_file_line(at ? at : a, &file, &it->line)) {
+            free(at);
+            return cct_err_set(err, CCT_EUSAGE, "bad item '%s': expected '%s FILE:LINE'%s", t, keywords[k].word,
+                               it->type == IT_LOOP ? " or 'loop at FILE+0xOFFSET'" : "");
+          }
+          free(at);
           free(it->arg);
           it->arg = file;
           char label[600]; /* the item's name as rows read it: 'loop at f.c:12', 'f.c:12' (the file as typed) */
-          snprintf(label, sizeof label, "%s%s:%lld", it->type == IT_LOOP ? "loop at " : "", file, it->line);
+          if (it->offset >= 0 && it->line < 0) snprintf(label, sizeof label, "loop at %s+0x%llx", file, it->offset);
+          else if (it->offset >= 0) snprintf(label, sizeof label, "loop at %s:%lld (+0x%llx)", file, it->line, it->offset);
+          else snprintf(label, sizeof label, "%s%s:%lld", it->type == IT_LOOP ? "loop at " : "", file, it->line);
           free(it->text);
           if (!(it->text = strdup(label))) return cct_err_set(err, CCT_ENOMEM, "out of memory");
         }
@@ -465,14 +529,18 @@ static void item_free(citem *it) {
   memset(it, 0, sizeof *it);
 }
 
-/* Appends contexts of kind at (file ids matching path or file id, line). */
-static int contexts_at(const qv *q, const int64_t *files, size_t nfiles, long long line, int kind, occlist *l,
-                       cct_err *err) {
+/* Appends contexts of kind at (file ids matching path or file id, line), with offset >= 0
+ * the loops among them whose scope line has that address (line -1: loops without a line). */
+static int contexts_at(const qv *q, const int64_t *files, size_t nfiles, long long line, int kind, long long offset,
+                       occlist *l, cct_err *err) {
+  const cct_tree *t = &q->r->tree;
   for (size_t i = 0; i < nfiles; i++) {
     const int32_t *nodes;
-    size_t n;
-    int rc = line < 0 ? CCT_OK : q_nodes_at(q, files[i], line, kind, &nodes, &n, err);
-    if (!rc && line >= 0) rc = push_nodes(q, nodes, n, l, err);
+    size_t n = 0;
+    if (line < 0 && offset < 0) continue;
+    int rc = q_nodes_at(q, files[i], line, kind, &nodes, &n, err);
+    for (size_t k = 0; !rc && k < n; k++)
+      if (offset < 0 || cct_scope_offset(q_node_scope_line(t, nodes[k])) == offset) rc = push_nodes(q, &nodes[k], 1, l, err);
     if (rc) return rc;
   }
   return CCT_OK;
@@ -592,11 +660,12 @@ static int resolve_item(const qv *q, citem *it, cct_err *err) {
   case IT_LINE:
   case IT_LOOP:
     rc = paths_matching(q, 0, it->arg, &ids, &nids, err);
-    if (!rc) rc = contexts_at(q, ids, nids, it->line, it->type == IT_LOOP ? CCT_KIND_LOOP : CCT_KIND_LINE, &l, err);
+    if (!rc)
+      rc = contexts_at(q, ids, nids, it->line, it->type == IT_LOOP ? CCT_KIND_LOOP : CCT_KIND_LINE, it->offset, &l, err);
     break;
   case IT_LINE_ID:
   case IT_LOOP_ID:
-    rc = contexts_at(q, &it->id, 1, it->line, it->type == IT_LOOP_ID ? CCT_KIND_LOOP : CCT_KIND_LINE, &l, err);
+    rc = contexts_at(q, &it->id, 1, it->line, it->type == IT_LOOP_ID ? CCT_KIND_LOOP : CCT_KIND_LINE, it->offset, &l, err);
     break;
   case IT_LOOP_IN:
   case IT_LINE_IN:
@@ -669,6 +738,7 @@ static int resolve_item(const qv *q, citem *it, cct_err *err) {
                                        [IT_LOOP_IN_ID] = "loop", [IT_LINE_IN_ID] = "line"};
     cct_err se = CCT_ERR_INIT; /* reading the hints failed: that error, not 'no such item' */
     if (it->type == IT_NAME) suggest_functions(q, it->arg, sug, sizeof sug, &se);
+    else if (it->type == IT_LOOP && it->offset >= 0) suggest_addresses(q, it->arg, it->line, it->offset, sug, sizeof sug, &se);
     else if (it->type == IT_LINE || it->type == IT_LOOP) suggest_lines(q, it->arg, it->line, it->type == IT_LOOP, sug, sizeof sug, &se);
     if (se.code) {
       free(l.v);
@@ -678,7 +748,9 @@ static int resolve_item(const qv *q, citem *it, cct_err *err) {
     const char *shown = it->type == IT_CTX ? it->text + 1
                         : it->type == IT_NAME || it->type == IT_LOOP_IN || it->type == IT_LINE_IN ? it->arg
                                                                                                  : it->text;
-    if (it->type == IT_LINE || it->type == IT_LOOP) snprintf(at, sizeof at, "%s:%lld", it->arg, it->line), shown = at;
+    if ((it->type == IT_LINE || it->type == IT_LOOP) && it->offset < 0)
+      snprintf(at, sizeof at, "%s:%lld", it->arg, it->line), shown = at;
+    else if (it->type == IT_LOOP) shown = it->text + strlen("loop at "); /* its address too */
     rc = cct_err_set(err, CCT_ENOTFOUND, "no %s '%s' in run %d%s%s", what[it->type], shown, q->shown_run,
                      q->nfilters ? " as filtered ('filter' lists the filters)" : "", sug);
   }
@@ -725,6 +797,15 @@ static int resolve_handle(const qv *q, citem *it, const lastrow *facts, size_t n
     break;
   case CCT_ROW_LOOP:
   case CCT_ROW_LINE:
+    if (cct_scope_is_point(r->line)) { /* a loop keyed by its address: that loop, named as its row reads */
+      it->type = IT_LOOP_ID;
+      it->id = r->file;
+      it->line = cct_scope_source_line(r->line);
+      it->offset = cct_scope_offset(r->line);
+      it->arg = q_strdup(file);
+      it->text = q_strdup(r->name);
+      break;
+    }
     if (cct_scope_function(r->line) > 0) { /* one without a line: those of its function (cct_scope_line) */
       it->type = r->kind == CCT_ROW_LOOP ? IT_LOOP_IN_ID : IT_LINE_IN_ID;
       it->id = r->file;
@@ -737,7 +818,7 @@ static int resolve_handle(const qv *q, citem *it, const lastrow *facts, size_t n
     it->id = r->file;
     it->line = r->line;
     it->arg = q_strdup(file);
-    it->text = q_scope_label(r->kind == CCT_ROW_LOOP, file, r->line, NULL);
+    it->text = q_scope_label(r->kind == CCT_ROW_LOOP, file, r->line, NULL, 0);
     break;
   case CCT_ROW_INSTRUCTION:
     it->type = IT_INSTR;
@@ -905,10 +986,14 @@ void q_center_top(const cct_center *c, const size_t *vcols, size_t n, int lex, d
   }
 }
 
-char *q_scope_label(int loop, const char *path, long long line, const char *fname) {
+char *q_scope_label(int loop, const char *path, long long line, const char *fname, int shared) {
   const char *base = path ? cct_basename(path) : "?";
   char buf[1200];
-  if (line >= 0) snprintf(buf, sizeof buf, "%s%s:%lld", loop ? "loop at " : "", base, line);
+  long long off = cct_scope_offset(line), src = cct_scope_source_line(line);
+  if (off >= 0 && src < 0) snprintf(buf, sizeof buf, "loop at %s+0x%llx", base, off); /* a point key (loops only) */
+  else if (off >= 0 && shared) snprintf(buf, sizeof buf, "loop at %s:%lld (+0x%llx)", base, src, off);
+  else if (off >= 0) snprintf(buf, sizeof buf, "loop at %s:%lld", base, src);
+  else if (line >= 0) snprintf(buf, sizeof buf, "%s%s:%lld", loop ? "loop at " : "", base, line);
   else if (!fname) snprintf(buf, sizeof buf, "%s%s", loop ? "loop at " : "", base);
   else if (strstr(fname, base) || base[0] == '<' || base[0] == '~') /* (no placeholder: '<unknown file>') */
     snprintf(buf, sizeof buf, "%s in %s", loop ? "loop" : "line", fname);

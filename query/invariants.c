@@ -220,9 +220,9 @@ int cct_check_invariants(cct_query *q, cct_err *err) {
     }
     /* Invariant 2 for one loop header or one source line (all occurrences at one file:line). */
     int same = one_scope && c->nO > 0;
-    long long line0 = same ? cct_scope_line(c->O[0].line, c->O[0].function) : 0; /* its flat row's key */
+    long long line0 = same ? q_ctx_scope_line(&c->O[0]) : 0; /* its flat row's key */
     for (size_t i = 1; same && i < c->nO; i++)
-      same = c->O[i].file == c->O[0].file && cct_scope_line(c->O[i].line, c->O[i].function) == line0;
+      same = c->O[i].file == c->O[0].file && q_ctx_scope_line(&c->O[i]) == line0;
     if (!rc && same) {
       int loop = type == IT_LOOP || type == IT_LOOP_ID || type == IT_LOOP_IN || type == IT_LOOP_IN_ID;
       cct_view_free(fl);

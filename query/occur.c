@@ -214,3 +214,14 @@ int q_nodes_at(const qv *q, int64_t file, long long line, int kind, const int32_
   *n = e - lo;
   return CCT_OK;
 }
+
+int q_loop_shared(const qv *q, int64_t file, long long line, int *shared, cct_err *err) {
+  *shared = 0;
+  long long src = cct_scope_source_line(line);
+  if (!cct_scope_is_point(line) || src < 0) return CCT_OK;
+  const int32_t *nodes;
+  size_t n = 0;
+  int rc = q_nodes_at(q, file, src, CCT_KIND_LOOP, &nodes, &n, err);
+  for (size_t i = 0; !rc && i < n && !*shared; i++) *shared = q_node_scope_line(&q->r->tree, nodes[i]) != line;
+  return rc;
+}

@@ -50,6 +50,15 @@ typedef struct qctx {
   double pv[3];    /* inclusive, exclusive, exclusive_lex of the run's primary metric (qrun.primary) */
 } qctx;
 
+/* The scope line (cct_scope_line: the one key rule of loops and lines) of a context,
+ * and of node i of a tree. */
+static inline long long q_ctx_scope_line(const qctx *c) {
+  return cct_scope_line(c->kind, c->line, c->function, c->module, c->offset);
+}
+static inline long long q_node_scope_line(const cct_tree *t, int32_t i) {
+  return cct_scope_line(t->kind[i], t->line[i], t->function[i], t->module[i], t->offset[i]);
+}
+
 /* Item types (see center.c). */
 enum {
   IT_NAME, IT_GLOB, IT_RE, IT_LINE, IT_LOOP, IT_FILE, IT_MODULE, IT_CLASS, IT_NAMESPACE, IT_CTX,
@@ -64,7 +73,8 @@ typedef struct citem {
   int type;         /* IT_* */
   char *arg;        /* name, pattern or path */
   int64_t id, id2;  /* ids for IT_*_ID, IT_CTX, IT_INSTR (module, offset), IT_*_IN_ID (file, function) */
-  long long line;   /* IT_LINE, IT_LOOP, IT_LINE_ID, IT_LOOP_ID */
+  long long line;   /* IT_LINE, IT_LOOP, IT_LINE_ID, IT_LOOP_ID (-1: a loop without a line) */
+  long long offset; /* IT_LOOP, IT_LOOP_ID: the loop's address in its module, -1: every loop at the line */
   qctx *occ;        /* occurrences, sorted by pre */
   size_t nocc;
 } citem;
@@ -384,12 +394,19 @@ void q_center_top(const cct_center *c, const size_t *vcols, size_t n, int lex, d
 int q_center_inlined(const qv *q, size_t col, double *out, cct_err *err);
 /* Label of the top row: the item text or '<multiple contexts>'. */
 const char *q_center_label(const cct_center *c);
-/* The label of a loop (loop = 1) or line scope at the file of path and the line of
- * cct_scope_line: 'loop at f.c:12' or 'f.c:12', and for one without a line 'loop in
+/* The label of a loop (loop = 1) or line scope at the file of path and the scope line
+ * of cct_scope_line: 'loop at f.c:12' or 'f.c:12'; for one without a line 'loop in
  * FNAME' or 'line in FNAME' (FNAME its function's name, then the file's base name when
  * the name lacks it: '[lib.so]', '(f.c)'; not hpcprof's '<unknown file>' or
- * '~unknown-file~'), which 'center' takes back as an item.  New string; NULL out of memory. */
-char *q_scope_label(int loop, const char *path, long long line, const char *fname);
+ * '~unknown-file~'); for a loop keyed by its address, 'loop at [lib.so]+0x1a2b' without
+ * a line, and with one 'loop at f.c:12', or 'loop at f.c:12 (+0x1a2b)' when shared (other
+ * loops of the run have that line: q_loop_shared).  'center' takes each back as an
+ * item.  New string; NULL out of memory. */
+char *q_scope_label(int loop, const char *path, long long line, const char *fname, int shared);
+/* Sets *shared to whether the loops of q's run at (file, the source line of scope line
+ * line) have another scope line than line (two loops on one line, told apart by their
+ * addresses).  Returns CCT_OK or an error. */
+int q_loop_shared(const qv *q, int64_t file, long long line, int *shared, cct_err *err);
 /* Whether function id has an occurrence in the center (a frame of it). */
 int q_center_has_function(const cct_center *c, int64_t fn);
 

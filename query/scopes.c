@@ -59,7 +59,7 @@ static int node_scope(const qv *q, const cct_tree *t, int32_t i, int kind, int64
   }
   default:
     *key = t->file[i];
-    *line = cct_scope_line(t->line[i], t->function[i]);
+    *line = q_node_scope_line(t, i);
     return t->file[i] > 0 && t->kind[i] == (kind == CCT_TOTAL_LOOP ? CCT_KIND_LOOP : CCT_KIND_LINE);
   }
 }

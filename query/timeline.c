@@ -226,8 +226,11 @@ static char *center_title(const qv *q) {
   if (o->kind == CCT_KIND_LOOP || o->kind == CCT_KIND_LINE) {
     const char *p = NULL;
     const fninfo *f = NULL;
-    if (!q_path(q, 0, o->file, &p, &e) && !q_function(q, o->function, &f, &e))
-      what = q_scope_label(o->kind == CCT_KIND_LOOP, p, cct_scope_line(o->line, o->function), f ? f->name : NULL);
+    long long line = q_ctx_scope_line(o);
+    int shared = 0;
+    if (!q_path(q, 0, o->file, &p, &e) && !q_function(q, o->function, &f, &e) &&
+        !q_loop_shared(q, o->file, line, &shared, &e))
+      what = q_scope_label(o->kind == CCT_KIND_LOOP, p, line, f ? f->name : NULL, shared);
   } else {
     const fninfo *f = NULL;
     if (!q_function(q, o->function, &f, &e) && f) what = q_strdup(f->name);

@@ -303,7 +303,7 @@ static int emit(vtree *t, int i, double cut, cct_view *v, lastrow *facts, int *h
   x->callsite = NULL;
   r->inlined = x->inlined;
   r->center = x->center;
-  r->line = x->line < 0 ? -1 : x->line; /* (a scope line of cct_scope_line is no line) */
+  r->line = cct_scope_source_line(x->line); /* (a function's line, or a loop's or line's scope line) */
   r->file = q_strdup(x->filep);
   r->module = q_strdup(x->modp);
   r->parent = (int)prow;
@@ -397,8 +397,10 @@ static int loc_label(const qv *q, int loop, int64_t file, long long line, char *
   if (rc) return rc;
   const fninfo *f = NULL;
   long long fn = cct_scope_function(line);
+  int shared = 0;
   if (fn && (rc = q_function(q, fn, &f, err))) return rc;
-  *out = q_scope_label(loop, p, line, f ? f->name : NULL);
+  if (loop && (rc = q_loop_shared(q, file, line, &shared, err))) return rc;
+  *out = q_scope_label(loop, p, line, f ? f->name : NULL, shared);
   return *out ? CCT_OK : cct_err_set(err, CCT_ENOMEM, "out of memory");
 }
 
@@ -676,10 +678,10 @@ static int td_add(const qv *q, vtree *t, const lrows *l, int k, const qmap *prev
       if (line) k2 = r->call_file, k3 = r->call_line;
     } else if (r->kind == CCT_KIND_LOOP) {
       kind = CCT_ROW_LOOP;
-      k1 = r->file, k2 = cct_scope_line(r->line, r->function);
+      k1 = r->file, k2 = cct_scope_line(r->kind, r->line, r->function, r->module, r->offset);
     } else if (r->kind == CCT_KIND_LINE) {
       kind = CCT_ROW_LINE;
-      k1 = r->file, k2 = cct_scope_line(r->line, r->function);
+      k1 = r->file, k2 = cct_scope_line(r->kind, r->line, r->function, r->module, r->offset);
       if (r->callsite) { /* only its residue: its own (exclusive) cost */
         int any = 0;
         for (size_t m = 0; m < nm; m++) {
@@ -714,7 +716,7 @@ static int td_add(const qv *q, vtree *t, const lrows *l, int k, const qmap *prev
         x->modp = mp;
         x->offset = r->offset;
       } else {
-        x->line = cct_scope_line(r->line, r->function);
+        x->line = k2;
         rc = loc_label(q, kind == CCT_ROW_LOOP, r->file, x->line, &x->name, err);
         x->file = r->file;
         if (!rc) rc = q_path(q, 0, r->file, &x->filep, err); /* cached by loc_label */
@@ -1073,8 +1075,7 @@ sorted:;
 /* Whether the center holds a context of kind at (file, line). */
 static int center_has_at(const qv *q, int kind, int64_t file, long long line) {
   for (size_t i = 0; i < q->c->nO; i++)
-    if (q->c->O[i].kind == kind && q->c->O[i].file == file &&
-        cct_scope_line(q->c->O[i].line, q->c->O[i].function) == line)
+    if (q->c->O[i].kind == kind && q->c->O[i].file == file && q_ctx_scope_line(&q->c->O[i]) == line)
       return 1;
   return 0;
 }
@@ -1163,7 +1164,7 @@ static int flat_scopes(const qv *q, vtree *t, int node, int64_t fn, const size_t
   for (size_t i = 0; !rc && i < n; i++) {
     int32_t x = nodes[i];
     v[i] = (sc){tr->base + x, tr->base + tr->last[x], tr->base + tr->frame[x], tr->file[x],
-                cct_scope_line(tr->line[x], tr->function[x]),
+                q_node_scope_line(tr, x),
                 tr->kind[x], {tr->incl[x], tr->excl[x], tr->lex[x]}};
     pres[i] = v[i].pre;
   }

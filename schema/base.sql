@@ -91,8 +91,8 @@ CREATE TABLE IF NOT EXISTS context(
   function  INTEGER,                -- function.id for frames, else the enclosing frame's
   file      INTEGER,                -- file.id of the source location, NULL if unknown
   line      INTEGER,                -- source line (loop: header line), NULL if unknown
-  module    INTEGER,                -- module.id for instruction contexts
-  offset    INTEGER,                -- offset in the module for instruction contexts
+  module    INTEGER,                -- module.id for instruction contexts, and loops with an address
+  offset    INTEGER,                -- offset in the module for those (loops: HPCToolkit >= 2023.08, classic L v=)
   callsite  INTEGER NOT NULL DEFAULT 0, -- 1 for a line context whose children are calls
   call_file INTEGER,                -- frames: file of the call-site line that leads here
   call_line INTEGER,                -- frames: line of that call site

@@ -5,7 +5,8 @@ that check cctq's figures against the files.  No cctq code is used.
 
 As a module: Db(dir) gives
   ctx[id] = dict(parent, lt (0 function, 1 loop, 2 line, 3 instruction),
-                 rel (0 lexical, 1 call, 2 inlined), fn, file, line)
+                 rel (0 lexical, 1 call, 2 inlined), fn, file, line, module, offset
+                 (the point: instructions, and loops since HPCToolkit 2023.08; else None))
   metrics = [dict(name, scopes={scope name: (propMetricId, statMetricId of the
                  ($$, sum) summary or None)})]
   summary = {ctxId: {statMetricId: value}} (profile 0)
@@ -83,7 +84,8 @@ class Db:
         for i in range(nep):
             e = pep + i * szep
             cid = u32(m, e + 0x10)
-            self.ctx[cid] = dict(parent=0, lt=0, rel=1, fn=None, file=None, line=None, entry=True)
+            self.ctx[cid] = dict(parent=0, lt=0, rel=1, fn=None, file=None, line=None, module=None, offset=None,
+                                 entry=True)
             stack.append((u64(m, e + 8), u64(m, e), cid))
         while stack:
             q, sz, owner = stack.pop()
@@ -95,8 +97,11 @@ class Db:
                     f["fn"] = u64(m, w); w += 8
                 if flags & 2:
                     f["file"] = u64(m, w); f["line"] = u32(m, w + 8); w += 16
+                if flags & 4:
+                    f["module"] = u64(m, w); f["offset"] = u64(m, w + 8); w += 16
                 self.ctx[cid] = dict(parent=owner, lt=lt, rel=rel, fn=f.get("fn"), file=f.get("file"),
-                                     line=f.get("line"), entry=False)
+                                     line=f.get("line"), module=f.get("module"), offset=f.get("offset"),
+                                     entry=False)
                 if u64(m, q):
                     stack.append((u64(m, q + 8), u64(m, q), cid))
                 q += 0x20 + 8 * nflex
