@@ -8,7 +8,9 @@
  * '[lib...]', at least '[...]'), then the name's parameter lists ('(...)'),
  * then its template arguments ('<...>'), then its qualifiers one by one from
  * the left (namespaces, then the class); the function's own name and the
- * other tags stay; a name still too wide is cut in its middle ('...').
+ * other tags stay; a name still too wide is cut in its middle ('...'),
+ * without its '(...)' when the name alone is too wide, keeping an address
+ * that ends it whole ('<u...0x326c9').
  * Widths count code points of text already escaped for the terminal.
  * Strings returned are malloc'ed and owned by the caller. */
 #ifndef CCT_SHORTEN_H

@@ -321,9 +321,11 @@ static char *fit(const label *L, int width, unsigned skip, int maxdrop, int cut,
   *did = (taken){set, drop};
   int shrink = gone ? 2 : set & S_MODULE ? mod : 0;
   size_t clen = strlen(core);
-  if (clen > 5 && !strcmp(core + clen - 5, "(...)")) clen -= 5; /* a cut name: both ends of the name, not '...)' */
   char *tags = assemble(L, "", 0, shrink, 0);
   int tw = tags ? cols(tags, strlen(tags)) : 0;
+  /* a name too wide even without its '(...)': both ends of the name, not '...)' */
+  if (clen > 5 && !strcmp(core + clen - 5, "(...)") && cols(core, clen - 5) > width - (tags && width - tw >= 12 ? tw : 0))
+    clen -= 5;
   if (tags && width - tw >= 12) {
     char *c = cut_text(core, clen, width - tw, cut);
     text = c ? malloc(strlen(c) + strlen(tags) + 1) : NULL;

@@ -237,7 +237,8 @@ static void test_shorten(void **state) {
   expect_short("<unknown procedure> 0x10209 [libpsm_infinipath.so.1.16]", 12, "<u...0x10209");
   expect_short("<unknown procedure> 0x1a2b3c4d5e [libpsm_infinipath.so.1.16]", 12, "<unkn...4d5e");
   expect_short("window 0x", 8, "win...0x");
-  /* a name cut in its middle keeps both ends of the function's name, not '(...)' (LULESH at 80 columns) */
+  /* a name too wide even without its '(...)' is cut in its middle without it: both
+   * ends of the function's name (LULESH at 80 columns; it was 'CalcHou...ms(...)') */
   expect_short("CalcHourglassControlForElems(Domain&, double*, double)", 17, "CalcHou...orElems");
   /* C++: parameter lists, then templates, then qualifiers */
   const char *lmp = "LAMMPS_NS::PairLJCutOMP::eval<0, 0, 1>(int, int, LAMMPS_NS::ThrData*) [inlined]";
@@ -280,9 +281,9 @@ static void test_shorten(void **state) {
   /* one name in two classes: the class stays; the same name twice is no conflict */
   const char *cls[] = {"A::run(int, int)", "B::run(int, int)", "A::run(int, int)"};
   assert_int_equal(cct_shorten_all(cls, w3, 3, out), 0);
-  assert_string_equal(out[0], "A::run"); /* 'A::run(...)' too wide: the name without '(...)' (it was 'A::....)') */
-  assert_string_equal(out[1], "B::run");
-  assert_string_equal(out[2], "A::run");
+  assert_string_equal(out[0], "A::....)"); /* 'A::run(...)' in its middle: 3 + 3 + 2 */
+  assert_string_equal(out[1], "B::....)");
+  assert_string_equal(out[2], "A::....)");
   for (int i = 0; i < 3; i++) free(out[i]);
   int w12[] = {12, 12, 12};
   assert_int_equal(cct_shorten_all(cls, w12, 3, out), 0);
