@@ -115,6 +115,7 @@ static void escape(sink *k, const char *s, int how) {
 }
 
 int cct_text_clean(const char *s) {
+  while ((unsigned char)*s >= 0x20 && (unsigned char)*s < 0x7f) s++; /* printable ASCII: clean, one byte each */
   size_t n = strlen(s);
   for (size_t i = 0; i < n;) {
     uint32_t cp;

@@ -76,10 +76,24 @@ void cct_out_number(FILE *f, double d) {
   fputs(number_text(buf, sizeof buf, d), f);
 }
 
+/* The decimal digits of v (|v| < 1e18) into buf (at least 21 bytes), as "%lld" prints them. */
+static char *int_text(char *buf, long long v) {
+  char t[24];
+  size_t k = 0;
+  unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
+  do t[k++] = (char)('0' + u % 10); while (u /= 10);
+  char *o = buf;
+  if (v < 0) *o++ = '-';
+  while (k) *o++ = t[--k];
+  *o = 0;
+  return buf;
+}
+
 const char *cct_out_value(char *buf, size_t n, double d, int integral) {
   double a = fabs(d);
   if (!isfinite(d)) snprintf(buf, n, "-");
   else if (d == 0) snprintf(buf, n, "0");
+  else if (integral && a < 1e15 && d == floor(d) && n >= 24) int_text(buf, (long long)d); /* what %.0f prints of it */
   else if (integral && a < 1e15) snprintf(buf, n, "%.0f", d);
   else if (a >= 1e6) snprintf(buf, n, "%.3e", d);
   else if (a >= 1) snprintf(buf, n, "%.3f", d);
@@ -333,39 +347,103 @@ static int col_integral(const cct_result *r, size_t c) {
   return 1;
 }
 
-/* The text of a cell for tree/table (malloc'd, owned by the caller; "" for
- * null; NULL when out of memory). */
-static char *cell_text(const cct_result *r, size_t c, const cct_cell *x, int tree, int integral) {
+/* The cell texts of a grid, copied into blocks that are freed together: no
+ * allocation per cell (a view of 10,000 rows has 60,000 cells). */
+typedef struct arena {
+  char **blk;        /* the blocks */
+  size_t nblk, cap;
+  char *cur;         /* the last block, used bytes of it, its size */
+  size_t used, size;
+} arena;
+
+static void arena_free(arena *a) {
+  for (size_t i = 0; i < a->nblk; i++) free(a->blk[i]);
+  free(a->blk);
+  memset(a, 0, sizeof *a);
+}
+
+/* A copy of s[0..n) with a NUL in a's blocks; NULL when out of memory. */
+static const char *arena_put(arena *a, const char *s, size_t n) {
+  if (a->used + n + 1 > a->size) {
+    size_t size = n + 1 > 65536 ? n + 1 : 65536;
+    char *b = malloc(size);
+    if (!b || CCT_GROW(a->blk, a->nblk + 1, a->cap)) return free(b), NULL;
+    a->blk[a->nblk++] = b;
+    a->cur = b, a->used = 0, a->size = size;
+  }
+  char *d = a->cur + a->used;
+  memcpy(d, s, n);
+  d[n] = 0;
+  a->used += n + 1;
+  return d;
+}
+
+/* " %5.1f%%" of p as SQLite's printf writes it (the views' percentages always
+ * went through it) into buf (at least 32 bytes): done here for values in
+ * [0, 1e6) whose first decimal is not within 1e-6 of a tie, where SQLite's
+ * rounding (add 0.05, cut) and the exact one agree; SQLite's own otherwise. */
+static void pct_text(char *buf, size_t n, double p) {
+  double x = p * 10, r = floor(x), f = x - r;
+  if (!(p >= 0 && p < 1e6) || fabs(f - 0.5) < 1e-6 || n < 32) {
+    sqlite3_snprintf((int)n, buf, " %5.1f%%", p);
+    return;
+  }
+  long long t = (long long)r + (f > 0.5);
+  char d[24];
+  int_text(d, t / 10);
+  size_t len = strlen(d) + 2; /* 'I.F' */
+  char *o = buf;
+  *o++ = ' ';
+  for (size_t k = len; k < 5; k++) *o++ = ' ';
+  memcpy(o, d, len - 2);
+  o += len - 2;
+  *o++ = '.';
+  *o++ = (char)('0' + t % 10);
+  *o++ = '%';
+  *o = 0;
+}
+
+/* The text of a cell for tree/table ("" for null; a text that needs no
+ * escaping as it is, others in a); NULL when out of memory.  Numbers go
+ * through SQLite's printf, as they always did (its rounding is the output's). */
+static const char *cell_text(const cct_result *r, size_t c, const cct_cell *x, int tree, int integral, arena *a) {
   const cct_col *k = &r->cols[c];
-  char v[64];
-  sqlite3_str *b = sqlite3_str_new(NULL);
+  char v[64], b[512];
   double d = x->t == CCT_T_REAL ? x->d : (double)x->i;
-  if (x->null) {
-    /* "" */
-  } else if (k->role == CCT_ROLE_HANDLE) {
-    sqlite3_str_appendf(b, tree ? "[%lld]" : "%lld", x->i);
-  } else if (k->role == CCT_ROLE_MARK) {
-    sqlite3_str_appendall(b, x->i ? (k->title ? k->title : "*") : "");
+  if (x->null) return "";
+  if (k->role == CCT_ROLE_MARK) return x->i ? (k->title ? k->title : "*") : "";
+  if (k->role == CCT_ROLE_HANDLE) {
+    char *o = b;
+    if (tree) *o++ = '[';
+    int_text(o, x->i);
+    if (tree) o += strlen(o), *o++ = ']', *o = 0;
   } else if (k->role == CCT_ROLE_RELATIVE) {
-    if (isfinite(d)) sqlite3_str_appendf(b, fabs(d) < 0.0005 ? "%.1f%%" : "%+.1f%%", 100.0 * d);
-    else sqlite3_str_appendall(b, "-");
+    if (!isfinite(d)) return "-";
+    sqlite3_snprintf(sizeof b, b, fabs(d) < 0.0005 ? "%.1f%%" : "%+.1f%%", 100.0 * d);
   } else if (k->role == CCT_ROLE_VALUE || k->role == CCT_ROLE_CHANGE) {
     cct_out_value(v, sizeof v, k->role == CCT_ROLE_CHANGE ? fabs(d) : d, integral || x->t == CCT_T_INT);
-    if (k->role == CCT_ROLE_CHANGE && isfinite(d) && d != 0) sqlite3_str_appendchar(b, 1, d > 0 ? '+' : '-');
-    sqlite3_str_appendall(b, v);
-    if (k->base > 0 && isfinite(d)) sqlite3_str_appendf(b, " %5.1f%%", 100.0 * d / k->base);
-    else if (k->base > 0) sqlite3_str_appendall(b, "      -");
+    const char *sign = k->role == CCT_ROLE_CHANGE && isfinite(d) && d != 0 ? d > 0 ? "+" : "-" : "";
+    char pc[400];
+    const char *tail = pc;
+    if (k->base > 0 && isfinite(d)) pct_text(pc, sizeof pc, 100.0 * d / k->base);
+    else tail = k->base > 0 ? "      -" : "";
+    size_t ls = strlen(sign), lv = strlen(v), lt = strlen(tail);
+    memcpy(b, sign, ls), memcpy(b + ls, v, lv), memcpy(b + ls + lv, tail, lt + 1); /* < 512 bytes */
   } else if (x->t == CCT_T_INT) {
-    sqlite3_str_appendf(b, "%lld", x->i);
+    sqlite3_snprintf(sizeof b, b, "%lld", x->i);
   } else if (x->t == CCT_T_BOOL) {
-    sqlite3_str_appendall(b, x->i ? "1" : "0");
+    return x->i ? "1" : "0";
   } else if (x->t == CCT_T_REAL) {
-    sqlite3_str_appendall(b, number_text(v, sizeof v, x->d));
+    const char *t = number_text(v, sizeof v, x->d);
+    return arena_put(a, t, strlen(t));
   } else {
-    sqlite3_free(sqlite3_str_finish(b));
-    return cct_escape_dup(x->s, CCT_ESC_TERM);
+    if (!x->s || cct_text_clean(x->s)) return x->s ? x->s : "";
+    char *e = cct_escape_dup(x->s, CCT_ESC_TERM);
+    const char *t = e ? arena_put(a, e, strlen(e)) : NULL;
+    free(e);
+    return t;
   }
-  return cct_str_take(b);
+  return arena_put(a, b, strlen(b));
 }
 
 /* A column with its sort key (no sort context outside the array). */
@@ -421,7 +499,8 @@ typedef struct grid {
   int *cols, ng;          /* the columns shown, in order, and their count */
   int *w;                 /* per column of r: width */
   int *integral;          /* per column of r: values all whole */
-  char **text;            /* n * ncols cell texts */
+  const char **text;      /* n * ncols cell texts (in cells, or in texts) */
+  arena texts;            /* the texts made for the grid */
   unsigned char *next;    /* per row: a later sibling follows it (tree) */
   unsigned char *anc;     /* per depth, while printing: the ancestor there has a later sibling */
   int maxdepth, drawn;    /* deepest row; 1 when tree connectors are drawn */
@@ -432,9 +511,9 @@ typedef struct grid {
 } grid;
 
 static void grid_free(grid *g, const cct_result *r) {
-  if (g->text)
-    for (size_t i = 0; i < g->n * r->ncols; i++) free(g->text[i]);
+  (void)r;
   free(g->text);
+  arena_free(&g->texts);
   for (size_t i = 0; g->shown && i < g->n; i++) free(g->shown[i]);
   free(g->shown);
   free(g->cols);
@@ -547,7 +626,7 @@ static int grid_layout(grid *g, const fmt *f, const cct_result *r, int tree) {
     g->w[c] = cct_out_width(col_title(r, c, tree));
     if (r->cols[c].role == CCT_ROLE_MARK) g->w[c] = 1;
     for (size_t i = 0; i < g->n; i++) {
-      char *t = cell_text(r, c, &r->cells[i * r->ncols + c], tree, g->integral[c]);
+      const char *t = cell_text(r, c, &r->cells[i * r->ncols + c], tree, g->integral[c], &g->texts);
       if (!t) return -1;
       g->text[i * r->ncols + c] = t;
       int l = clean_width(t);
@@ -601,13 +680,20 @@ static int grid_header(const grid *g, const fmt *f, const cct_result *r, int tre
   return 0;
 }
 
+/* Writes |n| blanks, as fprintf(o, "%*s", n, "") does. */
+static void pad(FILE *o, int n) {
+  static const char blanks[] = "                                                                ";
+  if (n < 0) n = -n;
+  for (; n > 0; n -= (int)sizeof blanks - 1) fwrite(blanks, 1, n < (int)sizeof blanks - 1 ? (size_t)n : sizeof blanks - 1, o);
+}
+
 /* Prints row i of the grid (g->anc is updated for the rows below it). */
 static void grid_row(grid *g, const fmt *f, const cct_result *r, size_t i) {
   FILE *o = f->out;
   int d = g->drawn ? (int)r->cells[i * r->ncols + (size_t)r->depth_col].i : 0;
   if (d < 0) d = 0;
   if (g->drawn) g->anc[d] = g->next[i];
-  fprintf(o, "%*s", r->indent, "");
+  pad(o, r->indent);
   for (int x = 0; x < g->ng; x++) {
     size_t c = (size_t)g->cols[x];
     const cct_col *k = &r->cols[c];
@@ -626,7 +712,7 @@ static void grid_row(grid *g, const fmt *f, const cct_result *r, size_t i) {
       else if (g->namew) fit_clean(o, s, name_room(g, r, i), !last);
       else fputs(s, o);
       if (bold) fputs(PLAIN, o);
-      if (!g->namew && !last) fprintf(o, "%*s", g->w[c] - clean_width(s) + (g->drawn ? g->gw * (g->maxdepth - d) : 0), "");
+      if (!g->namew && !last) pad(o, g->w[c] - clean_width(s) + (g->drawn ? g->gw * (g->maxdepth - d) : 0));
       continue;
     }
     int right = k->type != CCT_T_TEXT && k->role != CCT_ROLE_MARK;
@@ -636,7 +722,7 @@ static void grid_row(grid *g, const fmt *f, const cct_result *r, size_t i) {
       if (isfinite(v) && v != 0) color = v > 0 ? RED : GREEN;
     }
     if (color) fputs(color, o);
-    if (right) fprintf(o, "%*s%s", g->w[c] - clean_width(s), "", s);
+    if (right) pad(o, g->w[c] - clean_width(s)), fputs(s, o);
     else fit_clean(o, s, g->w[c], !last);
     if (color) fputs(PLAIN, o);
   }

@@ -152,12 +152,22 @@ static int label_cols(cct_result *r) {
   return label;
 }
 
-/* Fills the columns of label_cols (from index label) of row x with w. */
+/* Fills the columns of label_cols (from index label) of row x with w: the
+ * location only when loc (table mode shows it, no other).  A label that is
+ * the row's name alone points at it (w outlives r): no copy per row. */
 static void label_cells(cct_result *r, cct_cell *x, int label, const cct_row *w, int dup, const char *suffix,
-                        const char *members) {
-  cct_cell_text(&x[label], cct_result_keep(r, cct_out_label(w, dup, suffix, members)));
-  cct_cell_text(&x[label + 1], cct_result_keep(r, row_location(w)));
+                        const char *members, int loc) {
+  if (!dup && !suffix && !w->callsite && !w->inlined && !(members && w->kind == CCT_ROW_CENTER))
+    cct_cell_text(&x[label], w->name ? w->name : "?"); /* what cct_out_label makes of it */
+  else
+    cct_cell_text(&x[label], cct_result_keep(r, cct_out_label(w, dup, suffix, members)));
+  if (loc) cct_cell_text(&x[label + 1], cct_result_keep(r, row_location(w)));
 }
+
+/* Whether a result printed in mode (CCT_MODE_*) shows the location column
+ * (CCT_IN_TABLE: table mode, and folded mode, which prints a result without
+ * folded columns as a table). */
+static int shows_location(int mode) { return mode == CCT_MODE_TABLE || mode == CCT_MODE_FOLDED; }
 
 /* Folded column k: the inclusive column incl (exclusive at incl + 1) of a
  * tree, self values (children's inclusive subtracted), or of a flat view its
@@ -226,7 +236,7 @@ static int zero_rows(cct_result *r, const cct_view *v) {
 /* A view as a result: the row columns, per metric inclusive and exclusive
  * (grouped under the metric name, % of the program total), the label and the
  * location (tree/table); the source view adds the mark and the line's text. */
-static void view_result(cct_result *r, const cct_view *v) {
+static void view_result(cct_result *r, const cct_view *v, int loc) {
   int src = !strcmp(v->view, "source"), flat = !strcmp(v->view, "flat");
   unsigned char *dup = calloc(v->nrows + 1, 1);
   cct_result_init(r, v->view);
@@ -300,7 +310,7 @@ static void view_result(cct_result *r, const cct_view *v) {
       cct_cell_bool(&x[mark], w->mark);
       cct_cell_text(&x[text], w->text);
     } else {
-      label_cells(r, x, label, w, dup ? dup[i] : 0, NULL, members);
+      label_cells(r, x, label, w, dup ? dup[i] : 0, NULL, members, loc);
     }
   }
   free(dup);
@@ -323,7 +333,7 @@ static void append_title(sqlite3_str *t, const char *title) {
  * and per metric the six values of both runs (the display metric in tree and
  * table: inclusive of both runs with % of each run's total, the change, then
  * the exclusive values and their change). */
-static void diff_result(cct_result *r, const cct_diff *d) {
+static void diff_result(cct_result *r, const cct_diff *d, int loc) {
   cct_result_init(r, "diff");
   const char *members = cct_result_keep(r, cct_out_members(d->center, d->ncenter));
   r->empty_text = "(no rows)";
@@ -438,7 +448,7 @@ static void diff_result(cct_result *r, const cct_diff *d) {
     }
     const char *suffix =
         dr->status == CCT_DIFF_ADDED ? " (added)" : dr->status == CCT_DIFF_REMOVED ? " (removed)" : NULL;
-    label_cells(r, x, label, dr->row, 0, suffix, members);
+    label_cells(r, x, label, dr->row, 0, suffix, members, loc);
   }
 }
 
@@ -446,7 +456,7 @@ static void diff_result(cct_result *r, const cct_diff *d) {
 
 int cct_out_view_to(cct_shell *p, const cct_view *v, FILE *f, int mode) {
   cct_result r;
-  view_result(&r, v);
+  view_result(&r, v, shows_location(f ? mode : p->mode));
   int rc = cct_out_result(p, &r, f, mode);
   cct_result_release(&r);
   return rc;
@@ -456,7 +466,7 @@ int cct_out_view(cct_shell *p, const cct_view *v) { return cct_out_view_to(p, v,
 
 int cct_out_diff(cct_shell *p, const cct_diff *d, FILE *f, int mode) {
   cct_result r;
-  diff_result(&r, d);
+  diff_result(&r, d, shows_location(f ? mode : p->mode));
   int rc = cct_out_result(p, &r, f, mode);
   cct_result_release(&r);
   return rc;
@@ -491,7 +501,7 @@ int cct_out_empty(cct_shell *p, const char *view, const char *message) {
   memset(&v, 0, sizeof v);
   v.view = view, v.run = cct_query_run(p->q), v.granularity = cct_query_granularity(p->q), v.note = message;
   cct_result r;
-  view_result(&r, &v);
+  view_result(&r, &v, 1);
   r.no_header = 1, r.empty_text = message, r.note = NULL;
   int rc = cct_out_result(p, &r, NULL, 0);
   cct_result_release(&r);
