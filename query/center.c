@@ -847,12 +847,12 @@ static int resolve_handle(const qv *q, citem *it, const lastrow *facts, size_t n
 /* ---- derived sets ---- */
 
 static void clear_derived(cct_center *c) {
-  free(c->O);
+  free(c->O_own);
   free(c->outer);
   free(c->lexouter);
   for (size_t k = 0; c->cv && k < c->ncols; k++) free(c->cv[k]);
   free(c->cv);
-  c->O = NULL;
+  c->O = c->O_own = NULL;
   c->outer = c->lexouter = NULL;
   c->cv = NULL;
   c->nO = 0;
@@ -886,10 +886,9 @@ static int center_rebuild(const qv *q, cct_center *c, cct_err *err) {
   c->ncols = q->r->ncols;
   if (!c->nitems) return CCT_OK;
   occlist l = {0};
-  if (c->nitems == 1) { /* already sorted and unique: take the item's list as it is */
+  if (c->nitems == 1) { /* already sorted and unique: the item's list as it is, not a copy (12 MB at 74,000) */
+    c->O = c->items[0].occ;
     l.n = c->items[0].nocc;
-    if (l.n && !(l.v = malloc(l.n * sizeof *l.v))) return cct_err_set(err, CCT_ENOMEM, "out of memory");
-    if (l.n) memcpy(l.v, c->items[0].occ, l.n * sizeof *l.v);
   } else {
     for (size_t i = 0; i < c->nitems; i++)
       for (size_t j = 0; j < c->items[i].nocc; j++)
@@ -900,7 +899,7 @@ static int center_rebuild(const qv *q, cct_center *c, cct_err *err) {
     occ_normalize(&l);
   }
   size_t n = l.n;
-  c->O = l.v;
+  if (c->nitems != 1) c->O = c->O_own = l.v;
   c->nO = n;
   c->outer = calloc(n ? n : 1, 1);
   c->lexouter = calloc(n ? n : 1, 1);

@@ -164,7 +164,8 @@ struct cct_center {
   int tree;              /* 0: the run's own tree; else the serial of the filtered run it is of */
   citem *items;
   size_t nitems;
-  qctx *O;               /* union of occurrences, sorted by pre, unique */
+  const qctx *O;         /* union of occurrences, sorted by pre, unique: O_own, or the one item's occ */
+  qctx *O_own;           /* O when the center owns it (items: 2 or more), else NULL */
   size_t nO;
   size_t ncols;          /* columns of the run (the size of cv) */
   unsigned char *outer;  /* per O: in O* (no proper ancestor in O) */
