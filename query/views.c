@@ -897,10 +897,19 @@ int q_bottomup(const qv *q, int depth, cct_view **out, cct_err *err) {
     if (o->kind == CCT_KIND_ROOT) w[nw - 1].cur = -1;
   }
   const cct_tree *tr = &q->r->tree;
+  enum { AHEAD = 8 }; /* callers far apart in the arrays: their fields are asked for ahead, to overlap the misses */
   for (int k = 1; !rc && k <= depth && nw; k++) {
     size_t keep = 0;
     for (size_t j = 0; !rc && j < nw; j++) {
       walk *x = &w[j];
+      if (j + AHEAD < nw) {
+        int64_t ahead = w[j + AHEAD].cur - tr->base;
+        if (ahead > 0 && ahead < tr->n) {
+          __builtin_prefetch(&tr->kind[ahead]), __builtin_prefetch(&tr->function[ahead]);
+          __builtin_prefetch(&tr->fparent[ahead]), __builtin_prefetch(&tr->call_file[ahead]);
+          __builtin_prefetch(&tr->call_line[ahead]);
+        }
+      }
       double incl[CCT_VIEW_MAX_METRICS], excl[CCT_VIEW_MAX_METRICS];
       for (size_t m = 0; m < nm; m++) {
         incl[m] = q->c->cv[vcols[m]][3 * x->i];
