@@ -243,6 +243,17 @@ cct_col *cct_result_colp(cct_result *r, int i) {
   return r->failed || (size_t)i >= r->ncols ? &dummy : &r->cols[i];
 }
 
+void cct_result_reserve(cct_result *r, size_t rows) {
+  size_t w = (r->ncols ? r->ncols : 1) * sizeof *r->cells, cap;
+  if (r->failed || rows > SIZE_MAX - r->nrows || (cap = r->nrows + rows) <= r->caprows) return;
+  cct_cell *c = cct_reallocarray(r->cells, cap, w);
+  if (!c) return; /* cct_result_row tries again, and says so */
+  r->cells = c;
+  unsigned char *b = realloc(r->bold, cap);
+  if (!b) return;
+  r->bold = b, r->caprows = cap;
+}
+
 /* Appends a row of null cells.  Returns them, or NULL when out of memory. */
 cct_cell *cct_result_row(cct_result *r) {
   if (r->failed) return NULL;

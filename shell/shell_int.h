@@ -407,6 +407,9 @@ int cct_result_col(cct_result *r, const char *key, int type, int role, int in);
 cct_col *cct_result_colp(cct_result *r, int i);
 
 /* Appends a row of null cells.  Returns them, or NULL when out of memory. */
+/* Makes room for rows more rows (after the last column is added): one allocation
+ * instead of a doubling series for a result whose size is known. */
+void cct_result_reserve(cct_result *r, size_t rows);
 cct_cell *cct_result_row(cct_result *r);
 
 /* Set a cell to a value (text: not copied; NULL makes it null). */

@@ -87,10 +87,38 @@ static int cmp_identity(const void *a, const void *b) {
 
 int cct_out_dups(const cct_view *v, unsigned char *dup) {
   nkey *idx = malloc((v->nrows + 1) * sizeof *idx);
+  uint64_t *hash = malloc((v->nrows + 1) * sizeof *hash);
+  cct_hmap m = CCT_HMAP_INIT(1); /* name hash -> first row with it << 1 | 1 when a row of another identity has it */
   size_t n = 0;
-  if (!idx) return -1;
-  for (size_t i = 0; i < v->nrows; i++)
-    if (v->rows[i].kind == CCT_ROW_FUNCTION && v->rows[i].name) idx[n++] = (nkey){&v->rows[i], i};
+  int rc = idx && hash ? 0 : -1;
+  /* Only the rows whose name hash is shared by two identities can be homonyms: the
+   * others (most rows: a function repeated under many callers is one identity) are
+   * left out of the sort. */
+  for (size_t i = 0; !rc && i < v->nrows; i++) {
+    const cct_row *r = &v->rows[i];
+    if (r->kind != CCT_ROW_FUNCTION || !r->name) continue;
+    int64_t h = (int64_t)(hash[i] = cct_hash_str(r->name));
+    int added;
+    int64_t *slot = cct_hmap_put(&m, &h, (int64_t)i << 1, &added);
+    if (!slot) rc = -1;
+    else if (!added && !(*slot & 1)) {
+      nkey a = {&v->rows[*slot >> 1], 0}, b = {r, 0};
+      if (cmp_identity(&a, &b)) *slot |= 1;
+    }
+  }
+  for (size_t i = 0; !rc && i < v->nrows; i++) {
+    const cct_row *r = &v->rows[i];
+    if (r->kind != CCT_ROW_FUNCTION || !r->name) continue;
+    int64_t h = (int64_t)hash[i];
+    const int64_t *slot = cct_hmap_get(&m, &h);
+    if (slot && (*slot & 1)) idx[n++] = (nkey){r, i};
+  }
+  cct_hmap_release(&m);
+  free(hash);
+  if (rc) {
+    free(idx);
+    return -1;
+  }
   qsort(idx, n, sizeof *idx, cmp_identity);
   /* In each group of homonyms (sorted by place, then module): places differ somewhere, so
    * each row names its place; within one place modules differ, so those rows name it. */
@@ -289,6 +317,7 @@ static void view_result(cct_result *r, const cct_view *v, int loc) {
     r->fold_name_col = label = label_cols(r); /* homonyms stay apart in flame graphs too */
     fold_col(r, 0, first, flat);
   }
+  cct_result_reserve(r, v->nrows);
   for (size_t i = 0; i < v->nrows && !r->failed; i++) {
     const cct_row *w = &v->rows[i];
     cct_cell *x = cct_result_row(r);
