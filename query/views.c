@@ -541,6 +541,62 @@ static qctx *outer_list(const qv *q, size_t *n) {
   return r;
 }
 
+/* ---- a map of one context (pre) -> row ----
+ * The level maps of topdown: every context of a level is put, every context of
+ * the next looks its parent up (a key of one word, not the shared 5-word map). */
+typedef struct rmapent {
+  int64_t key, val;
+} rmapent;
+typedef struct rowmap {
+  rmapent *e; /* key -1: empty (a pre is never negative) */
+  size_t n, cap;
+} rowmap;
+
+static size_t rm_hash(int64_t k) {
+  uint64_t h = (uint64_t)k * 0x9E3779B97F4A7C15ull;
+  return (size_t)(h ^ (h >> 32));
+}
+
+static int64_t *rmap_get(const rowmap *m, int64_t key) {
+  if (!m->cap || key < 0) return NULL;
+  for (size_t i = rm_hash(key) & (m->cap - 1);; i = (i + 1) & (m->cap - 1)) {
+    if (m->e[i].key == key) return &m->e[i].val;
+    if (m->e[i].key < 0) return NULL;
+  }
+}
+
+/* Puts key -> v unless key is there (*added says which).  Returns the value's slot, NULL when out of memory. */
+static int64_t *rmap_put(rowmap *m, int64_t key, int64_t v, int *added) {
+  *added = 0;
+  if (key < 0) return NULL;
+  if ((m->n + 1) * 2 > m->cap) {
+    size_t cap = m->cap ? m->cap * 2 : 256;
+    rmapent *e = cct_reallocarray(NULL, cap, sizeof *e);
+    if (!e) return NULL;
+    for (size_t i = 0; i < cap; i++) e[i].key = -1;
+    for (size_t j = 0; j < m->cap; j++) {
+      if (m->e[j].key < 0) continue;
+      size_t i = rm_hash(m->e[j].key) & (cap - 1);
+      while (e[i].key >= 0) i = (i + 1) & (cap - 1);
+      e[i] = m->e[j];
+    }
+    free(m->e);
+    m->e = e, m->cap = cap;
+  }
+  size_t i = rm_hash(key) & (m->cap - 1);
+  for (; m->e[i].key >= 0; i = (i + 1) & (m->cap - 1))
+    if (m->e[i].key == key) return &m->e[i].val;
+  m->e[i] = (rmapent){key, v};
+  m->n++;
+  *added = 1;
+  return &m->e[i].val;
+}
+
+static void rmap_free(rowmap *m) {
+  free(m->e);
+  memset(m, 0, sizeof *m);
+}
+
 /* ---- top-down ----
  *
  * Level k (1..depth) holds the contexts at function level fdepth(o) + k (line
@@ -687,7 +743,7 @@ static int td_walk(const qv *q, const qctx *o, int depth, lrows **lv, int *nlv, 
 
 /* Adds the rows of one level (sorted by pre) to t.  prev maps the contexts of
  * the level above to rows; cur receives this level's. */
-static int td_add(const qv *q, vtree *t, const lrows *l, int k, const qmap *prev, qmap *cur, const size_t *vcols,
+static int td_add(const qv *q, vtree *t, const lrows *l, int k, const rowmap *prev, rowmap *cur, const size_t *vcols,
                   size_t nm, cct_err *err) {
   int line = q->gran == CCT_GRAN_LINE;
   size_t n = l->n;
@@ -702,7 +758,7 @@ static int td_add(const qv *q, vtree *t, const lrows *l, int k, const qmap *prev
     const lrow *r = &l->v[i];
     int parent = 0;
     if (k > 1) {
-      int64_t *p = qmap_get(prev, r->parent, 0, 0, 0, 0);
+      int64_t *p = rmap_get(prev, r->parent);
       if (!p) continue; /* under a context without a row of its own (a call-site line without residue) */
       parent = (int)*p;
     }
@@ -771,7 +827,7 @@ static int td_add(const qv *q, vtree *t, const lrows *l, int k, const qmap *prev
     }
     vt_addval(t, node, incl, excl);
     int put;
-    if (!qmap_put(cur, r->pre, 0, 0, 0, 0, node, &put)) rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
+    if (!rmap_put(cur, r->pre, node, &put)) rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
   }
   free(vals);
   return rc;
@@ -824,7 +880,7 @@ static void hot_level(const qv *q, vtree *t, int *tail, size_t from, size_t to, 
  * k, start[maxk + 1] = t->nn): marks the hot path, and adds the levels below maxk
  * that rows of level < depth need, one level at a time (the contexts of level k in
  * *last, their rows in *prev).  Returns CCT_OK or an error. */
-static int td_hot(const qv *q, vtree *t, int depth, const size_t *start, int maxk, const lrows *last, qmap *prev,
+static int td_hot(const qv *q, vtree *t, int depth, const size_t *start, int maxk, const lrows *last, rowmap *prev,
                   const size_t *vcols, size_t nm, cct_err *err) {
   const cct_tree *tr = &q->r->tree;
   int line = q->gran == CCT_GRAN_LINE, tail = 0, rc = CCT_OK;
@@ -835,17 +891,17 @@ static int td_hot(const qv *q, vtree *t, int depth, const size_t *start, int max
   for (int k = maxk; !rc && k >= depth;) { /* rows of level < depth at depth k need children */
     for (size_t i = 0; !rc && i < cur.n; i++) {
       const lrow *r = &cur.v[i];
-      int64_t *row = qmap_get(prev, r->pre, 0, 0, 0, 0);
+      int64_t *row = rmap_get(prev, r->pre);
       if (!row || t->n[*row].level >= depth || (line && r->callsite)) continue; /* a call site's callees are rows */
       int32_t x = (int32_t)(r->pre - tr->base);
       rc = td_walk_node(q, x, line ? tr->ldepth[x] : 0, 1, &nx, &nnx, &mk, err);
     }
     if (rc || !mk || !nx[1].n) break;
-    qmap next = {0};
+    rowmap next = {0};
     size_t from = t->nn;
     rc = td_add(q, t, &nx[1], k + 1, prev, &next, vcols, nm, err);
     if (!rc) hot_level(q, t, &tail, from, t->nn, q->hot);
-    qmap_free(prev);
+    rmap_free(prev);
     *prev = next;
     if (own) free(cur.v);
     cur = nx[1], own = 1;
@@ -878,7 +934,7 @@ int q_topdown(const qv *q, int depth, cct_view **out, cct_err *err) {
   qctx *os = outer_list(q, &no);
   lrows *lv = NULL; /* lv[k], k = 1..nlv: the rows of level k */
   int nlv = 0, maxk = 0;
-  qmap prev = {0}, cur = {0};
+  rowmap prev = {0}, cur = {0};
   int rc = os ? top_row(q, &t, vcols, nm, 0, flatrow ? &fn : NULL, err) : cct_err_set(err, CCT_ENOMEM, "out of memory");
   for (size_t i = 0; !rc && i < no && depth > 0; i++) rc = td_walk(q, &os[i], depth, &lv, &nlv, &maxk, err);
   size_t *start = calloc((size_t)maxk + 2, sizeof *start); /* the first node of each level */
@@ -886,15 +942,15 @@ int q_topdown(const qv *q, int depth, cct_view **out, cct_err *err) {
   for (int k = 1; !rc && k <= maxk; k++) {
     start[k] = t.nn;
     rc = td_add(q, &t, &lv[k], k, &prev, &cur, vcols, nm, err);
-    qmap_free(&prev);
+    rmap_free(&prev);
     prev = cur;
     memset(&cur, 0, sizeof cur);
   }
   if (start) start[maxk + 1] = t.nn;
   if (!rc && q->hot > 0 && nm && maxk > 0) rc = td_hot(q, &t, depth, start, maxk, &lv[maxk], &prev, vcols, nm, err);
   free(start);
-  qmap_free(&prev);
-  qmap_free(&cur);
+  rmap_free(&prev);
+  rmap_free(&cur);
   v->hotpath = q->hot;
   for (int k = 0; lv && k <= nlv; k++) free(lv[k].v);
   free(lv);
