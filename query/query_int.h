@@ -227,6 +227,7 @@ struct cct_query {
   int percent;           /* CCT_PERCENT_* */
   lastrow *last;         /* facts of the last view a cct_view_* call returned, for '@N' */
   size_t nlast;
+  char *lastnames;       /* one block holding the names of last (their name members point into it) */
   cct_filter *filters;   /* current filters (items owned) */
   size_t nfilters;
   struct qdef *defs;     /* derived metrics ('metric define', vmetric.c) */
