@@ -202,6 +202,18 @@ typedef struct v4_frame {
   double incl, kids; /* pass 2: inclusive of the owner and of its children so far (pairing check) */
 } v4_frame;
 
+/* What a metric id of meta.db stands for, as a statMetricId (summary values) and as a
+ * propMetricId (per-profile values): two id spaces, one table.  All 0 for an id meta.db
+ * does not declare.  The table holds the ids up to the largest meta.db declares (a
+ * few hundred), grown as they are met: not 65536 entries per read. */
+typedef struct v4_stat {
+  uint32_t summary; /* statMetricId: 0, or 1 + col * 3 + which */
+  uint32_t prop;    /* propMetricId: the same, sum columns only */
+  uint32_t execof;  /* statMetricId of a ($$, sum) point/function/lex_aware statistic of a metric
+                     * that has a ($$, sum) execution one: 1 + that one's id; else 0 */
+  uint8_t declared; /* statMetricId: 1 when meta.db declares it, 2 for ($$, sum) execution ones */
+} v4_stat;
+
 typedef struct v4 {
   const char *db_dir;
   cct_writer *w;
@@ -222,13 +234,10 @@ typedef struct v4 {
   /* metrics */
   v4_col *cols;
   size_t ncols, capcols;
-  uint32_t *statmap; /* [65536]: 0, or 1 + col * 3 + which (summary ids) */
-  uint32_t *propmap; /* [65536]: same for thread ids, sum columns only */
+  v4_stat *stat;     /* by statMetricId (and propMetricId), up to the largest meta.db declares */
+  size_t nstat;      /* entries of stat: ids >= nstat are declared nowhere (all fields 0) */
   int chk;           /* 1: some statMetricId is a ($$, sum) execution column */
   int chk_off;       /* a negative value was met: the pairing check does not apply */
-  uint8_t *declared; /* [65536]: 1 for every statMetricId meta.db declares, 2 for ($$, sum) execution ones */
-  uint32_t *execof;  /* [65536]: for the ($$, sum) point/function/lex_aware statMetricIds of a metric
-                      * that has a ($$, sum) execution one, 1 + that id; else 0 */
   /* tree */
   uint32_t *ids; /* sorted ctx ids of the tree, root 0 included */
   size_t nids, capids;
@@ -397,6 +406,27 @@ static const char *stat_name(const char *formula, unsigned combine, char *buf, s
 
 /* Validates the metrics section and builds the columns and id maps (no
  * writer calls; declare_metrics does those). */
+/* The entry of id in r->stat, all 0 when meta.db declares no such id. */
+static const v4_stat *stat_of(const v4 *r, uint16_t id) {
+  static const v4_stat none;
+  return id < r->nstat ? &r->stat[id] : &none;
+}
+
+/* The entry of id in r->stat, the table grown (zero-filled) to hold it; NULL when
+ * out of memory.  Valid until the next call. */
+static v4_stat *stat_at(v4 *r, uint16_t id) {
+  if (id >= r->nstat) {
+    size_t n = r->nstat ? r->nstat : 64;
+    while (n <= id) n *= 2;
+    v4_stat *ns = cct_reallocarray(r->stat, n, sizeof *ns);
+    if (!ns) return NULL;
+    memset(ns + r->nstat, 0, (n - r->nstat) * sizeof *ns);
+    r->stat = ns;
+    r->nstat = n;
+  }
+  return &r->stat[id];
+}
+
 static int read_metrics(v4 *r) {
   const v4_file *f = &r->meta;
   uint64_t sz, p;
@@ -421,11 +451,6 @@ static int read_metrics(v4 *r) {
     return corrupt(r, f, "truncated: metric descriptions end past end of file");
   if (!array_in_range(f->n, r->scope_p, r->scope_n, r->scope_sz))
     return corrupt(r, f, "truncated: propagation scopes end past end of file");
-  r->statmap = calloc(65536, sizeof *r->statmap);
-  r->propmap = calloc(65536, sizeof *r->propmap);
-  r->declared = calloc(65536, 1);
-  r->execof = calloc(65536, sizeof *r->execof);
-  if (!r->statmap || !r->propmap || !r->declared || !r->execof) return nomem(r);
   for (uint32_t m = 0; m < r->met_n; m++) {
     const uint8_t *md = f->p + r->met_p + (uint64_t)m * r->met_sz;
     const char *name = NULL;
@@ -447,7 +472,9 @@ static int read_metrics(v4 *r) {
       if ((rc = str_at(r, f, le64(ss + 8), "summary formula", &formula))) return rc;
       unsigned combine = ss[0x10];
       uint16_t id = le16(ss + 0x12);
-      if (!r->declared[id]) r->declared[id] = 1;
+      v4_stat *st = stat_at(r, id);
+      if (!st) return nomem(r);
+      if (!st->declared) st->declared = 1;
       if (combine == 0 && strcmp(formula, "$$") == 0 && cls == SC_EXEC) exec_id = 1u + id;
       if (cls == SC_POINT || cls == SC_OTHER) continue;
       size_t c;
@@ -474,9 +501,9 @@ static int read_metrics(v4 *r) {
       }
       int which = cls == SC_EXEC ? CCT_INCLUSIVE : cls == SC_FUNC ? CCT_EXCLUSIVE : CCT_EXCLUSIVE_LEX;
       if (cls == SC_LEX) r->cols[c].has_lex = 1;
-      if (r->statmap[id] == 0) r->statmap[id] = 1 + (uint32_t)c * 3 + (uint32_t)which;
+      if (st->summary == 0) st->summary = 1 + (uint32_t)c * 3 + (uint32_t)which;
       if (combine == 0 && strcmp(formula, "$$") == 0) sumcol = c;
-      if (combine == 0 && strcmp(formula, "$$") == 0 && cls == SC_EXEC) r->chk = 1, r->declared[id] = 2;
+      if (combine == 0 && strcmp(formula, "$$") == 0 && cls == SC_EXEC) r->chk = 1, st->declared = 2;
     }
     if (sumcol != SIZE_MAX) r->cols[sumcol].is_sum = 1;
     for (unsigned j = 0; exec_id && j < ns; j++) {
@@ -485,8 +512,11 @@ static int read_metrics(v4 *r) {
       const char *formula = NULL;
       if ((rc = scope_class(r, le64(ss), &cls))) return rc;
       if ((rc = str_at(r, f, le64(ss + 8), "summary formula", &formula))) return rc;
-      if (ss[0x10] == 0 && strcmp(formula, "$$") == 0 && (cls == SC_POINT || cls == SC_FUNC || cls == SC_LEX))
-        r->execof[le16(ss + 0x12)] = exec_id;
+      if (ss[0x10] == 0 && strcmp(formula, "$$") == 0 && (cls == SC_POINT || cls == SC_FUNC || cls == SC_LEX)) {
+        v4_stat *st = stat_at(r, le16(ss + 0x12));
+        if (!st) return nomem(r);
+        st->execof = exec_id;
+      }
     }
     for (unsigned j = 0; j < ni; j++) {
       const uint8_t *psi = f->p + pi + (uint64_t)j * r->psi_sz;
@@ -494,7 +524,9 @@ static int read_metrics(v4 *r) {
       if ((rc = scope_class(r, le64(psi), &cls))) return rc;
       uint16_t id = le16(psi + 8);
       if (sumcol == SIZE_MAX || (cls != SC_EXEC && cls != SC_FUNC)) continue;
-      if (r->propmap[id] == 0) r->propmap[id] = 1 + (uint32_t)sumcol * 3 + (cls == SC_EXEC ? CCT_INCLUSIVE : CCT_EXCLUSIVE);
+      v4_stat *st = stat_at(r, id);
+      if (!st) return nomem(r);
+      if (st->prop == 0) st->prop = 1 + (uint32_t)sumcol * 3 + (cls == SC_EXEC ? CCT_INCLUSIVE : CCT_EXCLUSIVE);
     }
   }
   return CCT_OK;
@@ -632,7 +664,7 @@ static int emit_values(v4 *r, uint32_t ctx) {
     uint16_t m;
     double v;
     cct_v4_block_value(r->prof.p, &r->sum, j, &m, &v);
-    uint32_t code = r->statmap[m];
+    uint32_t code = stat_of(r, m)->summary;
     if (!code) continue;
     if (!isfinite(v)) return corrupt(r, &r->prof, "summary value of context %u is not a finite number", ctx);
     code--;
@@ -654,7 +686,7 @@ static double check_value(v4 *r, uint32_t ctx) {
     uint16_t m;
     double v;
     cct_v4_block_value(r->prof.p, &r->sum, j, &m, &v);
-    if (r->declared[m] != 2) continue;
+    if (stat_of(r, m)->declared != 2) continue;
     if (v < 0) r->chk_off = 1;
     sum += v;
   }
@@ -964,7 +996,7 @@ static int read_profiles(v4 *r) {
         uint16_t m;
         double v;
         cct_v4_block_value(f->p, &blk, j, &m, &v);
-        uint32_t code = r->propmap[m];
+        uint32_t code = stat_of(r, m)->prop;
         if (!code || v == 0) continue;
         if (!isfinite(v)) return corrupt(r, f, "value of context %u in profile %u is not a finite number", ctx, k);
         code--;
@@ -1001,7 +1033,7 @@ static int check_pairing(v4 *r) {
     uint16_t m;
     double v;
     cct_v4_block_value(r->prof.p, &r->sum, j, &m, &v);
-    if (!r->declared[m])
+    if (!stat_of(r, m)->declared)
       return cct_err_set(r->err, CCT_ECORRUPT, "'%s' does not belong to '%s': its summary has values of metric id %u, "
                          "which meta.db does not declare %s", r->prof.path, r->meta.path, m, why);
   }
@@ -1011,7 +1043,7 @@ static int check_pairing(v4 *r) {
   if ((uint64_t)top > 2 * (uint64_t)meta_top + 16)
     return cct_err_set(r->err, CCT_ECORRUPT, "'%s' does not belong to '%s': it has values for context %u, meta.db's "
                        "contexts end at %u %s", r->prof.path, r->meta.path, top, meta_top, why);
-  double *val = calloc(65536, sizeof *val); /* one context's values by statistic id */
+  double *val = calloc(r->nstat ? r->nstat : 1, sizeof *val); /* one context's values by statistic id */
   if (!val) return nomem(r);
   int rc = CCT_OK;
   for (uint32_t i = 0; i < r->sum.nctxs && !rc; i++) {
@@ -1022,19 +1054,20 @@ static int check_pairing(v4 *r) {
     cct_v4_block_ctx(r->prof.p, &r->sum, i, &ctx, &first, &end);
     for (uint64_t j = first; j < end; j++) {
       cct_v4_block_value(r->prof.p, &r->sum, j, &m, &v);
-      val[m] = v;
+      if (m < r->nstat) val[m] = v; /* always: every id is declared (above) */
     }
     for (uint64_t j = first; j < end && !rc; j++) {
       cct_v4_block_value(r->prof.p, &r->sum, j, &m, &v);
-      double e = r->execof[m] ? val[r->execof[m] - 1] : 0;
-      if (r->execof[m] && v > 0 && v > e + 1e-9 * e + 1e-300)
+      uint32_t execof = stat_of(r, m)->execof; /* 1 + an id below nstat, or 0 */
+      double e = execof ? val[execof - 1] : 0;
+      if (execof && v > 0 && v > e + 1e-9 * e + 1e-300)
         rc = cct_err_set(r->err, CCT_ECORRUPT, "'%s' does not belong to '%s': context %u has %g for statistic %u "
                          "but only %g for its execution (inclusive) statistic %u %s",
-                         r->prof.path, r->meta.path, ctx, v, m, e, r->execof[m] - 1, why);
+                         r->prof.path, r->meta.path, ctx, v, m, e, execof - 1, why);
     }
     for (uint64_t j = first; j < end; j++) {
       cct_v4_block_value(r->prof.p, &r->sum, j, &m, &v);
-      val[m] = 0;
+      if (m < r->nstat) val[m] = 0;
     }
   }
   free(val);
@@ -1090,10 +1123,7 @@ int cct_read_v4(const char *db_dir, cct_writer *w, cct_err *err) {
     free(r.cols[c].excl);
   }
   free(r.cols);
-  free(r.statmap);
-  free(r.propmap);
-  free(r.declared);
-  free(r.execof);
+  free(r.stat);
   free(r.ids);
   free(r.stack);
   unmap_file(&r.meta);
