@@ -46,16 +46,28 @@ def check(mode, text):
       assert all(len(r) == len(rows[0]) for r in rows), "ragged csv"
       return len(rows) - 1
 
-# argv: pairs of files (json, csv) named NAME.json / NAME.csv; NAME tells the command.
+# argv: MARK, then PREFIX...: PREFIX.json and PREFIX.csv are the outputs of one session per
+# mode that ran the commands of PREFIX.cmds (one a line) in turn, each followed by the
+# text in the file MARK ('help quit'), which splits them into each command's output.
+mark = open(sys.argv[1]).read()
 bad = 0
-for name in sys.argv[1:]:
-  try:
-    j = check("json", open(name + ".json").read())
-    c = check("csv", open(name + ".csv").read())
-    assert j == c, "json has %d rows, csv %d" % (j, c)
-  except Exception as e:
-    bad = 1
-    print("FAIL %s: %s: %r" % (name, open(name + ".cmd").read(), e))
+for prefix in sys.argv[2:]:
+  cmds = open(prefix + ".cmds").read().split("\n")[:-1]
+  outs = {m: open(prefix + "." + m).read().split(mark) for m in ("json", "csv")}
+  for m, o in outs.items():
+    if len(o) != len(cmds) + 1 or o[-1] != "":
+      bad = 1
+      print("FAIL %s: the %s session printed %d outputs for %d commands" % (prefix, m, len(o) - 1, len(cmds)))
+  if bad:
+    continue
+  for i, cmd in enumerate(cmds):
+    try:
+      j = check("json", outs["json"][i])
+      c = check("csv", outs["csv"][i])
+      assert j == c, "json has %d rows, csv %d" % (j, c)
+    except Exception as e:
+      bad = 1
+      print("FAIL %s: %s: %r" % (open(prefix + ".sample").read().strip(), cmd, e))
 sys.exit(bad)
 PY
 n=0
@@ -68,19 +80,27 @@ for sample in classic-hatchet-cpi classic-callflow-lulesh v4-hatchet-cpi v4-hpcv
 import csv, sys
 rows = [r for r in csv.DictReader(sys.stdin) if not r["name"].startswith("<")]
 print(rows[0]["name"] if rows else "main")')
+  # One session per mode runs every command, each after a fresh 'open' (no setting of
+  # the one before kept) and followed by 'help quit', a fixed text that marks where the
+  # command's output ends (a process per command was most of this test's time under ASan).
+  p="$t/s$n"
+  echo "$sample" >"$p.sample"
+  : >"$p.cmds"
   for cmd in "topdown 3" "bottomup 3" "flat 10" "flat files" "flat modules" "flat lines" "flat loops" "flat tree 0" \
              "source" "stats" "runs" "metrics" "center" "granularity line; topdown 4" "threshold 1%; topdown 9" \
              "sql SELECT * FROM contexts LIMIT 20"; do
-    "$CCTQ" "$t/a.sqlite" -c "center '$fn'; mode json; $cmd" >"$t/json" 2>"$t/err" || {
-      echo "FAIL $sample '$cmd': exit $?"; cat "$t/err"; exit 1; }
-    "$CCTQ" "$t/a.sqlite" -c "center '$fn'; mode csv; $cmd" >"$t/o$n.csv"
-    mv "$t/json" "$t/o$n.json"
-    printf '%s: %s' "$sample" "$cmd" >"$t/o$n.cmd"
-    names="$names $t/o$n"
+    echo "$cmd" >>"$p.cmds"
     n=$((n + 1))
   done
+  for mode in json csv; do
+    script=
+    while IFS= read -r cmd; do script+="open '$t/a.sqlite'; center '$fn'; mode $mode; $cmd; help quit; "; done <"$p.cmds"
+    "$CCTQ" "$t/a.sqlite" -c "$script" >"$p.$mode" 2>"$t/err" || { echo "FAIL $sample, mode $mode: exit $?"; cat "$t/err"; exit 1; }
+  done
+  names="$names $p"
 done
-python3 "$t/check.py" $names || exit 1
+"$CCTQ" -c "help quit" >"$t/mark"
+python3 "$t/check.py" "$t/mark" $names || exit 1
 # JSON string escaping: a quote, a backslash and a control character survive the round trip.
 "$CCTQ" "$t/a.sqlite" -c "mode json; sql SELECT 'a\"b\\c' || char(1, 10) AS s" |
   python3 -c 'import json, sys; assert json.load(sys.stdin)["rows"][0]["s"] == "a\"b\\c\x01\n"'
