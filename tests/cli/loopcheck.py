@@ -12,8 +12,11 @@ lex-aware scope), 0 where none.
                                      of the whole program: per loop header (file, line) the
                                      rows' exclusive values are the contexts' (sorted lists when
                                      as many rows as contexts, else sums; no row where all are 0:
-                                     rows of zero cost are left out); exits 1 on a difference"""
-import csv, os, sys
+                                     rows of zero cost are left out); exits 1 on a difference
+  loopcheck.py DB_DIR ingested ARCHIVE
+                                     the same for each of those metrics, the csv from $CCTQ
+                                     on ARCHIVE (one process for the whole check)"""
+import csv, os, subprocess, sys
 import xml.etree.ElementTree as ET
 
 
@@ -36,6 +39,13 @@ def compare_loops(want, rows, metric, what="exclusive"):
             print(f"loop {key[0]}:{key[1]}: rows {h[:8]}, database {what} {w[:8]}")
     print(f"{sum(map(len, want.values()))} loop contexts, {sum(map(len, have.values()))} loop rows, {bad} differ")
     return bad
+
+
+def cctq_loop_rows(archive, metric):
+    """The csv that 'cctq ARCHIVE -c "metric METRIC; granularity line; mode csv; topdown 10000"' prints
+    ($CCTQ): every loop row of the archive's last run at line granularity, for compare_loops."""
+    return subprocess.run([os.environ["CCTQ"], archive, "-c", "metric '%s'; granularity line; mode csv; topdown 10000" % metric],
+                          check=True, capture_output=True, text=True).stdout
 
 
 def main():
@@ -80,15 +90,23 @@ def main():
         return loop[3].get(excl_id[metric], 0.0) if metric in excl_id else 0.0
 
 
+    def want_of(metric):
+        want = {}
+        for x in loops:
+            want.setdefault((x[1] or "", x[2]), []).append(value(x, metric))
+        return want
+
+    names = sorted(excl_id, key=lambda m: (not any(value(x, m) for x in loops), list(excl_id).index(m)))[:3]
     if sys.argv[2] == "metrics":
-        names = sorted(excl_id, key=lambda m: (not any(value(x, m) for x in loops), list(excl_id).index(m)))
-        print("\n".join(names[:3]))
+        print("\n".join(names))
         return
+    if sys.argv[2] == "ingested":  # ARCHIVE: the metrics' loop rows by $CCTQ, each as 'METRIC' below
+        bad = 0
+        for metric in names:
+            bad += compare_loops(want_of(metric), cctq_loop_rows(sys.argv[3], metric).splitlines(True), metric) > 0
+        return 1 if bad else 0
     metric = sys.argv[2]
-    want = {}
-    for x in loops:
-        want.setdefault((x[1] or "", x[2]), []).append(value(x, metric))
-    return 1 if compare_loops(want, sys.stdin, metric) else 0
+    return 1 if compare_loops(want_of(metric), sys.stdin, metric) else 0
 
 
 if __name__ == "__main__":

@@ -25,7 +25,9 @@ loop header (file, line), the rows' exclusive values are the contexts' values
 (as sorted lists when there are as many rows as contexts, else as sums, rows
 merging contexts); exits 1 on any difference.  v4read.py DIR lexmetrics
 prints the names of up to 3 metrics with a lex_aware scope, those with a
-value on some loop first.  v4read.py DIR imbalance METRIC prints, per kind of
+value on some loop first.  v4read.py DIR ingested ARCHIVE does 'values', then
+'loopcheck' of each of those metrics on the csv of $CCTQ (one process for all).
+v4read.py DIR imbalance METRIC prints, per kind of
 profile present ('cpu', 'gpu': a GPUCONTEXT or GPUSTREAM in its id tuple),
 'KIND COUNT IMBALANCE' of the program's inclusive METRIC (max / mean over the
 profiles of that kind, 0 when the mean is 0), with 3 decimals.  v4read.py DIR
@@ -37,7 +39,7 @@ import struct
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from loopcheck import compare_loops  # noqa: E402  (shared with the classic/prof2 check)
+from loopcheck import compare_loops, cctq_loop_rows  # noqa: E402  (shared with the classic/prof2 check)
 
 
 def u8(b, o): return b[o]
@@ -142,6 +144,26 @@ class Db:
         return None
 
 
+def loop_want(db, metric):
+    """{(file, line): [lex_aware values of metric]} of every loop context, for compare_loops."""
+    sid = db.stat(metric, "lex_aware")
+    want = {}
+    for cid, c in db.ctx.items():
+        if c["lt"] == 1:
+            v = db.summary.get(cid, {}).get(sid, 0.0) if sid is not None else 0.0
+            want.setdefault((db.file_path(c["file"]) or "", c["line"] or 0), []).append(v)
+    return want
+
+
+def lexmetrics(db):
+    """Up to 3 metrics with a lex_aware scope, those with a value on some loop first."""
+    loops = [cid for cid, c in db.ctx.items() if c["lt"] == 1]
+    lex = [md for md in db.metrics if md["scopes"].get("lex_aware", (0, None))[1] is not None]
+    names = sorted((not any(db.summary.get(cid, {}).get(md["scopes"]["lex_aware"][1], 0) for cid in loops), i,
+                    md["name"]) for i, md in enumerate(lex))
+    return [n for _, _, n in names][:3]
+
+
 if __name__ == "__main__":
     db = Db(sys.argv[1])
     if sys.argv[2] == "loops":
@@ -150,7 +172,7 @@ if __name__ == "__main__":
             if c["lt"] == 1:
                 v = db.summary.get(cid, {}).get(sid, 0.0) if sid is not None else 0.0
                 print(db.file_path(c["file"]), c["line"], cid, repr(v))
-    elif sys.argv[2] == "values":
+    elif sys.argv[2] in ("values", "ingested"):
         con = sqlite3.connect(sys.argv[3])
         bad = []
         (profiles,), = con.execute("SELECT profiles FROM runs")
@@ -175,23 +197,20 @@ if __name__ == "__main__":
         for line in bad[:20]:
             print(line)
         print(f"{checked} values checked, {len(bad)} differ")
-        sys.exit(1 if bad or not checked else 0)
+        if bad or not checked:
+            sys.exit(1)
+        # ingested: then the loopcheck of each lexmetric, the csv from $CCTQ (one process for it all)
+        for metric in (lexmetrics(db) if sys.argv[2] == "ingested" else []):
+            if compare_loops(loop_want(db, metric), cctq_loop_rows(sys.argv[3], metric).splitlines(True), metric,
+                             "lex_aware"):
+                print(f"loop exclusive of {metric} differs")
+                bad.append(metric)
+        sys.exit(1 if bad else 0)
     elif sys.argv[2] == "loopcheck":
         metric = sys.argv[3]
-        sid = db.stat(metric, "lex_aware")
-        want = {}
-        for cid, c in db.ctx.items():
-            if c["lt"] == 1:
-                v = db.summary.get(cid, {}).get(sid, 0.0) if sid is not None else 0.0
-                want.setdefault((db.file_path(c["file"]) or "", c["line"] or 0), []).append(v)
-        sys.exit(1 if compare_loops(want, sys.stdin, metric, "lex_aware") else 0)
+        sys.exit(1 if compare_loops(loop_want(db, metric), sys.stdin, metric, "lex_aware") else 0)
     elif sys.argv[2] == "lexmetrics":
-        loops = [cid for cid, c in db.ctx.items() if c["lt"] == 1]
-        lex = [md for md in db.metrics if md["scopes"].get("lex_aware", (0, None))[1] is not None]
-        names = sorted((not any(db.summary.get(cid, {}).get(md["scopes"]["lex_aware"][1], 0) for cid in loops), i,
-                        md["name"]) for i, md in enumerate(lex))
-        names = [n for _, _, n in names]
-        for n in names[:3]:
+        for n in lexmetrics(db):
             print(n)
     elif sys.argv[2] == "ranksums":
         md = [x for x in db.metrics if x["name"] == sys.argv[3]][0]
