@@ -299,26 +299,50 @@ def main():
         if sys.argv[1] == "timeline-window" and len(sys.argv) == 4:
             return check_timeline_window(texts[0], sys.argv[3])
         fail("usage: tui_check.py timeline SCREEN TEXT DBDIR ARCHIVE | timeline-window SCREEN DBDIR")
+    if len(sys.argv) == 3 and sys.argv[1] == "batch":
+        return check_batch(sys.argv[2])
     if len(sys.argv) != 4 or sys.argv[1] not in TITLES:
-        fail("usage: tui_check.py flat|tree|source SCREEN JSON")
-    with open(sys.argv[2], encoding="utf-8") as f:
+        fail("usage: tui_check.py flat|tree|source SCREEN JSON | batch LIST")
+    check_pane(*sys.argv[1:4])
+
+
+def check_pane(kind, screen, view_json):
+    """Checks the pane KIND of the screen in file SCREEN against the shell's JSON view."""
+    with open(screen, encoding="utf-8") as f:
         lines = f.read().split("\n")
     if lines and lines[-1] == "":
         lines.pop()
     lines = lines[:-2]  # the status line and the message line
-    with open(sys.argv[3], encoding="utf-8") as f:
+    with open(view_json, encoding="utf-8") as f:
         view = json.loads(f.read())
-    j, rows = pane(lines, sys.argv[1])
+    j, rows = pane(lines, kind)
     empty = [r.strip() for r in rows]  # a pane without rows says "(no rows)", or the view's note (cut at the edge)
     if empty == ["(no rows)"] or (len(empty) == 1 and view.get("note") and view["note"].startswith(empty[0])):
         if view["rows"]:
-            fail("the %s pane shows no rows, the view has %d" % (sys.argv[1], len(view["rows"])))
+            fail("the %s pane shows no rows, the view has %d" % (kind, len(view["rows"])))
         return
     if not rows:
-        fail("the %s pane shows no rows" % sys.argv[1])
+        fail("the %s pane shows no rows" % kind)
     if view.get("note") and len(rows) > 1 and view["note"].startswith(rows[-1].strip()):
         rows = rows[:-1]  # the view's note, on the first free line below its rows (cut at the edge)
-    {"flat": check_flat, "tree": check_tree, "source": check_source}[sys.argv[1]](j, rows, view)
+    {"flat": check_flat, "tree": check_tree, "source": check_source}[kind](j, rows, view)
 
+
+def check_batch(listing):
+    """Checks every pane of the file LISTING, a line 'KIND SCREEN JSON WHAT' each (one
+    process for them all); prints each that fails with its screen, exits 1 if any did."""
+    bad = 0
+    with open(listing, encoding="utf-8") as f:
+        for line in f:
+            kind, screen, view_json, what = line.rstrip("\n").split(" ", 3)
+            try:
+                check_pane(kind, screen, view_json)
+            except SystemExit:
+                bad += 1
+                print("FAIL: %s pane vs %s" % (kind, what))
+                with open(screen, encoding="utf-8") as s:
+                    print(s.read())
+    if bad:
+        sys.exit(1)
 
 main()

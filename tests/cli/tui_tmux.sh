@@ -59,12 +59,18 @@ wait_for() {
 }
 # The shell's JSON of 'CMDS' on archive $1 into $t/view.json.
 shell_json() { "$CCTQ" -c "mode json; $2" "$t/$1" >"$t/view.json"; }
-# pane KIND ARCHIVE CMDS: the pane on screen matches the shell's view.
+# pane KIND ARCHIVE CMDS: the pane on screen matches the shell's view; the screen and the
+# view are kept and checked at the end (check_panes) by one tui_check.py for them all.
+panes=0
+: >"$t/panes"
 pane() {
+  panes=$((panes + 1))
   shell_json "$2" "$3"
-  screen >"$t/screen.txt"
-  $check "$1" "$t/screen.txt" "$t/view.json" || { echo "FAIL: $1 pane vs '$3'"; cat "$t/screen.txt"; exit 1; }
+  mv "$t/view.json" "$t/view.$panes.json"
+  screen >"$t/screen.$panes.txt"
+  printf '%s %s %s %s\n' "$1" "$t/screen.$panes.txt" "$t/view.$panes.json" "'$3' on $2" >>"$t/panes"
 }
+check_panes() { $check batch "$t/panes" || exit 1; }
 # every_pane ARCHIVE CENTER-CMDS: flat, tree (top-down) and source panes of the center.
 every_pane() {
   pane flat "$1" "$2 flat 200"
@@ -327,4 +333,5 @@ print(re.escape(n) + " " if int(sys.argv[3]) > 100 else re.escape(n[:20]) + ".*"
   screen | grep -q 'Timeline of .*, window ' && { echo "FAIL: 'w' left the window in the title"; screen; exit 1; }
   quit_ok "the TUI with the timeline"
 done
-echo ok
+check_panes
+echo "ok ($panes panes checked)"
