@@ -78,7 +78,9 @@ typedef struct cct_row {
                           it) and the call sites leading to it, else 0 */
   double *share;       /* with a center: per view metric, the line's inclusive cost inside
                           the center's outermost occurrences (beside the whole-program
-                          'inclusive'); NULL without a center */
+                          'inclusive'); NaN for a call site leading into the center that
+                          holds none of it (outside the center: printed '-'); NULL
+                          without a center */
 } cct_row;
 
 /* A window [from, to) of a run's traces, in seconds since its first record. */

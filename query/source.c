@@ -89,19 +89,21 @@ static int line_figures(const qv *q, int64_t fid, const size_t *vcols, size_t nm
   return CCT_OK;
 }
 
-/* Sets *mark when line of file fid is marked '>': the center's own lines and
- * the call sites leading into it.  Returns CCT_OK or an error. */
+/* Sets *mark when line of file fid is marked '>': MARK_OWN for the center's own
+ * lines (its loops and lines, the definition of its functions), MARK_CALL for the
+ * call sites leading into it (bits).  Returns CCT_OK or an error. */
+enum { MARK_OWN = 1, MARK_CALL = 2 };
 static int is_marked(const qv *q, int64_t fid, long long line, int *mark, cct_err *err) {
   *mark = 0;
-  for (size_t i = 0; i < q->c->nO && !*mark; i++) {
+  for (size_t i = 0; i < q->c->nO && !(*mark & MARK_OWN); i++) {
     const qctx *o = &q->c->O[i];
-    if ((o->kind == CCT_KIND_LINE || o->kind == CCT_KIND_LOOP) && o->file == fid && o->line == line) *mark = 1;
+    if ((o->kind == CCT_KIND_LINE || o->kind == CCT_KIND_LOOP) && o->file == fid && o->line == line) *mark |= MARK_OWN;
     if (o->frame == o->pre && o->kind != CCT_KIND_ROOT) {
-      if (o->call_file == fid && o->call_line == line) *mark = 1;
+      if (o->call_file == fid && o->call_line == line) *mark |= MARK_CALL;
       const fninfo *f = NULL;
       int rc = q_function(q, o->function, &f, err);
       if (rc) return rc;
-      if (f && f->file_id == fid && f->line == line) *mark = 1;
+      if (f && f->file_id == fid && f->line == line) *mark |= MARK_OWN;
     }
   }
   return CCT_OK;
@@ -366,9 +368,11 @@ int q_source(const qv *q, const char *file, const cct_view *last, cct_view **out
     rc = is_marked(q, fid, line, &mark, err);
     while (ci < ncl && cl[ci].line < line) ci++;
     const cline *c = ci < ncl && cl[ci].line == line ? &cl[ci] : NULL;
-    if (c && c->own) mark = 1;
+    if (c && c->own) mark |= MARK_OWN;
     if (q->c->nitems && !(r->share = calloc(nm + 1, sizeof(double)))) rc = cct_err_set(err, CCT_ENOMEM, "out of memory");
-    for (size_t m = 0; c && r->share && m < nm; m++) r->share[m] = c->share[m];
+    int in = 0; /* a call site leading into the center, and nothing of it: outside it, no share ('-', csv empty) */
+    for (size_t m = 0; c && m < nm; m++) in |= c->share[m] != 0;
+    for (size_t m = 0; r->share && m < nm; m++) r->share[m] = mark == MARK_CALL && !in ? NAN : c ? c->share[m] : 0;
     r->mark = mark ? '>' : 0;
     r->center = r->mark != 0;
     facts[v->nrows] = (lastrow){CCT_ROW_LINE, NULL, 0, fid, 0, 0, line};

@@ -151,7 +151,16 @@ static const cct_cmd commands[] = {
      "picture giving the command of each gesture to paste here: a drag over its time axis\n"
      "'window A B', a click on a lane the call stack sampled there and 'center #ID' of a frame."},
     {"source", cmd_source, CMD_NEEDS_DB, "source [FILE | @N]",
-     "source text with per-line metrics; '>' marks the center's lines (default: the center's file)", NULL},
+     "source text with per-line metrics; '>' marks the center's lines (default: the center's file)",
+     "  source           the center's file (a function's definition, else its call site;\n"
+     "                   a loop's or line's own)\n"
+     "  source FILE      a file of the run (a suffix of its path)\n"
+     "  source @N        the file of row N of the last view\n"
+     "Each line: inclusive and exclusive over the whole program; with a center, 'center'\n"
+     "is the line's cost inside the center's outermost occurrences.  '>' marks the\n"
+     "center's own lines and the call sites leading into it; a call site lies outside\n"
+     "the center, so its 'center' is '-' (csv empty, json null): what it calls is in its\n"
+     "'inclusive', as hpcviewer shows call-site lines."},
     {"stats", cmd_stats, CMD_NEEDS_DB, "stats [by rank|by rank,thread|by thread] [BINS]",
      "distribution of the center's inclusive value over profiles, per kind (CPU threads, GPU streams); "
      "'by rank' over ranks (each the sum of its threads), 'by rank,thread' / 'by thread' every profile in that order",
