@@ -42,14 +42,15 @@ static size_t byte_at(const char *s, size_t n, int c) {
   return n;
 }
 
-/* Columns of the address that ends s[0..n) ('0x1a2b' of '<unknown procedure> 0x1a2b'),
- * 0 when it does not end in one: a middle cut keeps it whole, as it is what tells
- * hpcprof's unknown procedures apart. */
+/* Columns of the address that ends s[0..n) ('0x1a2b' of '<unknown procedure> 0x1a2b',
+ * '+0x1a2b' of 'loop [libfoo.so]+0x1a2b'), 0 when it does not end in one: a middle
+ * cut keeps it whole, as it is what tells hpcprof's unknown procedures, and loops by
+ * their address, apart. */
 static int address_tail(const char *s, size_t n) {
   size_t k = n;
   while (k > 0 && strchr("0123456789abcdefABCDEF", s[k - 1])) k--;
-  if (k == n || k < 3 || s[k - 1] != 'x' || s[k - 2] != '0' || s[k - 3] != ' ') return 0;
-  return (int)(n - k + 2);
+  if (k == n || k < 3 || s[k - 1] != 'x' || s[k - 2] != '0' || (s[k - 3] != ' ' && s[k - 3] != '+')) return 0;
+  return (int)(n - k + 2 + (s[k - 3] == '+'));
 }
 
 /* Where a cut keeps text: both ends, the start, the end. */
@@ -316,11 +317,23 @@ static char *fit(const label *L, int width, unsigned skip, int maxdrop, int cut,
     }
     free(text);
   }
-  /* Still too wide: the reduced core cut in its middle, with the other tags
+  /* Still too wide: a loop's 'loop at X' reads 'loop X' (the label, typed back, is
+   * the same item); then the reduced core cut in its middle, with the other tags
    * when they leave it 12 columns, else alone. */
   *did = (taken){set, drop};
   int shrink = gone ? 2 : set & S_MODULE ? mod : 0;
   size_t clen = strlen(core);
+  if (clen > 8 && !strncmp(core, "loop at ", 8)) {
+    memmove(core + 5, core + 8, clen - 8 + 1);
+    clen -= 3;
+    text = assemble(L, core, clen, shrink, width);
+    if (!text || cols(text, strlen(text)) <= width) {
+      free(core);
+      return text;
+    }
+    free(text);
+    text = NULL;
+  }
   char *tags = assemble(L, "", 0, shrink, 0);
   int tw = tags ? cols(tags, strlen(tags)) : 0;
   /* a name too wide even without its '(...)': both ends of the name, not '...)' */

@@ -240,6 +240,11 @@ static void test_shorten(void **state) {
   /* a name too wide even without its '(...)' is cut in its middle without it: both
    * ends of the function's name (LULESH at 80 columns; it was 'CalcHou...ms(...)') */
   expect_short("CalcHourglassControlForElems(Domain&, double*, double)", 17, "CalcHou...orElems");
+  /* loops: 'loop at' reads 'loop' before any cut, and a cut keeps the address (issue 27 item 5) */
+  expect_short("loop at loops.c:1010 (+0x14d5)", 27, "loop loops.c:1010 (+0x14d5)");
+  expect_short("loop at loops.c:1010 (+0x14d5)", 25, "loop l...c:1010 (+0x14d5)"); /* 15 + 10 */
+  expect_short("loop at [libgomp.so.1.0.0]+0x1f5a0", 31, "loop [libgomp.so.1.0.0]+0x1f5a0");
+  expect_short("loop at [libgomp.so.1.0.0]+0x1f5a0", 20, "loop [lib...+0x1f5a0"); /* 9 + 3 + 8 */
   /* C++: parameter lists, then templates, then qualifiers */
   const char *lmp = "LAMMPS_NS::PairLJCutOMP::eval<0, 0, 1>(int, int, LAMMPS_NS::ThrData*) [inlined]";
   expect_short(lmp, 60, "LAMMPS_NS::PairLJCutOMP::eval<0, 0, 1>(...) [inlined]"); /* 43 + 10 */
