@@ -565,24 +565,30 @@ static int64_t *rmap_get(const rowmap *m, int64_t key) {
   }
 }
 
+/* Makes room for m to hold n entries at most half full (one allocation for a level
+ * whose size is known, not a doubling series).  Returns 0, or -1 when out of memory. */
+static int rmap_room(rowmap *m, size_t n) {
+  if (n * 2 <= m->cap) return 0;
+  size_t cap = m->cap ? m->cap : 256;
+  while (cap < n * 2) cap *= 2;
+  rmapent *e = cct_reallocarray(NULL, cap, sizeof *e);
+  if (!e) return -1;
+  for (size_t i = 0; i < cap; i++) e[i].key = -1;
+  for (size_t j = 0; j < m->cap; j++) {
+    if (m->e[j].key < 0) continue;
+    size_t i = rm_hash(m->e[j].key) & (cap - 1);
+    while (e[i].key >= 0) i = (i + 1) & (cap - 1);
+    e[i] = m->e[j];
+  }
+  free(m->e);
+  m->e = e, m->cap = cap;
+  return 0;
+}
+
 /* Puts key -> v unless key is there (*added says which).  Returns the value's slot, NULL when out of memory. */
 static int64_t *rmap_put(rowmap *m, int64_t key, int64_t v, int *added) {
   *added = 0;
-  if (key < 0) return NULL;
-  if ((m->n + 1) * 2 > m->cap) {
-    size_t cap = m->cap ? m->cap * 2 : 256;
-    rmapent *e = cct_reallocarray(NULL, cap, sizeof *e);
-    if (!e) return NULL;
-    for (size_t i = 0; i < cap; i++) e[i].key = -1;
-    for (size_t j = 0; j < m->cap; j++) {
-      if (m->e[j].key < 0) continue;
-      size_t i = rm_hash(m->e[j].key) & (cap - 1);
-      while (e[i].key >= 0) i = (i + 1) & (cap - 1);
-      e[i] = m->e[j];
-    }
-    free(m->e);
-    m->e = e, m->cap = cap;
-  }
+  if (key < 0 || rmap_room(m, m->n + 1)) return NULL;
   size_t i = rm_hash(key) & (m->cap - 1);
   for (; m->e[i].key >= 0; i = (i + 1) & (m->cap - 1))
     if (m->e[i].key == key) return &m->e[i].val;
@@ -749,7 +755,7 @@ static int td_add(const qv *q, vtree *t, const lrows *l, int k, const rowmap *pr
   size_t n = l->n;
   int64_t *ids = malloc((n ? n : 1) * sizeof *ids);
   double *vals = malloc((n ? n : 1) * 3 * (nm ? nm : 1) * sizeof *vals);
-  int rc = ids && vals ? CCT_OK : cct_err_set(err, CCT_ENOMEM, "out of memory");
+  int rc = ids && vals && !rmap_room(cur, cur->n + n) ? CCT_OK : cct_err_set(err, CCT_ENOMEM, "out of memory");
   for (size_t i = 0; !rc && i < n; i++) ids[i] = l->v[i].pre;
   /* the primary metric's values came with the rows (lrow.pv) */
   if (!rc) rc = q_values_many(q, ids, n, vcols, nm, n ? l->v[0].pv : NULL, sizeof *l->v, vals, 3 * nm, err);
