@@ -22,7 +22,8 @@ enum { SCANS = 8, CALLEE_LISTS = 4096 };
 struct qindex {
   int built_fn, built_loc;
   int nscans;            /* functions scanned for one at a time (before built_fn) */
-  qmap lists;            /* (0 frames of | 1 loops and lines of, function) or (2 callees of, node) -> index in list */
+  cct_hmap lists;        /* list_key(0 frames of | 1 loops and lines of, function) or (2 callees of, node) -> index
+                          * in list (a key of one word: a top-down looks a frame's callees up for every frame) */
   int32_t **list;        /* the lists found one at a time: list[k][0] entries, then the nodes (each stays put) */
   size_t nlist, caplist;
   int32_t nfn;           /* largest function id + 1 */
@@ -47,7 +48,7 @@ void q_index_free(qindex *x) {
   free(x->loc);
   for (size_t k = 0; k < x->nlist; k++) free(x->list[k]);
   free(x->list);
-  qmap_free(&x->lists);
+  cct_hmap_release(&x->lists);
   free(x);
 }
 
@@ -103,7 +104,20 @@ int q_tree_node(const qv *q, int64_t pre, int32_t *i) {
   return 0;
 }
 
-qindex *q_index_new(void) { return calloc(1, sizeof(qindex)); }
+qindex *q_index_new(void) {
+  qindex *x = calloc(1, sizeof(qindex));
+  if (x) x->lists.nkey = 1;
+  return x;
+}
+
+/* The key of list (what, key) in qindex.lists (key >= 0: a function id or a node). */
+static int64_t list_key(int what, int64_t key) { return (int64_t)((uint64_t)what << 56 | (uint64_t)key); }
+
+/* The index in x->list of list (what, key), NULL when not kept. */
+static const int64_t *list_get(const qindex *x, int what, int64_t key) {
+  int64_t k = list_key(what, key);
+  return x->lists.cap ? cct_hmap_get(&x->lists, &k) : NULL;
+}
 
 /* Builds the per-function frame and scope lists. */
 static int build_fn(const cct_tree *t, qindex *x, cct_err *err) {
@@ -184,7 +198,8 @@ static int build_loc(const cct_tree *t, qindex *x, cct_err *err) {
  * now): its index in x->list, or -1 when out of memory (v freed). */
 static int64_t keep_list(qindex *x, int what, int64_t key, int32_t *v, size_t n) {
   int added;
-  if (CCT_GROW(x->list, x->nlist + 1, x->caplist) || !qmap_put(&x->lists, what, key, 0, 0, 0, (int64_t)x->nlist, &added)) {
+  const int64_t k = list_key(what, key);
+  if (CCT_GROW(x->list, x->nlist + 1, x->caplist) || !cct_hmap_put(&x->lists, &k, (int64_t)x->nlist, &added)) {
     free(v);
     return -1;
   }
@@ -228,7 +243,7 @@ int q_frames_of(const qv *q, int64_t fn, int scopes, const int32_t **nodes, size
   qindex *x = q->r->idx; /* a cache behind the const run: filled once, never changed after */
   if (!x->built_fn && fn <= 0) return CCT_OK;
   if (!x->built_fn) {
-    const int64_t *k = qmap_get(&x->lists, scopes ? 1 : 0, fn, 0, 0, 0);
+    const int64_t *k = list_get(x, scopes ? 1 : 0, fn);
     const int32_t *l = k && *k < (int64_t)x->nlist ? x->list[*k] : NULL;
     if (!l && x->nscans < SCANS) {
       int rc = scan_function(&q->r->tree, x, fn, scopes ? 1 : 0, &l, err);
@@ -281,7 +296,7 @@ int q_frame_children(const qv *q, int32_t x, const int32_t **nodes, size_t *n, c
   *n = 0;
   qindex *ix = q->r->idx;
   if (!ix->built_fn && x >= 0 && x < q->r->tree.n) {
-    const int64_t *k = qmap_get(&ix->lists, 2, x, 0, 0, 0);
+    const int64_t *k = list_get(ix, 2, x);
     const int32_t *l = k && *k < (int64_t)ix->nlist ? ix->list[*k] : NULL;
     if (!l && ix->nlist < CALLEE_LISTS) {
       int rc = walk_callees(&q->r->tree, ix, x, &l, err);
