@@ -138,13 +138,17 @@ static size_t undecorated_len(const char *name) {
   return o && o > name + 1 && o[-1] == ' ' && o + 2 < name + n ? (size_t)(o - 1 - name) : n;
 }
 
-/* The name a row matches by: without hpcprof's ' [module]' decoration, and the
- * placeholder roots of the formats as one ('<program root>' is 'main thread').
+/* The name a row matches by: without hpcprof's ' [module]' decoration, a loop's
+ * without its address (' (+0x1a2b)': another build, or a database without loop
+ * addresses, has the loop at other addresses or none; likeness prefers the same one),
+ * and the placeholder roots of the formats as one ('<program root>' is 'main thread').
  * Returns a malloc'ed string, or NULL when out of memory. */
 static char *match_key(const char *name) {
   if (!name) name = "";
   if (!strcmp(name, "<program root>")) name = "main thread";
   size_t n = undecorated_len(name);
+  const char *a = !strncmp(name, "loop at ", 8) && n && name[n - 1] == ')' ? strstr(name, " (+0x") : NULL;
+  if (a) n = (size_t)(a - name);
   char *k = malloc(n + 1);
   if (k) memcpy(k, name, n), k[n] = 0;
   return k;
@@ -309,16 +313,17 @@ static size_t *children(const tree *t, size_t p, int sorted, size_t *n) {
   return a;
 }
 
-/* How alike two rows of one match key are: the same function identity where both
- * rows have it (module but for its version, file, line: SPEC section 5), then
- * call site, file, line. */
+/* How alike two rows of one match key are: the same loop address, the same function
+ * identity where both rows have it (module but for its version, file, line: SPEC
+ * section 5), then call site, file, line. */
 static int likeness(const cct_row *a, const cct_row *b) {
   char x[256], y[256];
   const char *ma = module_stem(a->module, a->module ? strlen(a->module) : 0, x, sizeof x);
   const char *mb = module_stem(b->module, b->module ? strlen(b->module) : 0, y, sizeof y);
   int file = same_str(cct_basename(a->file), cct_basename(b->file)), line = a->line == b->line;
   int identity = ma && mb && a->file && b->file && !strcmp(ma, mb) && file && line;
-  return 8 * identity + 4 * same_str(a->callsite, b->callsite) + 2 * file + line;
+  int address = a->kind == CCT_ROW_LOOP && same_str(a->name, b->name); /* the same loop address */
+  return 16 * address + 8 * identity + 4 * same_str(a->callsite, b->callsite) + 2 * file + line;
 }
 
 static int emit(merge *m, size_t a, size_t b, int depth) {

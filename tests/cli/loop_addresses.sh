@@ -153,3 +153,12 @@ PY
 "$CCTQ" "$t/inline.sqlite" -c "mode csv; center loop at [libgomp.so.1.0.0]+0x1f5a0; center" | tr -d '\r' >"$t/gomp.txt"
 grep -q '^loop at \[libgomp.so.1.0.0\]+0x1f5a0,2$' "$t/gomp.txt" || { cat "$t/gomp.txt"; fail "center loop at [libgomp...]+0x1f5a0"; }
 echo "ok: classic center by address"
+
+# diff matches a loop by its line, its address aside: the v4 inline.meta.db (2022, no
+# loop addresses: one 'loop at inline_f.c:14') against classic inline's two loops on
+# that line; the row of the same loop address would be preferred (likeness).
+"$CCTINGEST" --quiet "$CCT_DATA/v4-hpcviewer-inline.meta.db" "$t/inline.sqlite"
+"$CCTQ" "$t/inline.sqlite" -c "run 1; flat loops 0; mode csv; diff 2" | tr -d '\r' >"$t/diff.csv"
+awk -F, '$4 == "both" && $7 == "loop at inline_f.c:14 (+0x400705)" { ok = 1 } END { exit !ok }' "$t/diff.csv" ||
+  { cat "$t/diff.csv"; fail "diff: loop at inline_f.c:14 (+0x400705) not matched with the v4 run's loop at inline_f.c:14"; }
+echo "ok: diff matches loops by line"
