@@ -615,56 +615,28 @@ static void rmap_free(rowmap *m) {
  * occurrence after occurrence; values of metrics other than the primary one
  * are then read in one statement per metric and level (q_values_many). */
 
-/* One context of a level. */
-typedef struct lrow {
+/* One context of a level as the merge reads it (lctx_of). */
+typedef struct lctx {
   int64_t parent, function, file, line, module, offset, call_file, call_line, pre; /* parent: fparent or lparent */
-  int kind, relation, callsite, level;
-  double pv[3]; /* the primary metric's values (qctx.pv) */
-} lrow;
+  int kind, relation, callsite;
+} lctx;
 
+/* The contexts of a level: tree nodes (their fields are read once, when the level is
+ * merged, not copied into a row of 120 bytes each as the walk finds them). */
 typedef struct lrows {
-  lrow *v;
+  int32_t *v;
   size_t n, cap;
 } lrows;
 
-static lrow *lrows_push(lrows *l) {
-  if (CCT_GROW(l->v, l->n + 1, l->cap)) return NULL;
-  lrow *r = &l->v[l->n++];
-  memset(r, 0, sizeof *r);
-  return r;
-}
-
-/* The level of o that its level-1 rows are one below. */
-static int td_base(const qv *q, const qctx *o) {
-  if (q->gran != CCT_GRAN_LINE) return o->fdepth;
-  return o->ldepth - (o->kind == CCT_KIND_LINE && o->callsite ? 1 : 0);
-}
-
-/* Files node i at level k into lv[k], growing lv (*nlv levels allocated, *maxk the
- * deepest level filled). */
-static int td_emit(const qv *q, int32_t i, int k, lrows **lv, int *nlv, int *maxk, cct_err *err) {
-  const cct_tree *t = &q->r->tree;
-  int line = q->gran == CCT_GRAN_LINE;
-  if (k > *nlv) {
-    int n = *nlv ? *nlv : 4;
-    while (n < k) n *= 2;
-    lrows *v = cct_reallocarray(*lv, (size_t)n + 1, sizeof *v);
-    if (!v) return cct_err_set(err, CCT_ENOMEM, "out of memory");
-    size_t from = *lv ? (size_t)*nlv + 1 : 0; /* entries 0..nlv are in use once allocated */
-    memset(v + from, 0, ((size_t)n + 1 - from) * sizeof *v);
-    *lv = v;
-    *nlv = n;
-  }
-  lrow *r = lrows_push(&(*lv)[k]);
-  if (!r) return cct_err_set(err, CCT_ENOMEM, "out of memory");
+/* The fields of node i that td_add merges by (granularity line or function). */
+static void lctx_of(const cct_tree *t, int32_t i, int line, lctx *r) {
   int64_t b = t->base;
   int32_t p = line ? t->lparent[i] : t->fparent[i];
+  memset(r, 0, sizeof *r);
   r->parent = p < 0 ? -1 : b + p;
   r->function = t->function[i];
   r->relation = t->relation[i];
   r->pre = b + i;
-  r->pv[0] = t->incl[i], r->pv[1] = t->excl[i], r->pv[2] = t->lex[i];
-  r->level = k;
   if (!line) {
     r->kind = CCT_KIND_FUNCTION; /* every frame is a function row at function granularity */
   } else {
@@ -677,6 +649,31 @@ static int td_emit(const qv *q, int32_t i, int k, lrows **lv, int *nlv, int *max
     r->call_file = t->call_file[i];
     r->call_line = t->call_line[i];
   }
+}
+
+/* The level of o that its level-1 rows are one below. */
+static int td_base(const qv *q, const qctx *o) {
+  if (q->gran != CCT_GRAN_LINE) return o->fdepth;
+  return o->ldepth - (o->kind == CCT_KIND_LINE && o->callsite ? 1 : 0);
+}
+
+/* Files node i at level k into lv[k], growing lv (*nlv levels allocated, *maxk the
+ * deepest level filled). */
+static int td_emit(const qv *q, int32_t i, int k, lrows **lv, int *nlv, int *maxk, cct_err *err) {
+  (void)q;
+  if (k > *nlv) {
+    int n = *nlv ? *nlv : 4;
+    while (n < k) n *= 2;
+    lrows *v = cct_reallocarray(*lv, (size_t)n + 1, sizeof *v);
+    if (!v) return cct_err_set(err, CCT_ENOMEM, "out of memory");
+    size_t from = *lv ? (size_t)*nlv + 1 : 0; /* entries 0..nlv are in use once allocated */
+    memset(v + from, 0, ((size_t)n + 1 - from) * sizeof *v);
+    *lv = v;
+    *nlv = n;
+  }
+  lrows *l = &(*lv)[k];
+  if (CCT_GROW(l->v, l->n + 1, l->cap)) return cct_err_set(err, CCT_ENOMEM, "out of memory");
+  l->v[l->n++] = i;
   if (k > *maxk) *maxk = k;
   return CCT_OK;
 }
@@ -752,16 +749,24 @@ static int td_walk(const qv *q, const qctx *o, int depth, lrows **lv, int *nlv, 
 static int td_add(const qv *q, vtree *t, const lrows *l, int k, const rowmap *prev, rowmap *cur, const size_t *vcols,
                   size_t nm, cct_err *err) {
   int line = q->gran == CCT_GRAN_LINE;
+  const cct_tree *tr = &q->r->tree;
   size_t n = l->n;
   int64_t *ids = malloc((n ? n : 1) * sizeof *ids);
-  double *vals = malloc((n ? n : 1) * 3 * (nm ? nm : 1) * sizeof *vals);
-  int rc = ids && vals && !rmap_room(cur, cur->n + n) ? CCT_OK : cct_err_set(err, CCT_ENOMEM, "out of memory");
-  for (size_t i = 0; !rc && i < n; i++) ids[i] = l->v[i].pre;
-  /* the primary metric's values came with the rows (lrow.pv) */
-  if (!rc) rc = q_values_many(q, ids, n, vcols, nm, n ? l->v[0].pv : NULL, sizeof *l->v, vals, 3 * nm, err);
-  free(ids);
+  double *vals = malloc((n ? n : 1) * 3 * (nm ? nm : 1) * sizeof *vals), *pv = malloc((n ? n : 1) * 3 * sizeof *pv);
+  int rc = ids && vals && pv && !rmap_room(cur, cur->n + n) ? CCT_OK : cct_err_set(err, CCT_ENOMEM, "out of memory");
   for (size_t i = 0; !rc && i < n; i++) {
-    const lrow *r = &l->v[i];
+    int32_t x = l->v[i];
+    ids[i] = tr->base + x;
+    pv[3 * i] = tr->incl[x], pv[3 * i + 1] = tr->excl[x], pv[3 * i + 2] = tr->lex[x];
+  }
+  /* the primary metric's values from the arrays */
+  if (!rc) rc = q_values_many(q, ids, n, vcols, nm, n ? pv : NULL, 3 * sizeof *pv, vals, 3 * nm, err);
+  free(ids);
+  free(pv);
+  for (size_t i = 0; !rc && i < n; i++) {
+    lctx rx;
+    lctx_of(tr, l->v[i], line, &rx);
+    const lctx *r = &rx;
     int parent = 0;
     if (k > 1) {
       int64_t *p = rmap_get(prev, r->parent);
@@ -896,10 +901,9 @@ static int td_hot(const qv *q, vtree *t, int depth, const size_t *start, int max
   int nnx = 0, mk = 0, own = 0;
   for (int k = maxk; !rc && k >= depth;) { /* rows of level < depth at depth k need children */
     for (size_t i = 0; !rc && i < cur.n; i++) {
-      const lrow *r = &cur.v[i];
-      int64_t *row = rmap_get(prev, r->pre);
-      if (!row || t->n[*row].level >= depth || (line && r->callsite)) continue; /* a call site's callees are rows */
-      int32_t x = (int32_t)(r->pre - tr->base);
+      int32_t x = cur.v[i];
+      int64_t *row = rmap_get(prev, tr->base + x);
+      if (!row || t->n[*row].level >= depth || (line && tr->callsite[x])) continue; /* a call site's callees are rows */
       rc = td_walk_node(q, x, line ? tr->ldepth[x] : 0, 1, &nx, &nnx, &mk, err);
     }
     if (rc || !mk || !nx[1].n) break;
