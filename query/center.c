@@ -944,13 +944,27 @@ int q_center_need(const qv *q, const size_t *cols, size_t n, cct_err *err) {
     for (size_t j = 0; j < nmiss && !dup; j++) dup = miss[j] == cols[k];
     if (!dup) miss[nmiss++] = cols[k];
   }
-  int64_t *pres = nmiss ? malloc(c->nO * sizeof *pres) : NULL;
-  double *vals = nmiss ? malloc(c->nO * 3 * nmiss * sizeof *vals) : NULL;
-  int rc = !nmiss || (pres && vals) ? CCT_OK : cct_err_set(err, CCT_ENOMEM, "out of memory");
-  for (size_t i = 0; !rc && i < (nmiss ? c->nO : 0); i++) pres[i] = c->O[i].pre;
-  /* the primary metric's values came with the occurrences (qctx.pv) */
-  if (!rc && nmiss)
-    rc = q_values_many(q, pres, c->nO, miss, nmiss, c->O[0].pv, sizeof *c->O, vals, 3 * nmiss, err);
+  /* The run's primary metric is in the occurrences (qctx.pv), what q_values_many would copy
+   * out of them (an archive's run, not the windowed trace column): taken from there, with
+   * no copy of 3 values per occurrence; the others are read, nread columns in one call. */
+  size_t *rd = malloc((nmiss + 1) * sizeof *rd), nread = 0;
+  if (!rd) {
+    free(miss);
+    return cct_err_set(err, CCT_ENOMEM, "out of memory");
+  }
+  for (size_t m = 0; m < nmiss; m++) {
+    int direct = !q->r->ft && miss[m] == q->r->primary && !(q->win && miss[m] == q->win->col);
+    rd[m] = direct ? (size_t)-1 : nread++;
+  }
+  size_t *rcols = malloc((nread + 1) * sizeof *rcols);
+  int64_t *pres = nread ? malloc(c->nO * sizeof *pres) : NULL;
+  double *vals = nread ? malloc(c->nO * 3 * nread * sizeof *vals) : NULL;
+  int rc = rcols && (!nread || (pres && vals)) ? CCT_OK : cct_err_set(err, CCT_ENOMEM, "out of memory");
+  for (size_t m = 0; !rc && m < nmiss; m++)
+    if (rd[m] != (size_t)-1) rcols[rd[m]] = miss[m];
+  for (size_t i = 0; !rc && i < (nread ? c->nO : 0); i++) pres[i] = c->O[i].pre;
+  if (!rc && nread)
+    rc = q_values_many(q, pres, c->nO, rcols, nread, c->O[0].pv, sizeof *c->O, vals, 3 * nread, err);
   for (size_t m = 0; !rc && m < nmiss; m++) {
     double *v = calloc(c->nO * 3, sizeof *v);
     if (!v) {
@@ -960,7 +974,7 @@ int q_center_need(const qv *q, const size_t *cols, size_t n, cct_err *err) {
     /* the members of O inside an O* member follow it in pre order, up to the next O* member */
     size_t outer_idx = 0;
     for (size_t i = 0; i < c->nO; i++) {
-      const double *x = vals + 3 * nmiss * i + 3 * m;
+      const double *x = rd[m] == (size_t)-1 ? c->O[i].pv : vals + 3 * nread * i + 3 * rd[m];
       if (c->outer[i]) outer_idx = i, v[3 * i] = x[0];
       if (c->lexouter[i]) v[3 * outer_idx + 1] += x[1], v[3 * outer_idx + 2] += x[2];
     }
@@ -968,6 +982,8 @@ int q_center_need(const qv *q, const size_t *cols, size_t n, cct_err *err) {
     if (miss[m] == tcol) ((cct_center *)cct_unconst(c))->cv_window = q_window_serial(q); /* the trace column: per window */
   }
   free(miss);
+  free(rd);
+  free(rcols);
   free(pres);
   free(vals);
   return rc;
