@@ -341,11 +341,8 @@ static int cct_start(reader *r, const char *tag, const attrs *a) {
     if (a->f && parse_int(a->f, &c.file)) return fail(r, CCT_ECORRUPT, "bad f attribute");
     /* DTD 2.2: the loop header's address, in the binary of the frame it is in (prof2
      * writes v="0": none); it keeps two loops on one line apart (cct_scope_line) */
-    uint64_t v;
-    if (a->v && lm != CCT_NONE) {
-      if (parse_vma(a->v, &v)) return fail(r, CCT_ECORRUPT, "bad v attribute");
-      if (v > 0 && v <= INT64_MAX) c.module = lm, c.offset = (int64_t)v;
-    }
+    uint64_t v; /* an address that does not parse is none: the loop is keyed by its line, as before */
+    if (a->v && lm != CCT_NONE && !parse_vma(a->v, &v) && v > 0 && v <= INT64_MAX) c.module = lm, c.offset = (int64_t)v;
   } else if (!strcmp(tag, "C")) {
     c.callsite = 1;
   }

@@ -162,3 +162,15 @@ echo "ok: classic center by address"
 awk -F, '$4 == "both" && $7 == "loop at inline_f.c:14 (+0x400705)" { ok = 1 } END { exit !ok }' "$t/diff.csv" ||
   { cat "$t/diff.csv"; fail "diff: loop at inline_f.c:14 (+0x400705) not matched with the v4 run's loop at inline_f.c:14"; }
 echo "ok: diff matches loops by line"
+
+# An address that does not parse ('L v="bogus"') is none: the loop is keyed by its
+# line, and the ingest goes on (it refused the file).
+mkdir "$t/bad"
+sed 's/<L i="35" s="6661" l="14" f="6635" v="0x400705">/<L i="35" s="6661" l="14" f="6635" v="bogus">/' \
+  "$db/experiment.xml" >"$t/bad/experiment.xml"
+grep -q 'v="bogus"' "$t/bad/experiment.xml" || fail "the sample changed: no L i=35 to spoil"
+"$CCTINGEST" --quiet "$t/bad" "$t/bad.sqlite" || fail "an L with a bad v refused"
+"$CCTQ" "$t/bad.sqlite" -c "mode csv; flat loops 0" | tr -d '\r' >"$t/bad.csv"
+grep -q ',loop at inline_f.c:14,' "$t/bad.csv" && grep -q ',loop at inline_f.c:14 (+0x400710),' "$t/bad.csv" ||
+  { cat "$t/bad.csv"; fail "rows of the loop without an address"; }
+echo "ok: an address that does not parse is none"
