@@ -975,7 +975,7 @@ static int cmd_threshold(cct_shell *p, cct_words *w) {
     fprintf(p->out, "%g%%\n", cct_query_threshold(p->q) * 100.0);
     return CCT_CMD_OK;
   }
-  double v;
+  double v = 0; /* set by percent_arg when it succeeds */
   if (percent_arg(p, w, "threshold", &v)) return CCT_CMD_ERROR;
   cct_query_set_threshold(p->q, v);
   return CCT_CMD_OK;

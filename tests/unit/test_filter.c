@@ -24,7 +24,7 @@
 
 static void filter(cct_query *q, int kind, const char *item) {
   cct_err e = CCT_ERR_INIT;
-  if (cct_query_filter_add(q, kind, item, NULL, &e)) fail_msg("filter %s %s: %s", cct_filter_name(kind), item, e.msg);
+  if (cct_query_filter_add(q, kind, item, NULL, &e)) fail_msg("filter %s %s: %s", cct_filter_name(kind), item ? item : "", e.msg);
 }
 
 static void unfilter(cct_query *q) {
