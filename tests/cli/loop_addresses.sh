@@ -29,11 +29,7 @@ def fail(m):
 d = Db(db)
 m = d.meta
 ex, fu = d.stat("CPUTIME (sec)", "execution"), d.stat("CPUTIME (sec)", "function")
-def frame(c):  # the nearest enclosing function context
-    p = d.ctx[c]["parent"]
-    while p and d.ctx[p]["lt"] != 0:
-        p = d.ctx[p]["parent"]
-    return p
+frame = d.frame  # the nearest enclosing function context
 S = {}
 for c, x in d.ctx.items():
     if x["entry"] or x["lt"] != 1: continue

@@ -27,11 +27,7 @@ def fail(m):
 d = Db(db)
 m = d.meta
 ex, fu = d.stat("REALTIME (sec)", "execution"), d.stat("REALTIME (sec)", "function")
-def frame(c):  # the nearest enclosing function context
-    p = d.ctx[c]["parent"]
-    while p and d.ctx[p]["lt"] != 0:
-        p = d.ctx[p]["parent"]
-    return p
+frame = d.frame  # the nearest enclosing function context
 def name(c):
     f = frame(c)
     return cstr(m, u64(m, d.ctx[f]["fn"])) if f and d.ctx[f]["fn"] else None

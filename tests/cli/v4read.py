@@ -137,6 +137,13 @@ class Db:
     def file_path(self, off):
         return cstr(self.meta, u64(self.meta, off + 8)) if off else None
 
+    def frame(self, c):
+        """The nearest enclosing function context of context c (0 or None at the top)."""
+        p = self.ctx[c]["parent"]
+        while p and self.ctx[p]["lt"] != 0:
+            p = self.ctx[p]["parent"]
+        return p
+
     def stat(self, metric, scope):
         for md in self.metrics:
             if md["name"] == metric and scope in md["scopes"]:
