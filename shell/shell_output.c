@@ -32,7 +32,13 @@ char *cct_out_members(const char *const *items, size_t n) {
 /* A file the database names but does not know (classic '~unknown-file~'). */
 static int known_file(const char *f) { return f && strcmp(f, "~unknown-file~"); }
 
+/* Whether cct_out_label(r, dup, suffix, members) is r's name alone (no tag to add). */
+static int label_is_name(const cct_row *r, int dup, const char *suffix, const char *members) {
+  return !dup && !suffix && !r->callsite && !r->inlined && !(members && r->kind == CCT_ROW_CENTER);
+}
+
 char *cct_out_label(const cct_row *r, int dup, const char *suffix, const char *members) {
+  if (label_is_name(r, dup, suffix, members)) return strdup(r->name ? r->name : "?");
   sqlite3_str *b = sqlite3_str_new(NULL);
   if (members && r->kind == CCT_ROW_CENTER) {
     sqlite3_str_appendf(b, "%s%s", members, suffix ? suffix : "");
@@ -185,7 +191,7 @@ static int label_cols(cct_result *r) {
  * the row's name alone points at it (w outlives r): no copy per row. */
 static void label_cells(cct_result *r, cct_cell *x, int label, const cct_row *w, int dup, const char *suffix,
                         const char *members, int loc) {
-  if (!dup && !suffix && !w->callsite && !w->inlined && !(members && w->kind == CCT_ROW_CENTER))
+  if (label_is_name(w, dup, suffix, members))
     cct_cell_text(&x[label], w->name ? w->name : "?"); /* what cct_out_label makes of it */
   else
     cct_cell_text(&x[label], cct_result_keep(r, cct_out_label(w, dup, suffix, members)));
