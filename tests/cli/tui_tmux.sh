@@ -57,6 +57,8 @@ wait_for() {
     sleep 0.05
   done
 }
+# The column of the timeline's cursor caret, on the axis line under the strips ("0 s   ^   4.691 s").
+caret() { screen | awk '/^ +0 s .*\^/ { print index($0, "^"); exit }'; }
 # The shell's JSON of 'CMDS' on archive $1 into $t/view.json.
 shell_json() { "$CCTQ" -c "mode json; $2" "$t/$1" >"$t/view.json"; }
 # pane KIND ARCHIVE CMDS: the pane on screen matches the shell's view; the screen and the
@@ -304,8 +306,16 @@ for w in 80 200; do
   wait_for 'Top-down of gomp_team_barrier_wait_end' "TUI on inline.sqlite at $w columns"
   keys T
   wait_for 'Timeline of gomp_team_barrier_wait_end: 8 lanes' "'T' did not show the timeline at $w columns"
-  # the cursor starts in the middle: 20 columns right, on the lane first
+  # the cursor starts in the middle: 20 columns right, on the lane first (the caret under the
+  # strips must have moved before the screen is read: a slow TUI, as under ASan, lags the keys)
+  from=$(caret)
   keys -N 20 l
+  i=0
+  until [ "$(caret)" = $((from + 20)) ]; do
+    i=$((i + 1))
+    if [ $i -gt 200 ]; then echo "FAIL: 20 'l' did not move the timeline's caret from column $from"; screen; exit 1; fi
+    sleep 0.05
+  done
   screen >"$t/screen.txt"
   "$CCTQ" -c "width $((w + 2)); center gomp_team_barrier_wait_end; timeline 0" "$t/inline.sqlite" >"$t/timeline.txt"
   $check timeline "$t/screen.txt" "$t/timeline.txt" "$t/inline" "$t/inline.sqlite" >"$t/frame" ||
