@@ -41,7 +41,7 @@ shot() { # shot FILE.png URL
 }
 for f in a.svg a-stats.svg a.html b.svg b.html; do shot "$t/$f.png" "file://$t/$f"; done
 
-exec timeout 170 python3 - "$chrome" "$t" <<'PY'
+timeout 170 python3 - "$chrome" "$t" <<'PY'
 import json, os, struct, sys, zlib
 sys.path.insert(0, os.environ['CCT_SRC'] + '/tests/cli')
 import devtools  # noqa: E402

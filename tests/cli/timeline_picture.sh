@@ -31,7 +31,7 @@ for c in chromium chromium-browser google-chrome; do
   if command -v "$c" >/dev/null 2>&1; then chrome=$(command -v "$c"); break; fi
 done
 
-exec timeout 170 python3 - "$t" "$db" "$chrome" <<'PY'
+timeout 170 python3 - "$t" "$db" "$chrome" <<'PY'
 import math, os, sqlite3, subprocess, sys
 import xml.etree.ElementTree as ET
 sys.path.insert(0, os.environ['CCT_SRC'] + '/tests/cli')

@@ -16,6 +16,12 @@
 #include <string.h>
 #include <unistd.h>
 
+/* path = $TMPDIR/name (scripts/test points TMPDIR at a tmpfs), /tmp without one. */
+static void tmp_name(char *path, size_t n, const char *name) {
+  const char *root = getenv("TMPDIR");
+  snprintf(path, n, "%s/%s", root && *root ? root : "/tmp", name);
+}
+
 static void split(const char *name, const char *base, const char *stat, int which) {
   char b[128], s[64];
   int w;
@@ -131,7 +137,8 @@ static void test_idmap(void **state) {
 
 static void test_schema_checks(void **state) {
   (void)state;
-  char path[] = "/tmp/cct-test-schema-XXXXXX";
+  char path[512];
+  tmp_name(path, sizeof path, "cct-test-schema-XXXXXX");
   int fd = mkstemp(path);
   assert_true(fd >= 0);
   close(fd);
@@ -166,6 +173,11 @@ static void test_schema_checks(void **state) {
   assert_int_equal(cct_schema_open(path, CCT_OPEN_READONLY, &db, &err), CCT_ESCHEMA);
   assert_non_null(strstr(err.msg, "is not a cctq archive"));
   unlink(path);
+  char side[600]; /* the read-only opens of the WAL archive above leave its -wal and -shm */
+  snprintf(side, sizeof side, "%s-wal", path);
+  unlink(side);
+  snprintf(side, sizeof side, "%s-shm", path);
+  unlink(side);
   int len = 0;
   const char *sql = cct_schema_named(cct_sql_ingest, "insert_run", &len);
   assert_non_null(sql);
@@ -208,7 +220,8 @@ static cct_writer *write_tree(const char *path) {
 
 static void test_writer_numbering(void **state) {
   (void)state;
-  char path[] = "/tmp/cct-test-writer-XXXXXX";
+  char path[512];
+  tmp_name(path, sizeof path, "cct-test-writer-XXXXXX");
   int fd = mkstemp(path);
   close(fd);
   unlink(path);
@@ -259,7 +272,7 @@ static void test_writer_numbering(void **state) {
   sqlite3_finalize(q);
   sqlite3_close(db);
   unlink(path);
-  char side[64];
+  char side[600];
   snprintf(side, sizeof side, "%s-wal", path);
   unlink(side);
   snprintf(side, sizeof side, "%s-shm", path);

@@ -21,7 +21,8 @@ static char tmpdir[256]; /* created on first use, removed by test_tmpdir_remove 
 /* Returns the temporary directory, creating it; NULL when that fails. */
 static const char *test_tmpdir(void) {
   if (!tmpdir[0]) {
-    snprintf(tmpdir, sizeof tmpdir, "/tmp/cct_test.XXXXXX");
+    const char *root = getenv("TMPDIR"); /* scripts/test points it at a tmpfs */
+    snprintf(tmpdir, sizeof tmpdir, "%s/cct_test.XXXXXX", root && *root ? root : "/tmp");
     if (!mkdtemp(tmpdir)) {
       tmpdir[0] = 0;
       return NULL;

@@ -208,7 +208,7 @@ static void wr64(uint8_t *p, uint64_t v) {
  * the writer the reader runs into.  A file is written only when its bytes change
  * (the damaged-copy loops change one file at a time). */
 typedef struct scratch {
-  char dir[64], meta[96], prof[96];
+  char dir[256], meta[300], prof[300];
   uint8_t *meta_bytes, *prof_bytes; /* what the files hold; prof_bytes NULL: no profile.db */
   size_t nmeta, nprof;
   cct_writer *w;
@@ -216,7 +216,8 @@ typedef struct scratch {
 
 static void scratch_init(scratch *s) {
   memset(s, 0, sizeof *s);
-  snprintf(s->dir, sizeof s->dir, "/tmp/test_v4.XXXXXX");
+  const char *root = getenv("TMPDIR"); /* scripts/test points it at a tmpfs */
+  snprintf(s->dir, sizeof s->dir, "%s/test_v4.XXXXXX", root && *root ? root : "/tmp");
   assert_non_null(mkdtemp(s->dir));
   snprintf(s->meta, sizeof s->meta, "%s/meta.db", s->dir);
   snprintf(s->prof, sizeof s->prof, "%s/profile.db", s->dir);
