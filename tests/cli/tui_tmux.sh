@@ -57,6 +57,15 @@ wait_for() {
     sleep 0.05
   done
 }
+# Waits until screen line $1 matches the extended regex $2 (10 s), else fails with $3.
+wait_line() {
+  i=0
+  while ! screen | sed -n "$1p" | grep -Eq -- "$2"; do
+    i=$((i + 1))
+    if [ $i -gt 200 ]; then echo "FAIL: $3"; echo "--- screen:"; screen; exit 1; fi
+    sleep 0.05
+  done
+}
 # The column of the timeline's cursor caret, on the axis line under the strips ("0 s   ^   4.691 s").
 caret() { screen | awk '/^ +0 s .*\^/ { print index($0, "^"); exit }'; }
 # The shell's JSON of 'CMDS' on archive $1 into $t/view.json.
@@ -187,9 +196,8 @@ cmp -s "$t/stty.before" "$t/stty.after" || { echo "FAIL: terminal modes not rest
 start 120 40 --tui lulesh.sqlite
 wait_for 'Top-down of the program' "no tree pane at start"
 tmux -L "$sock" resize-window -t tui -x 80 -y 24
-sleep 0.5
 [ "$(screen | wc -l)" -eq 24 ] || { echo "FAIL: the screen is not 24 lines"; exit 1; }
-screen | sed -n 23p | grep -Eq '\| run 1$' || { echo "FAIL: no status line on line 23 at 80x24"; screen; exit 1; }
+wait_line 23 '\| run 1$' "no status line on line 23 at 80x24"
 screen | grep -Eq ' Source( |$)' && { echo "FAIL: source pane shown at 80x24 before 's'"; screen; exit 1; }
 screen | python3 -c 'import sys; sys.exit(any(len(l) > 80 for l in sys.stdin.read().split("\n")))' || { echo "FAIL: a line wider than 80 columns"; exit 1; }
 pane flat lulesh.sqlite "flat 200"
@@ -200,9 +208,7 @@ pane flat lulesh.sqlite "flat 200"
 pane tree lulesh.sqlite "topdown 30"
 # 250x70: three panes, more rows.
 tmux -L "$sock" resize-window -t tui -x 250 -y 70
-wait_for '\| run 1$' "no status line at 250x70"
-sleep 0.3
-screen | sed -n 69p | grep -Eq '\| run 1$' || { echo "FAIL: no status line on line 69 at 250x70"; screen; exit 1; }
+wait_line 69 '\| run 1$' "no status line on line 69 at 250x70"
 pane flat lulesh.sqlite "flat 200"
 pane tree lulesh.sqlite "topdown 30"
 quit_ok "cctq --tui after resizing"
