@@ -11,6 +11,7 @@ set -euo pipefail
 if ! command -v tmux >/dev/null 2>&1; then echo "skip: tmux is not installed"; exit 77; fi
 t=$(mktemp -d)
 sock="cctq-test-$$"
+export TMUX_TMPDIR="$t" # the server's socket in $t, removed with it
 cleanup() { tmux -L "$sock" kill-server 2>/dev/null || true; rm -rf "$t"; }
 trap cleanup EXIT
 "$CCTINGEST" --quiet "$CCT_DATA/classic-hatchet-cpi" "$t/cpi.sqlite"

@@ -38,6 +38,7 @@ PY
 # loop shows both instances of eval apart (it cut them in the middle before).
 command -v tmux >/dev/null 2>&1 || { echo "ok (the TUI part needs tmux: not run)"; exit 77; }
 sock="cct-short-$$"
+export TMUX_TMPDIR="$t" # the server's socket in $t, removed with it
 trap 'tmux -L "$sock" kill-server 2>/dev/null || true; rm -rf "$t"' EXIT
 tmux -L "$sock" new-session -d -s tui -x 80 -y 30 "TERM=xterm-256color '$CCTQ' --tui -c 'center loop pair_lj_cut_omp.cpp:96' '$t/l.sqlite'"
 shown() { tmux -L "$sock" capture-pane -p -t tui >"$t/screen" 2>/dev/null || true; grep -qE "$1" "$t/screen"; }
