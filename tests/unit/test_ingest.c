@@ -10,17 +10,12 @@
 #include "classic_int.h"
 #include "idmap.h"
 #include "ingest_int.h"
+#include "test_tmp.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-/* path = $TMPDIR/name (scripts/test points TMPDIR at a tmpfs), /tmp without one. */
-static void tmp_name(char *path, size_t n, const char *name) {
-  const char *root = getenv("TMPDIR");
-  snprintf(path, n, "%s/%s", root && *root ? root : "/tmp", name);
-}
 
 static void split(const char *name, const char *base, const char *stat, int which) {
   char b[128], s[64];
@@ -138,7 +133,7 @@ static void test_idmap(void **state) {
 static void test_schema_checks(void **state) {
   (void)state;
   char path[512];
-  tmp_name(path, sizeof path, "cct-test-schema-XXXXXX");
+  snprintf(path, sizeof path, "%s/cct-test-schema-XXXXXX", test_tmp_root());
   int fd = mkstemp(path);
   assert_true(fd >= 0);
   close(fd);
@@ -221,7 +216,7 @@ static cct_writer *write_tree(const char *path) {
 static void test_writer_numbering(void **state) {
   (void)state;
   char path[512];
-  tmp_name(path, sizeof path, "cct-test-writer-XXXXXX");
+  snprintf(path, sizeof path, "%s/cct-test-writer-XXXXXX", test_tmp_root());
   int fd = mkstemp(path);
   close(fd);
   unlink(path);

@@ -8,6 +8,7 @@
 #define CCT_TEST_UTIL_H
 
 #include "cct_query.h"
+#include "test_tmp.h"
 
 #include <locale.h>
 #include <stdio.h>
@@ -21,8 +22,7 @@ static char tmpdir[256]; /* created on first use, removed by test_tmpdir_remove 
 /* Returns the temporary directory, creating it; NULL when that fails. */
 static const char *test_tmpdir(void) {
   if (!tmpdir[0]) {
-    const char *root = getenv("TMPDIR"); /* scripts/test points it at a tmpfs */
-    snprintf(tmpdir, sizeof tmpdir, "%s/cct_test.XXXXXX", root && *root ? root : "/tmp");
+    snprintf(tmpdir, sizeof tmpdir, "%s/cct_test.XXXXXX", test_tmp_root());
     if (!mkdtemp(tmpdir)) {
       tmpdir[0] = 0;
       return NULL;

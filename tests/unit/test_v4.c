@@ -12,6 +12,7 @@
 
 #include "cct_ingest.h"
 #include "ingest_int.h"
+#include "test_tmp.h"
 #include "v4_int.h"
 
 #include <math.h>
@@ -216,8 +217,7 @@ typedef struct scratch {
 
 static void scratch_init(scratch *s) {
   memset(s, 0, sizeof *s);
-  const char *root = getenv("TMPDIR"); /* scripts/test points it at a tmpfs */
-  snprintf(s->dir, sizeof s->dir, "%s/test_v4.XXXXXX", root && *root ? root : "/tmp");
+  snprintf(s->dir, sizeof s->dir, "%s/test_v4.XXXXXX", test_tmp_root());
   assert_non_null(mkdtemp(s->dir));
   snprintf(s->meta, sizeof s->meta, "%s/meta.db", s->dir);
   snprintf(s->prof, sizeof s->prof, "%s/profile.db", s->dir);
