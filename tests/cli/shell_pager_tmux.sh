@@ -10,12 +10,8 @@
 #   connectors leave a name its minimum), every connector kept, at 200
 #   columns every name whole (as csv gives it), at 80 long ones cut with '...'.
 set -euo pipefail
-if ! command -v tmux >/dev/null 2>&1; then echo "skip: tmux is not installed"; exit 77; fi
 t=$(mktemp -d)
-sock="cctq-pager-$$"
-export TMUX_TMPDIR="$t" # the server's socket in $t, removed with it
-cleanup() { tmux -L "$sock" kill-server 2>/dev/null || true; [ -n "${KEEP:-}" ] || rm -rf "$t"; }
-trap cleanup EXIT
+source "$CCT_SRC/tests/cli/lib/tmux.bash"
 fail() { echo "FAIL: $*"; echo "--- screen:"; screen; exit 1; }
 "$CCTINGEST" --quiet "$CCT_DATA/v4-hpcviewer-lmp-openmp" "$t/l.sqlite"
 center="center 'LAMMPS_NS::PairLJCutOMP::eval<0, 0, 1>(int, int, LAMMPS_NS::ThrData*)'"
@@ -27,17 +23,7 @@ unset COLUMNS
 exec "$CCTQ" l.sqlite
 SH
 chmod +x "$t/run"
-screen() { tmux -L "$sock" capture-pane -p -t cctq 2>/dev/null || true; }
-keys() { tmux -L "$sock" send-keys -t cctq "$@"; }
-wait_for() {
-  i=0
-  while ! screen | grep -Eq -- "$1"; do
-    i=$((i + 1))
-    [ $i -gt 100 ] && fail "$2"
-    sleep 0.05
-  done
-}
-tmux -L "$sock" -f /dev/null new-session -d -s cctq -x 120 -y 40 "$t/run"
+tmux_start 120 40 "$t/run"
 wait_for '^cctq> ?$' "no first prompt"
 keys 'flat 3' Enter
 wait_for '^cctq> ?$' "no prompt after flat 3"
@@ -60,7 +46,7 @@ rm -f "$t/paged"
 # Widths at 80 and 200 columns.
 "$CCTQ" "$t/l.sqlite" -c "$center; mode csv; bottomup 4" >"$t/csv"
 for w in 80 200; do
-  tmux -L "$sock" -f /dev/null new-session -d -s cctq -x $w -y 40 "PAGER_CMD=cat $t/run"
+  tmux_start $w 40 "PAGER_CMD=cat $t/run"
   wait_for '^cctq> ?$' "no first prompt at $w columns"
   keys "$center; bottomup 4" Enter
   wait_for '^\[7\] ' "no bottomup at $w columns"

@@ -8,12 +8,8 @@
 # the center row is bold on a terminal; history lands in $CCTQ_HISTORY; a time window shows
 # in the prompt ('cctq[1-2.5s]> ') and in the TUI's status line.
 set -euo pipefail
-if ! command -v tmux >/dev/null 2>&1; then echo "skip: tmux is not installed"; exit 77; fi
 t=$(mktemp -d)
-sock="cctq-test-$$"
-export TMUX_TMPDIR="$t" # the server's socket in $t, removed with it
-cleanup() { tmux -L "$sock" kill-server 2>/dev/null || true; rm -rf "$t"; }
-trap cleanup EXIT
+source "$CCT_SRC/tests/cli/lib/tmux.bash"
 "$CCTINGEST" --quiet "$CCT_DATA/classic-hatchet-cpi" "$t/cpi.sqlite"
 mkdir "$t/inline" # a traced run, for the time window in the prompt
 for f in "$CCT_DATA/v4-hpcviewer-inline.meta.db"/* "$CCT_DATA/traces/v4-hpcviewer-inline.meta.db"/*; do ln -s "$f" "$t/inline/"; done
@@ -26,19 +22,7 @@ unset NO_COLOR
 exec "$CCTQ" cpi.sqlite
 SH
 chmod +x "$t/run"
-tmux -L "$sock" -f /dev/null new-session -d -s cctq -x 120 -y 40 "$t/run"
-
-screen() { tmux -L "$sock" capture-pane -p -t cctq; }
-keys() { tmux -L "$sock" send-keys -t cctq "$@"; }
-# Waits until the screen matches the extended regex $1 (5 s), else fails with $2.
-wait_for() {
-  i=0
-  while ! screen | grep -Eq -- "$1"; do
-    i=$((i + 1))
-    if [ $i -gt 100 ]; then echo "FAIL: $2"; echo "--- screen:"; screen; exit 1; fi
-    sleep 0.05
-  done
-}
+tmux_start 120 40 "$t/run"
 clear_screen() { keys C-l; sleep 0.1; }
 
 wait_for '^cctq> ?$' "no first prompt"

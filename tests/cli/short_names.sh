@@ -36,16 +36,12 @@ for v in ("topdown 12", "flat 0", "center loop pair_lj_cut_omp.cpp:96; bottomup 
 PY
 # The TUI cuts names the same way: at 80 columns its bottom-up pane of the
 # loop shows both instances of eval apart (it cut them in the middle before).
-command -v tmux >/dev/null 2>&1 || { echo "ok (the TUI part needs tmux: not run)"; exit 77; }
-sock="cct-short-$$"
-export TMUX_TMPDIR="$t" # the server's socket in $t, removed with it
-trap 'tmux -L "$sock" kill-server 2>/dev/null || true; rm -rf "$t"' EXIT
-tmux -L "$sock" new-session -d -s tui -x 80 -y 30 "TERM=xterm-256color '$CCTQ' --tui -c 'center loop pair_lj_cut_omp.cpp:96' '$t/l.sqlite'"
-shown() { tmux -L "$sock" capture-pane -p -t tui >"$t/screen" 2>/dev/null || true; grep -qE "$1" "$t/screen"; }
-for _ in $(seq 100); do shown 'Top-down of loop' && break; sleep 0.1; done
-tmux -L "$sock" send-keys -t tui b
-for _ in $(seq 100); do shown 'Bottom-up of loop' && break; sleep 0.1; done
-tmux -L "$sock" send-keys -t tui Down Enter
-ok=0
-for _ in $(seq 100); do shown 'eval<0, 0, 1>\(\.\.\.\) \[inlined\]' && shown 'eval<1, 1, 1>\(\.\.\.\)' && { ok=1; break; }; sleep 0.1; done
-[ "$ok" = 1 ] || { cat "$t/screen"; fail "TUI at 80 columns: the two eval rows are not apart"; }
+echo "ok (the shell's part)"
+source "$CCT_SRC/tests/cli/lib/tmux.bash" # skips the TUI's part without tmux
+tmux_start 80 30 "TERM=xterm-256color '$CCTQ' --tui -c 'center loop pair_lj_cut_omp.cpp:96' '$t/l.sqlite'"
+wait_for 'Top-down of loop' "the TUI did not start on the loop"
+keys b
+wait_for 'Bottom-up of loop' "'b' did not show the bottom-up pane"
+keys Down Enter
+wait_for 'eval<0, 0, 1>\(\.\.\.\) \[inlined\]' "TUI at 80 columns: no row 'eval<0, 0, 1>(...) [inlined]'"
+wait_for 'eval<1, 1, 1>\(\.\.\.\)' "TUI at 80 columns: no row 'eval<1, 1, 1>(...)' apart from eval<0, 0, 1>"

@@ -14,12 +14,9 @@
 #   - 'tui' in the shell returns to the prompt, the TUI's center kept;
 #   - NO_COLOR: no colour escapes; without it the center rows are coloured.
 set -euo pipefail
-if ! command -v tmux >/dev/null 2>&1; then echo "skip: tmux is not installed"; exit 77; fi
 t=$(mktemp -d)
-sock="cctq-tui-$$"
-export TMUX_TMPDIR="$t" # the server's socket in $t, removed with it
-cleanup() { tmux -L "$sock" kill-server 2>/dev/null || true; rm -rf "$t"; }
-trap cleanup EXIT
+session=tui
+source "$CCT_SRC/tests/cli/lib/tmux.bash"
 "$CCTINGEST" --quiet "$CCT_DATA/classic-callflow-lulesh" "$t/lulesh.sqlite"
 "$CCTINGEST" --quiet "$CCT_DATA/handmade-src" "$t/cpi.sqlite"
 check="python3 $CCT_SRC/tests/cli/tui_check.py"
@@ -43,29 +40,7 @@ chmod +x "$t/run"
 start() { # start W H ARGS... (TUI_NO_COLOR=1 start ...: with NO_COLOR)
   w=$1 h=$2
   shift 2
-  tmux -L "$sock" kill-server 2>/dev/null || true
-  sleep 0.2
-  tmux -L "$sock" -f /dev/null new-session -d -s tui -x "$w" -y "$h" "TUI_NO_COLOR=${TUI_NO_COLOR:-} $t/run $*"
-}
-screen() { tmux -L "$sock" capture-pane -p -t tui; }
-keys() { tmux -L "$sock" send-keys -t tui "$@"; }
-# Waits until the screen matches the extended regex $1 (10 s), else fails with $2.
-wait_for() {
-  i=0
-  while ! screen | grep -Eq -- "$1"; do
-    i=$((i + 1))
-    if [ $i -gt 200 ]; then echo "FAIL: $2"; echo "--- screen:"; screen; exit 1; fi
-    sleep 0.05
-  done
-}
-# Waits until screen line $1 matches the extended regex $2 (10 s), else fails with $3.
-wait_line() {
-  i=0
-  while ! screen | sed -n "$1p" | grep -Eq -- "$2"; do
-    i=$((i + 1))
-    if [ $i -gt 200 ]; then echo "FAIL: $3"; echo "--- screen:"; screen; exit 1; fi
-    sleep 0.05
-  done
+  tmux_start "$w" "$h" "TUI_NO_COLOR=${TUI_NO_COLOR:-} $t/run $*"
 }
 # The column of the timeline's cursor caret, on the axis line under the strips ("0 s   ^   4.691 s").
 caret() { screen | awk '/^ +0 s .*\^/ { print index($0, "^"); exit }'; }
@@ -285,9 +260,7 @@ echo "exit status \$?"
 sleep 600
 SH
 chmod +x "$t/dumb"
-tmux -L "$sock" kill-server 2>/dev/null || true
-sleep 0.2
-tmux -L "$sock" -f /dev/null new-session -d -s tui -x 100 -y 30 "$t/dumb"
+tmux_start 100 30 "$t/dumb"
 wait_for '^exit status 1$' "TERM=dumb did not fail"
 screen | grep -q "^cctq: error: the terminal (TERM 'dumb') cannot move the cursor" ||
   { echo "FAIL: TERM=dumb message"; screen; exit 1; }
