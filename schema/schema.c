@@ -118,7 +118,11 @@ int cct_schema_check(sqlite3 *db, const char *name, cct_err *err) {
 
 int cct_schema_open(const char *path, int flags, sqlite3 **pdb, cct_err *err) {
   sqlite3 *db = NULL;
-  int oflags = flags & CCT_OPEN_WRITE ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE : SQLITE_OPEN_READONLY;
+  /* A reader opens the file for writing too where it may (and refuses every write
+   * with query_only below): the last connection to close then removes the WAL files,
+   * which a read-only connection leaves beside the archive.  A file or a file system
+   * it may not write is opened read-only by SQLite itself. */
+  int oflags = flags & CCT_OPEN_WRITE ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE : SQLITE_OPEN_READWRITE;
   *pdb = NULL;
   if ((flags & CCT_OPEN_IMMUTABLE ? open_immutable(path, &db) : open_db(path, oflags, &db)) != SQLITE_OK) {
     int unreadable = !(flags & CCT_OPEN_WRITE) && access(path, R_OK) != 0;
@@ -155,6 +159,7 @@ int cct_schema_open(const char *path, int flags, sqlite3 **pdb, cct_err *err) {
     if (!rc && (flags & CCT_OPEN_WRITE)) rc = cct_schema_exec(db, cct_sql_trace, err); /* archives made before traces */
   }
   if (!rc) rc = cct_schema_run_named(db, cct_sql_query, "cells", 0, err);
+  if (!rc && !(flags & CCT_OPEN_WRITE)) rc = cct_schema_exec(db, "PRAGMA query_only = 1", err);
   if (rc) {
     sqlite3_close(db);
     return rc;

@@ -1,5 +1,6 @@
 #!/bin/bash
-# Read-only archives (issue 13 item 11): an archive in a read-only directory,
+# Read-only archives (issue 13 item 11): a reading session leaves a writable
+# archive one file, unchanged; an archive in a read-only directory,
 # or a read-only file there, opens for reading in cctq and gives the same view
 # as a writable copy; an unreadable archive is reported as unreadable, not as
 # "not a cctq archive".  As root (who ignores permissions) cctq runs as nobody.
@@ -11,6 +12,14 @@ as_user() { if [ "$(id -u)" = 0 ]; then setpriv --reuid=nobody --regid=nogroup -
 chmod 644 "$t/a.sqlite"
 "$CCTQ" -c 'flat 5' "$t/a.sqlite" >"$t/want"
 grep -q MPIDI_CH3_Finalize "$t/want" || { echo "FAIL: no reference view"; cat "$t/want"; exit 1; }
+
+# A reading session leaves the archive one file, unchanged: SQLite's WAL files
+# (-wal, -shm) go with the last connection (a read-only one used to leave them).
+mkdir "$t/rw"; cp "$t/a.sqlite" "$t/rw/a.sqlite"
+"$CCTQ" -c 'flat 5; center main; topdown 3; stats' "$t/rw/a.sqlite" >/dev/null
+[ "$(ls -A "$t/rw")" = a.sqlite ] || { echo "FAIL: a reading session left files beside the archive:"; ls -A "$t/rw"; exit 1; }
+cmp -s "$t/a.sqlite" "$t/rw/a.sqlite" || { echo "FAIL: a reading session changed the archive"; exit 1; }
+echo "ok a reading session leaves one file, unchanged"
 
 mkdir "$t/ro"; cp "$t/a.sqlite" "$t/ro/a.sqlite"; chmod 555 "$t/ro"
 if ! as_user "$CCTQ" -c 'flat 5' "$t/ro/a.sqlite" >"$t/got" 2>"$t/err"; then
