@@ -224,7 +224,8 @@ static void source_title(cct_result *r, const cct_view *v) {
     }
   char *e = cct_escape_dup(v->rows[0].file ? v->rows[0].file : "?", CCT_ESC_TERM);
   sqlite3_str_appendf(r->title, "source: %s", e ? e : "?");
-  if (lo > 0) sqlite3_str_appendf(r->title, ", the center's lines %lld-%lld", lo, hi);
+  if (lo > 0 && lo == hi) sqlite3_str_appendf(r->title, ", the center's line %lld", lo);
+  else if (lo > 0) sqlite3_str_appendf(r->title, ", the center's lines %lld-%lld", lo, hi);
   sqlite3_str_appendchar(r->title, 1, '\n');
   free(e);
   if (!v->rows[0].text && v->note) {

@@ -11,13 +11,24 @@ a="$t/lul.sqlite"
 "$CCTINGEST" --quiet "$CCT_DATA/classic-callflow-lulesh" "$a"
 file=$(sqlite3 "$a" "SELECT file FROM functions WHERE name = 'main'")
 db=$(sqlite3 "$a" "SELECT path FROM runs")
-"$CCTQ" "$a" -c "center main; source" >"$t/src"
-"$CCTQ" "$a" -c "center main; mode csv; source" >"$t/csv"
-range=$(python3 -c '
+# marked CENTER: "lines A-B", the first and last line the csv of CENTER's source marks '>', or "line A"
+marked() {
+  "$CCTQ" "$a" -c "$1; mode csv; source" >"$t/csv"
+  python3 -c '
 import csv, sys
 ls = [int(r["line"]) for r in csv.DictReader(open(sys.argv[1])) if r.get("mark") not in ("", "0")]
-print("%d-%d" % (min(ls), max(ls)))' "$t/csv")
-sed -n 1p "$t/src" | grep -qxF "source: $file, the center's lines $range" || fail "header: $(sed -n 1p "$t/src"), want $file $range"
+print("line %d" % ls[0] if min(ls) == max(ls) else "lines %d-%d" % (min(ls), max(ls)))' "$t/csv"
+}
+"$CCTQ" "$a" -c "center main; source" >"$t/src"
+range=$(marked "center main")
+case $range in lines*) ;; *) fail "main's source marks one line: $range" ;; esac
+sed -n 1p "$t/src" | grep -qxF "source: $file, the center's $range" || fail "header: $(sed -n 1p "$t/src"), want $file $range"
+# one line marked: "the center's line N" (it read "lines N-N")
+line=$(sqlite3 "$a" "SELECT line FROM contexts WHERE kind = 'line' AND file = '$file' ORDER BY line DESC LIMIT 1")
+"$CCTQ" "$a" -c "center ${file##*/}:$line; source" >"$t/src1"
+one=$(marked "center ${file##*/}:$line")
+[ "$one" = "line $line" ] || fail "center ${file##*/}:$line marks $one"
+sed -n 1p "$t/src1" | grep -qxF "source: $file, the center's line $line" || fail "header: $(sed -n 1p "$t/src1"), want line $line"
 rel=${file#./}
 sed -n 2p "$t/src" | grep -qF "note: no stored copy of $file: cctingest looked for $db/$rel" || fail "note: $(sed -n 2p "$t/src")"
 [ "$(grep -c '^note:' "$t/src")" -eq 1 ] || fail "the note is printed more than once"
